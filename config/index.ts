@@ -1,0 +1,132 @@
+import Joi from 'joi';
+
+/** Languages the service publishes content in; the first is not special, see DEFAULT_LANGUAGE. */
+export const LANGUAGES = ['en', 'fr', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_LANGUAGE: Language = 'en';
+export const DEFAULT_TIMEZONE = 'UTC';
+export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_DATABASE = 'calendar';
+export const DEFAULT_INDEX_PREFIX = 'calendar';
+export const DEFAULT_LOG_LEVEL = 'info';
+export const DEFAULT_SEARCH_TIMEOUT_MS = 2_000;
+export const DEFAULT_STORAGE_TIMEOUT_MS = 2_000;
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_SYNC_POLL_MS = 200;
+export const DEFAULT_SYNC_BATCH_SIZE = 500;
+export const DEFAULT_SYNC_LEASE_MS = 30_000;
+export const DEFAULT_BULK_FLUSH_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_BULK_FLUSH_MS = 50;
+export const DEFAULT_BULK_CONCURRENCY = 2;
+export const DEFAULT_REFRESH_INTERVAL = '500ms';
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  http: { host: string; port: number; bodyLimitBytes: number };
+  siteUrl: string;
+  /** Public base URL of this API, used in `rest_url`s stored with records. */
+  apiUrl: string;
+  defaultLanguage: Language;
+  defaultTimezone: string;
+  /** Unset: `npm start` starts the embedded jongodb / Elasticsearch servers itself. */
+  mongo: { url?: string; database: string; timeoutMs: number };
+  elasticsearch: { url?: string; indexPrefix: string; timeoutMs: number; refreshInterval: string };
+  sync: {
+    inProcess: boolean;
+    pollMs: number;
+    batchSize: number;
+    leaseMs: number;
+    flushBytes: number;
+    flushMs: number;
+    concurrency: number;
+  };
+  auth: { bootstrapAdminKey: boolean };
+  logLevel: string;
+}
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
+  HOST: Joi.string().hostname().default(DEFAULT_HOST),
+  PORT: Joi.number().integer().min(0).max(65535).default(DEFAULT_PORT),
+  BODY_LIMIT_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BODY_LIMIT_BYTES),
+  SITE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(DEFAULT_SITE_URL),
+  PUBLIC_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  DEFAULT_LANGUAGE: Joi.string()
+    .valid(...LANGUAGES)
+    .default(DEFAULT_LANGUAGE),
+  DEFAULT_TIMEZONE: Joi.string()
+    .custom((value: string) => {
+      Intl.DateTimeFormat('en', { timeZone: value });
+      return value;
+    }, 'IANA time zone')
+    .default(DEFAULT_TIMEZONE),
+  MONGO_URL: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
+  MONGO_DATABASE: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{1,60}$/)
+    .default(DEFAULT_DATABASE),
+  MONGO_TIMEOUT_MS: Joi.number().integer().min(100).default(DEFAULT_STORAGE_TIMEOUT_MS),
+  ELASTICSEARCH_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  INDEX_PREFIX: Joi.string()
+    .pattern(/^[a-z0-9][a-z0-9_-]{0,40}$/)
+    .default(DEFAULT_INDEX_PREFIX),
+  ELASTICSEARCH_TIMEOUT_MS: Joi.number().integer().min(100).default(DEFAULT_SEARCH_TIMEOUT_MS),
+  INDEX_REFRESH_INTERVAL: Joi.string()
+    .pattern(/^\d+(ms|s)$/)
+    .default(DEFAULT_REFRESH_INTERVAL),
+  SYNC_IN_PROCESS: Joi.boolean().default(true),
+  SYNC_POLL_MS: Joi.number().integer().min(10).default(DEFAULT_SYNC_POLL_MS),
+  SYNC_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(DEFAULT_SYNC_BATCH_SIZE),
+  SYNC_LEASE_MS: Joi.number().integer().min(1000).default(DEFAULT_SYNC_LEASE_MS),
+  BULK_FLUSH_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BULK_FLUSH_BYTES),
+  BULK_FLUSH_MS: Joi.number().integer().min(1).default(DEFAULT_BULK_FLUSH_MS),
+  BULK_CONCURRENCY: Joi.number().integer().min(1).max(16).default(DEFAULT_BULK_CONCURRENCY),
+  BOOTSTRAP_ADMIN_KEY: Joi.boolean(),
+  LOG_LEVEL: Joi.string()
+    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
+    .default(DEFAULT_LOG_LEVEL),
+}).unknown(true);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the configuration from `env`; a bad setting throws one line naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
+  if (error) {
+    const detail = error.details[0];
+    throw new ConfigError(`invalid setting ${detail?.path.join('.')}: ${detail?.message}`);
+  }
+  const v = value as Record<string, never>;
+  const envName = v.NODE_ENV as Config['env'];
+  return {
+    env: envName,
+    http: { host: v.HOST, port: v.PORT, bodyLimitBytes: v.BODY_LIMIT_BYTES },
+    siteUrl: (v.SITE_URL as string).replace(/\/+$/, ''),
+    apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? `http://${v.HOST}:${v.PORT}`).replace(/\/+$/, ''),
+    defaultLanguage: v.DEFAULT_LANGUAGE,
+    defaultTimezone: v.DEFAULT_TIMEZONE,
+    mongo: { url: v.MONGO_URL, database: v.MONGO_DATABASE, timeoutMs: v.MONGO_TIMEOUT_MS },
+    elasticsearch: {
+      url: v.ELASTICSEARCH_URL,
+      indexPrefix: v.INDEX_PREFIX,
+      timeoutMs: v.ELASTICSEARCH_TIMEOUT_MS,
+      refreshInterval: v.INDEX_REFRESH_INTERVAL,
+    },
+    sync: {
+      inProcess: v.SYNC_IN_PROCESS,
+      pollMs: v.SYNC_POLL_MS,
+      batchSize: v.SYNC_BATCH_SIZE,
+      leaseMs: v.SYNC_LEASE_MS,
+      flushBytes: v.BULK_FLUSH_BYTES,
+      flushMs: v.BULK_FLUSH_MS,
+      concurrency: v.BULK_CONCURRENCY,
+    },
+    // The first-run convenience key is for the embedded setup only, never production.
+    auth: { bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY ?? envName === 'development' },
+    logLevel: v.LOG_LEVEL,
+  };
+}

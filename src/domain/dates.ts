@@ -1,0 +1,80 @@
+import { DateTime } from 'luxon';
+
+/** The textual form the API returns and the list filters default to. */
+export const WIRE_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+const RELATIVE = /^([+-])\s*(\d{1,4})\s*(day|week|month|year)s?$/i;
+const NAMED = new Set(['now', 'today', 'tomorrow', 'yesterday']);
+const UNIX_SECONDS = /^-?\d{1,11}$/;
+const WIRE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
+
+/** True when `text` is one of the accepted date forms of CONTRACT part 2 (and a real date). */
+export function isDateInput(text: string): boolean {
+  try {
+    return parseDateInput(text, 'UTC').isValid;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the text names a calendar day without a time (so whole-day rules may apply). */
+export function isDayOnly(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  return /^\d{4}-\d{2}-\d{2}$/.test(t) || t === 'today' || t === 'tomorrow' || t === 'yesterday';
+}
+
+/**
+ * Parses an accepted date form in time zone `zone` (offsets and `Z` in the text win).
+ * Throws on anything else.
+ */
+export function parseDateInput(text: string, zone: string, now: DateTime = DateTime.now()): DateTime {
+  const t = text.trim();
+  const lower = t.toLowerCase();
+  const base = now.setZone(zone);
+  let result: DateTime;
+  if (NAMED.has(lower)) {
+    result =
+      lower === 'now' ? base : base.startOf('day').plus({ days: lower === 'tomorrow' ? 1 : lower === 'yesterday' ? -1 : 0 });
+  } else if (RELATIVE.test(t)) {
+    const [, sign, count, unit] = RELATIVE.exec(t) as RegExpExecArray;
+    const amount = Number(count) * (sign === '-' ? -1 : 1);
+    result = base.plus({ [`${unit!.toLowerCase()}s`]: amount });
+  } else if (UNIX_SECONDS.test(t)) {
+    result = DateTime.fromSeconds(Number(t), { zone });
+  } else if (WIRE.test(t)) {
+    result = DateTime.fromSQL(t, { zone });
+  } else {
+    result = DateTime.fromISO(t, { zone, setZone: false });
+    if (result.isValid) result = result.setZone(zone);
+  }
+  if (!result.isValid) throw new RangeError(`not a date: ${text}`);
+  return result;
+}
+
+export function toWire(date: DateTime): string {
+  return date.toFormat(WIRE_FORMAT);
+}
+
+export interface DateDetails {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+}
+
+export function details(date: DateTime): DateDetails {
+  return {
+    year: date.toFormat('yyyy'),
+    month: date.toFormat('MM'),
+    day: date.toFormat('dd'),
+    hour: date.toFormat('HH'),
+    minutes: date.toFormat('mm'),
+    seconds: date.toFormat('ss'),
+  };
+}
+
+export function isTimeZone(zone: string): boolean {
+  return DateTime.now().setZone(zone).isValid;
+}

@@ -1,0 +1,41 @@
+import { LANGUAGES, type Language } from '../../config';
+
+export const NAMESPACE_PATH = '/calendar/events/v1';
+
+/** Collection path segment of each kind, in the API and on the public site. */
+export const COLLECTION: Record<string, string> = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+  category: 'categories',
+  tag: 'tags',
+};
+const SITE_PATH: Record<string, string> = {
+  event: 'event',
+  venue: 'venue',
+  organizer: 'organizer',
+  category: 'events/category',
+  tag: 'events/tag',
+};
+
+/** Canonical `rest_url` of a record (no language prefix). */
+export function recordRestUrl(apiUrl: string, kind: string, id: number, lang?: Language): string {
+  const prefix = lang ? `/${lang}` : '';
+  return `${apiUrl}${prefix}${NAMESPACE_PATH}/${COLLECTION[kind]}/${id}`;
+}
+
+export function collectionRestUrl(apiUrl: string, kind: string): string {
+  return `${apiUrl}${NAMESPACE_PATH}/${COLLECTION[kind]}`;
+}
+
+/** Public page of a record on the site: `{site}/event/{slug}/`. */
+export function publicUrl(siteUrl: string, kind: string, slug: string): string {
+  return `${siteUrl}/${SITE_PATH[kind]}/${encodeURIComponent(slug)}/`;
+}
+
+/** `translations`: language → rest_url, for each language with its own document. */
+export function translationUrls(apiUrl: string, kind: string, id: number, langs: Language[]): Partial<Record<Language, string>> {
+  const urls: Partial<Record<Language, string>> = {};
+  for (const lang of LANGUAGES) if (langs.includes(lang)) urls[lang] = recordRestUrl(apiUrl, kind, id, lang);
+  return urls;
+}

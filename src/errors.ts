@@ -1,0 +1,102 @@
+/**
+ * The service's error hierarchy. Handlers and stores throw these; the error boundary
+ * (src/http/errorBoundary.ts) is the only place that turns them into HTTP responses.
+ */
+export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+
+export interface ErrorOptions {
+  cause?: unknown;
+  data?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export class CalendarError extends Error {
+  override name = 'CalendarError';
+  readonly status: number;
+  readonly code: string;
+  readonly data: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: string, message: string, options: ErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.status = status;
+    this.code = code;
+    this.data = options.data ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** 400 `rest_invalid_param` (or another 400 code) naming every bad parameter in data.params. */
+export class ValidationError extends CalendarError {
+  override name = 'ValidationError';
+  readonly params: Record<string, string>;
+  constructor(params: Record<string, string>, code = 'rest_invalid_param', message?: string) {
+    const names = Object.keys(params);
+    super(400, code, message ?? `Invalid parameter(s): ${names.join(', ')}`, { data: { params } });
+    this.params = params;
+  }
+}
+
+export class BadRequestError extends CalendarError {
+  override name = 'BadRequestError';
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(400, code, message, options);
+  }
+}
+
+export class UnauthorizedError extends CalendarError {
+  override name = 'UnauthorizedError';
+  constructor(message = 'Authentication is required to do this.') {
+    super(401, 'rest_unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="calendar"' } });
+  }
+}
+
+export class ForbiddenError extends CalendarError {
+  override name = 'ForbiddenError';
+  constructor(code = 'rest_forbidden', message = 'Sorry, you are not allowed to do that.') {
+    super(403, code, message);
+  }
+}
+
+export class NotFoundError extends CalendarError {
+  override name = 'NotFoundError';
+  constructor(code: string, message: string) {
+    super(404, code, message);
+  }
+}
+
+export class MethodNotAllowedError extends CalendarError {
+  override name = 'MethodNotAllowedError';
+  constructor(allowed: string[]) {
+    super(405, 'rest_method_not_allowed', 'No route was found matching the URL and request method.', {
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+}
+
+export class GoneError extends CalendarError {
+  override name = 'GoneError';
+  constructor(kind: RecordKind, id: number) {
+    super(410, `${kind}-is-in-trash`, `The ${kind} with ID ${id} is already in the trash.`);
+  }
+}
+
+/** A backing service (Elasticsearch or MongoDB) cannot be reached: 503 with Retry-After. */
+export class DependencyUnavailableError extends CalendarError {
+  override name = 'DependencyUnavailableError';
+  constructor(which: 'search' | 'storage', cause?: unknown) {
+    const what = which === 'search' ? 'The search index' : 'The database';
+    super(503, `${which}-unavailable`, `${what} is unavailable right now; please retry shortly.`, {
+      cause,
+      headers: { 'Retry-After': '5' },
+    });
+  }
+}
+
+export const notFound = (kind: RecordKind, id: number | string): NotFoundError =>
+  new NotFoundError(`rest-${kind}-not-found`, `The ${kind} ${id} was not found.`);
+
+export const invalidKindId = (kind: RecordKind, id: number): BadRequestError =>
+  new BadRequestError(`rest-invalid-${kind}-id`, `${id} is not a valid ${kind} ID.`, {
+    data: { params: { id: `${id} is not a ${kind}` } },
+  });

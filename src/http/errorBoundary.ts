@@ -1,0 +1,64 @@
+import type { Middleware } from 'koa';
+import { CalendarError, DependencyUnavailableError, ValidationError } from '../errors';
+import type { Language } from '../../config';
+import { pathLanguageOf } from './language';
+import type { AppState } from './types';
+
+const STORAGE_ERRORS = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+]);
+const SEARCH_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
+
+interface HttpError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+function fromFramework(err: HttpError & Error): CalendarError | undefined {
+  const status = err.status ?? err.statusCode;
+  if (status === 413) return new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');
+  if (status === 415) return new CalendarError(415, 'rest_unsupported_media_type', 'Unsupported request body type.');
+  if (status === 400 && /json/i.test(`${err.type ?? ''} ${err.message}`)) {
+    return new CalendarError(400, 'rest_invalid_json', 'The request body is not valid JSON.', { cause: err });
+  }
+  if (status === 400) return new ValidationError({ body: 'The request body could not be parsed.' });
+  return undefined;
+}
+
+/** Maps anything thrown below it to a CalendarError; unknown errors become a bare 500. */
+export function toCalendarError(err: unknown): CalendarError {
+  if (err instanceof CalendarError) return err;
+  if (err instanceof Error) {
+    const name = err.constructor?.name ?? err.name;
+    if (STORAGE_ERRORS.has(name) || STORAGE_ERRORS.has(err.name)) return new DependencyUnavailableError('storage', err);
+    if (SEARCH_ERRORS.has(name) || SEARCH_ERRORS.has(err.name)) return new DependencyUnavailableError('search', err);
+    const framework = fromFramework(err as HttpError & Error);
+    if (framework) return framework;
+  }
+  return new CalendarError(500, 'rest_internal_error', 'Internal server error.', { cause: err });
+}
+
+/** The one place where errors become HTTP responses: the CONTRACT part 9 envelope. */
+export function errorBoundary(defaultLanguage: Language): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const err = toCalendarError(thrown);
+      if (err.status >= 500) {
+        ctx.state.log?.error({ err: err.cause ?? err, code: err.code }, 'request failed');
+      }
+      ctx.status = err.status;
+      if (!ctx.response.get('Content-Language')) ctx.set('Content-Language', pathLanguageOf(ctx.path) ?? defaultLanguage);
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      ctx.body = { code: err.code, message: err.message, data: { ...err.data, status: err.status } };
+    }
+  };
+}

@@ -1,0 +1,67 @@
+import BaseJoi from 'joi';
+import { LANGUAGES } from '../../config';
+import { isDateInput } from '../domain/dates';
+
+const TRUTHY = ['1', 'yes', 'on', 1];
+const FALSY = ['0', 'no', 'off', 0];
+
+/**
+ * Joi with the parameter forms of CONTRACT part 2: `list` accepts a JSON array, repeated `a[]=`
+ * values or a comma-separated string; `flag` accepts true/false, 1/0, yes/no, on/off in any case;
+ * `dateInput` accepts the date forms of part 2 and keeps the text for time-zone-aware parsing.
+ */
+export const Joi = BaseJoi.extend(
+  (joi) => ({
+    type: 'list',
+    base: joi.array(),
+    coerce: {
+      from: 'string',
+      method: (value: string) => ({
+        value: value
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== ''),
+      }),
+    },
+  }),
+  (joi) => ({
+    type: 'flag',
+    base: joi
+      .boolean()
+      .truthy(...TRUTHY)
+      .falsy(...FALSY)
+      .sensitive(false),
+  }),
+  (joi) => ({
+    type: 'dateInput',
+    base: joi.string().trim().max(100),
+    messages: { 'dateInput.format': '{{#label}} is not a date (use YYYY-MM-DD HH:MM:SS, ISO 8601, a unix timestamp or now/today/+N days)' },
+    validate(value: string, helpers) {
+      return isDateInput(value) ? { value } : { value, errors: helpers.error('dateInput.format') };
+    },
+  }),
+) as typeof BaseJoi & {
+  list(): BaseJoi.ArraySchema;
+  flag(): BaseJoi.BooleanSchema;
+  dateInput(): BaseJoi.StringSchema;
+};
+
+export const language = () =>
+  Joi.string()
+    .valid(...LANGUAGES)
+    .description('Content language (en, fr, de)');
+
+/** A positive integer ID. */
+export const id = () => Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER);
+
+export const idList = () => Joi.list().items(id()).max(100);
+
+/** Text fields: bounded, no control characters except newline and tab. */
+export const text = (max = 1000) =>
+  Joi.string()
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .pattern(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'printable text')
+    .allow('');
+
+export const url = () => Joi.string().max(2000).uri({ scheme: ['http', 'https'] });

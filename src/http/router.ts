@@ -1,0 +1,47 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { validate } from './validate';
+import type { AppState, RouteSpec } from './types';
+import { requireAccess } from './authenticate';
+
+export const NAMESPACE_ROOT = '/calendar/events/v1';
+/** The namespace root and its language-prefixed twins (CONTRACT part 1). */
+export const ROOTS = ['', '/en', '/fr', '/de'].map((prefix) => `${prefix}${NAMESPACE_ROOT}`);
+
+const DIGITS = /^\d+$/;
+
+export const noRoute = (): NotFoundError =>
+  new NotFoundError('rest_no_route', 'No route was found matching the URL and request method.');
+
+/** Registers every route of the table under every root, each behind its access check and validator. */
+export function buildRouter(routes: RouteSpec[]): Router<AppState> {
+  const router = new Router<AppState>();
+  router.param('id', async (id, _ctx, next) => {
+    if (!DIGITS.test(id)) throw noRoute();
+    return next();
+  });
+  for (const root of ROOTS) {
+    for (const route of routes) {
+      const path = `${root}${route.path}`.replace(/\/$/, '') || '/';
+      router.register(path, route.methods, [
+        requireAccess(route.access),
+        validate(route.input),
+        route.handler as unknown as Middleware<AppState>,
+      ]);
+    }
+  }
+  return router;
+}
+
+/** After the router: 405 with `Allow` for a known path, otherwise 404 `rest_no_route`. */
+export function routeFallback(router: Router<AppState>): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined || ctx.status !== 404) return;
+    const match = router.match(ctx.path, ctx.method);
+    const allowed = new Set(match.path.flatMap((layer) => layer.methods));
+    if (allowed.size > 0 && !match.route) throw new MethodNotAllowedError([...allowed]);
+    throw noRoute();
+  };
+}

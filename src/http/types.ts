@@ -1,0 +1,56 @@
+import type { ParameterizedContext } from 'koa';
+import type Joi from 'joi';
+import type { Language } from '../../config';
+import type { Logger } from '../log';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type Role = 'administrator' | 'editor' | 'author' | 'contributor';
+
+/** Who is calling: anonymous, or the holder of an API key. */
+export interface Principal {
+  keyId: string | null;
+  /** The numeric user identity recorded as `author`; 0 for anonymous callers. */
+  userId: number;
+  role: Role | null;
+}
+
+export interface AppState {
+  requestId: string;
+  /** Logger bound to this request's id. */
+  log: Logger;
+  language: Language;
+  /** Language named by the path prefix, if any (affects `rest_url`s). */
+  pathLanguage: Language | null;
+  principal: Principal;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+
+/** A request after `validate(schema)`: `input` holds the converted, validated parameters. */
+export type RequestContext<I = Record<string, unknown>> = AppContext & { input: I };
+
+/** Who may call a route: anyone (reads) or any caller with a valid key (writes). */
+export type Access = 'read' | 'write';
+
+/**
+ * One route of the interface, as data: the router, the namespace index and the OpenAPI document
+ * are all generated from the same table.
+ */
+export interface RouteSpec<I = any> {
+  methods: Method[];
+  /** Path relative to the namespace root, with `:name` parameters, e.g. `/events/:id`. */
+  path: string;
+  /** Resource this route belongs to, for grouping in documentation. */
+  resource: string;
+  summary: string;
+  description?: string;
+  /** Path, query and body parameters, merged (body wins over query, path wins over both). */
+  input: Joi.ObjectSchema;
+  access: Access;
+  /** Name of the documented response schema (see src/routes/namespace/openapi.ts). */
+  response?: string;
+  /** Statuses this route can answer besides 200/201, for documentation. */
+  errors?: number[];
+  handler(ctx: RequestContext<I>): Promise<void>;
+}

@@ -1,0 +1,48 @@
+import type Joi from 'joi';
+import qs from 'qs';
+import type { Middleware } from 'koa';
+import { ValidationError } from '../errors';
+import type { AppState } from './types';
+
+const OPTIONS: Joi.ValidationOptions = {
+  abortEarly: false,
+  convert: true,
+  stripUnknown: true,
+  errors: { wrap: { label: false } },
+};
+
+/** Path parameters win over body, body over query string (CONTRACT part 2). */
+export function collectInput(query: unknown, body: unknown, params: Record<string, string>): Record<string, unknown> {
+  const bodyObject = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
+  const merged: Record<string, unknown> = Object.create(null);
+  for (const source of [query ?? {}, bodyObject, params]) {
+    for (const [key, value] of Object.entries(source as Record<string, unknown>)) merged[key] = value;
+  }
+  return merged;
+}
+
+/** Validates `input` against `schema`, or throws a ValidationError naming every bad parameter. */
+export function validateInput<T>(schema: Joi.ObjectSchema, input: Record<string, unknown>): T {
+  const { value, error } = schema.validate(input, OPTIONS);
+  if (error) {
+    const params: Record<string, string> = {};
+    for (const detail of error.details) {
+      const name = String(detail.path[0] ?? detail.context?.key ?? 'body');
+      params[name] ??= detail.message;
+    }
+    throw new ValidationError(params);
+  }
+  return value as T;
+}
+
+/** Fills `ctx.input` with the request's validated parameters. */
+export function validate(schema: Joi.ObjectSchema): Middleware<AppState> {
+  return async (ctx, next) => {
+    const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
+    const body = (ctx.request as { body?: unknown }).body;
+    if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
+    const query = qs.parse(ctx.querystring, { depth: 3, arrayLimit: 100, parameterLimit: 500 });
+    (ctx as unknown as { input: unknown }).input = validateInput(schema, collectInput(query, body, params));
+    await next();
+  };
+}

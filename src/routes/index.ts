@@ -1,0 +1,13 @@
+import type { RouteSpec } from '../http/types';
+import type { Services } from '../services';
+import { namespaceRoutes } from './namespace/routes';
+
+/** The whole route table of the `calendar/events/v1` namespace. */
+export function allRoutes(services: Services): RouteSpec[] {
+  const table: RouteSpec[] = [];
+  table.push(
+    ...namespaceRoutes(table, services.config),
+    // Resource route tables, one line each:
+  );
+  return table;
+}

@@ -1,0 +1,44 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import { pingSearch } from './search/client';
+import type { Services } from './services';
+import { pingMongo } from './storage/mongo';
+import { allRoutes } from './routes';
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  /** Stops accepting connections and waits for in-flight requests. */
+  close(): Promise<void>;
+}
+
+/** Serves the API on `host:port` (port 0: any free port) over the given services. */
+export async function startServer(services: Services, host: string, port: number): Promise<RunningServer> {
+  const app = createApp({
+    config: services.config,
+    log: services.log,
+    apiKeys: services.apiKeys,
+    routes: allRoutes(services),
+    health: {
+      mongo: () => pingMongo(services.db),
+      elasticsearch: () => pingSearch(services.search),
+      sync: () => services.sync.backlog(),
+    },
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(port, host, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 5_000;
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,18 @@
+import type { Db } from 'mongodb';
+
+/** Events, venues and organizers share the post counter; categories and tags the term counter. */
+export type CounterName = 'post' | 'term' | 'user';
+
+interface CounterDoc {
+  _id: CounterName;
+  seq: number;
+}
+
+/** Allocates the next ID of a counter atomically; IDs are never reused. */
+export async function nextId(db: Db, counter: CounterName): Promise<number> {
+  const doc = await db
+    .collection<CounterDoc>('counters')
+    .findOneAndUpdate({ _id: counter }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+  if (!doc) throw new Error(`counter ${counter} did not return a value`);
+  return doc.seq;
+}

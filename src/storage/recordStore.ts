@@ -1,0 +1,207 @@
+import type { Collection, Db, Filter } from 'mongodb';
+import { LANGUAGES, type Language } from '../../config';
+import { slugify } from '../domain/slug';
+import { nextId, type CounterName } from './counters';
+import { isDuplicateKey } from './mongo';
+import type { SyncKind, SyncQueue } from './syncQueue';
+
+/** Fields every stored language document carries, whatever its kind. */
+export interface BaseDoc {
+  _id: string;
+  id: number;
+  lang: Language;
+  originalLang: Language;
+  slug: string;
+  createdAt: Date;
+  modifiedAt: Date;
+}
+
+/** All language documents of one record. */
+export interface StoredRecord<D extends BaseDoc> {
+  id: number;
+  originalLang: Language;
+  docs: Partial<Record<Language, D>>;
+}
+
+export interface RecordStoreOptions<D> {
+  collection: string;
+  kind: SyncKind;
+  counter: CounterName;
+  /** Per-language fields (title, description, excerpt, slug...); all others are shared. */
+  translatable: readonly (keyof D & string)[];
+  /** The translatable field a slug is generated from. */
+  slugSource: keyof D & string;
+}
+
+type Content<D> = Partial<Omit<D, keyof BaseDoc>> & { slug?: string };
+
+const MAX_SLUG_ATTEMPTS = 20;
+
+/** The document of `lang`, else of the original language (CONTRACT part 5). */
+export function inLanguage<D extends BaseDoc>(record: StoredRecord<D>, lang: Language): D {
+  return (record.docs[lang] ?? record.docs[record.originalLang] ?? Object.values(record.docs)[0]) as D;
+}
+
+export function languagesOf<D extends BaseDoc>(record: StoredRecord<D>): Language[] {
+  return LANGUAGES.filter((lang) => record.docs[lang] !== undefined);
+}
+
+/**
+ * Stores records as one MongoDB document per record and language: translatable fields per
+ * document, shared fields copied identically to every document of the record. Every write is
+ * bracketed by the sync queue so the search index follows.
+ */
+export class RecordStore<D extends BaseDoc> {
+  readonly docs: Collection<D>;
+  private readonly translatable: Set<string>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly sync: SyncQueue,
+    private readonly options: RecordStoreOptions<D>,
+  ) {
+    this.docs = db.collection<D>(options.collection);
+    this.translatable = new Set([...options.translatable, 'slug']);
+  }
+
+  get kind(): SyncKind {
+    return this.options.kind;
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.docs.createIndex({ id: 1, lang: 1 }, { unique: true, name: 'id_lang_unique' });
+    await this.docs.createIndex({ slug: 1, lang: 1 }, { unique: true, name: 'slug_lang_unique' });
+  }
+
+  private split(content: Content<D>): { own: Record<string, unknown>; shared: Record<string, unknown> } {
+    const own: Record<string, unknown> = {};
+    const shared: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(content)) {
+      if (value === undefined) continue;
+      (this.translatable.has(key) ? own : shared)[key] = value;
+    }
+    return { own, shared };
+  }
+
+  async get(id: number): Promise<StoredRecord<D> | null> {
+    const docs = (await this.docs.find({ id } as Filter<D>).toArray()) as D[];
+    if (docs.length === 0) return null;
+    const record: StoredRecord<D> = { id, originalLang: docs[0]!.originalLang, docs: {} };
+    for (const doc of docs) record.docs[doc.lang] = doc;
+    return record;
+  }
+
+  async getMany(ids: number[]): Promise<Map<number, StoredRecord<D>>> {
+    const found = new Map<number, StoredRecord<D>>();
+    if (ids.length === 0) return found;
+    const docs = (await this.docs.find({ id: { $in: [...new Set(ids)] } } as Filter<D>).toArray()) as D[];
+    for (const doc of docs) {
+      const record = found.get(doc.id) ?? { id: doc.id, originalLang: doc.originalLang, docs: {} };
+      record.docs[doc.lang] = doc;
+      found.set(doc.id, record);
+    }
+    return found;
+  }
+
+  /** Looks the slug up in `lang` first, then in any language (CONTRACT part 5). */
+  async getBySlug(slug: string, lang: Language): Promise<StoredRecord<D> | null> {
+    const hit =
+      (await this.docs.findOne({ slug, lang } as Filter<D>)) ??
+      (await this.docs.find({ slug } as Filter<D>).sort({ id: 1 }).limit(1).next());
+    return hit ? this.get((hit as D).id) : null;
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.docs.countDocuments({ id } as Filter<D>, { limit: 1 })) > 0;
+  }
+
+  async create(lang: Language, content: Content<D>): Promise<StoredRecord<D>> {
+    const id = await nextId(this.db, this.options.counter);
+    const { own, shared } = this.split(content);
+    const now = new Date();
+    await this.sync.begin(this.options.kind, id);
+    await this.insertWithUniqueSlug(
+      { ...shared, ...own, _id: `${id}:${lang}`, id, lang, originalLang: lang, createdAt: now, modifiedAt: now },
+      (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '',
+    );
+    await this.sync.commit(this.options.kind, id);
+    return (await this.get(id)) as StoredRecord<D>;
+  }
+
+  /**
+   * Applies a merge update in `lang`: translatable fields to that language's document (created
+   * from the original language's content when missing), shared fields to every document.
+   */
+  async update(record: StoredRecord<D>, lang: Language, content: Content<D>): Promise<StoredRecord<D>> {
+    const { own, shared } = this.split(content);
+    const now = new Date();
+    const id = record.id;
+    await this.sync.begin(this.options.kind, id);
+    const existing = record.docs[lang];
+    if (existing) {
+      if (Object.keys(own).length > 0) await this.setWithUniqueSlug(existing, own);
+    } else {
+      const original = inLanguage(record, record.originalLang);
+      const copied: Record<string, unknown> = { ...(original as Record<string, unknown>), ...own, _id: `${id}:${lang}`, lang, createdAt: now };
+      const source = (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
+      await this.insertWithUniqueSlug(copied, source);
+    }
+    await this.docs.updateMany({ id } as Filter<D>, { $set: { ...shared, modifiedAt: now } } as never);
+    await this.sync.commit(this.options.kind, id);
+    return (await this.get(id)) as StoredRecord<D>;
+  }
+
+  /** Changes shared fields of many records at once (used when a linked record disappears). */
+  async updateShared(filter: Filter<D>, set: Record<string, unknown>): Promise<number[]> {
+    const ids = (await this.docs.distinct('id', filter)) as number[];
+    for (const id of ids) {
+      await this.sync.begin(this.options.kind, id);
+      await this.docs.updateMany({ id } as Filter<D>, { $set: { ...set, modifiedAt: new Date() } } as never);
+      await this.sync.commit(this.options.kind, id);
+    }
+    return ids;
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.sync.begin(this.options.kind, id);
+    await this.docs.deleteMany({ id } as Filter<D>);
+    await this.sync.commit(this.options.kind, id);
+  }
+
+  private async insertWithUniqueSlug(doc: Record<string, unknown>, source: string): Promise<void> {
+    const base = slugify(source) || String(doc.id);
+    for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
+      const slug = await this.freeSlug(base, doc.lang as Language, doc.id as number);
+      try {
+        await this.docs.insertOne({ ...doc, slug } as never);
+        return;
+      } catch (err) {
+        if (!isDuplicateKey(err) || !/slug/.test(String((err as Error).message))) throw err;
+      }
+    }
+    throw new Error(`could not find a free slug for ${base}`);
+  }
+
+  private async setWithUniqueSlug(doc: D, own: Record<string, unknown>): Promise<void> {
+    const wanted = own.slug === undefined ? undefined : slugify(String(own.slug)) || String(doc.id);
+    for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
+      const slug = wanted === undefined || wanted === doc.slug ? undefined : await this.freeSlug(wanted, doc.lang, doc.id);
+      try {
+        await this.docs.updateOne({ _id: doc._id } as Filter<D>, { $set: { ...own, ...(slug ? { slug } : { slug: doc.slug }) } } as never);
+        return;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    }
+    throw new Error(`could not find a free slug for ${wanted}`);
+  }
+
+  /** `base`, or `base-2`, `base-3`... : the first not taken by another record in `lang`. */
+  private async freeSlug(base: string, lang: Language, ownId: number): Promise<string> {
+    const pattern = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-\\d+)?$`);
+    const taken = await this.docs.find({ lang, slug: { $regex: pattern } } as Filter<D>).toArray();
+    const used = new Set(taken.filter((d) => d.id !== ownId).map((d) => d.slug));
+    if (!used.has(base)) return base;
+    for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+}

@@ -1,0 +1,134 @@
+import type { Db } from 'mongodb';
+import type { Language } from '../../config';
+import { RecordStore, type BaseDoc } from './recordStore';
+import type { SyncQueue } from './syncQueue';
+
+export type Status = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
+
+/** Fields shared by events, venues and organizers ("posts"). */
+export interface PostDoc extends BaseDoc {
+  status: Status;
+  /** Status before trashing, restored if the record is untrashed. */
+  statusBeforeTrash?: Status;
+  author: number;
+  /** Publication date (UTC). */
+  date: Date;
+  description: string | null;
+  excerpt: string | null;
+  image: string | null;
+}
+
+export interface VenueDoc extends PostDoc {
+  venue: string;
+  address: string | null;
+  city: string | null;
+  country: string | null;
+  province: string | null;
+  state: string | null;
+  zip: string | null;
+  phone: string | null;
+  website: string | null;
+  stateprovince: string | null;
+  show_map: boolean | null;
+  show_map_link: boolean | null;
+  geo_lat: number | null;
+  geo_lng: number | null;
+}
+
+export interface OrganizerDoc extends PostDoc {
+  organizer: string;
+  phone: string | null;
+  website: string | null;
+  email: string | null;
+}
+
+export interface EventDoc extends PostDoc {
+  title: string;
+  /** Instants in UTC; local times are derived with `timezone`. */
+  start: Date;
+  end: Date;
+  timezone: string;
+  all_day: boolean;
+  cost: string | null;
+  website: string | null;
+  show_map: boolean | null;
+  show_map_link: boolean | null;
+  hide_from_listings: boolean;
+  sticky: boolean;
+  featured: boolean;
+  ticketed: boolean;
+  post_parent: number;
+  /** Salted scrypt hash (`salt:hash`), never returned. */
+  passwordHash: string | null;
+  venues: number[];
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+}
+
+export interface TermDoc extends BaseDoc {
+  name: string;
+  description: string | null;
+  /** Parent category ID (0 when none; always 0 for tags). */
+  parent: number;
+}
+
+export interface Stores {
+  events: RecordStore<EventDoc>;
+  venues: RecordStore<VenueDoc>;
+  organizers: RecordStore<OrganizerDoc>;
+  categories: RecordStore<TermDoc>;
+  tags: RecordStore<TermDoc>;
+}
+
+const POST_TRANSLATABLE = ['description', 'excerpt'] as const;
+
+export function createStores(db: Db, sync: SyncQueue): Stores {
+  return {
+    events: new RecordStore<EventDoc>(db, sync, {
+      collection: 'events',
+      kind: 'event',
+      counter: 'post',
+      translatable: ['title', ...POST_TRANSLATABLE],
+      slugSource: 'title',
+    }),
+    venues: new RecordStore<VenueDoc>(db, sync, {
+      collection: 'venues',
+      kind: 'venue',
+      counter: 'post',
+      translatable: ['venue', ...POST_TRANSLATABLE],
+      slugSource: 'venue',
+    }),
+    organizers: new RecordStore<OrganizerDoc>(db, sync, {
+      collection: 'organizers',
+      kind: 'organizer',
+      counter: 'post',
+      translatable: ['organizer', ...POST_TRANSLATABLE],
+      slugSource: 'organizer',
+    }),
+    categories: new RecordStore<TermDoc>(db, sync, {
+      collection: 'categories',
+      kind: 'category',
+      counter: 'term',
+      translatable: ['name', 'description'],
+      slugSource: 'name',
+    }),
+    tags: new RecordStore<TermDoc>(db, sync, {
+      collection: 'tags',
+      kind: 'tag',
+      counter: 'term',
+      translatable: ['name', 'description'],
+      slugSource: 'name',
+    }),
+  };
+}
+
+export async function ensureStoreIndexes(stores: Stores, db: Db): Promise<void> {
+  for (const store of Object.values(stores)) await store.ensureIndexes();
+  const events = db.collection<EventDoc>('events');
+  for (const field of ['venues', 'organizers', 'categories', 'tags', 'post_parent'] as const) {
+    await events.createIndex({ [field]: 1 }, { name: `${field}_1` });
+  }
+}
+
+export type { Language };

@@ -1,0 +1,160 @@
+import { EventEmitter } from 'node:events';
+import type { Collection, Db } from 'mongodb';
+
+/** Kinds of indexed record; the `_id` of a sync entry is `${kind}:${id}`. */
+export type SyncKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+
+/**
+ * One entry per record: the durable record of pending index work (an outbox that coalesces).
+ * `version` only grows and is used as the Elasticsearch external version, so an older read can
+ * never overwrite a newer one; `indexedVersion` is the last version known to be searchable.
+ */
+export interface SyncEntry {
+  _id: string;
+  kind: SyncKind;
+  id: number;
+  version: number;
+  indexedVersion: number;
+  pending: boolean;
+  dirtyAt: Date;
+  leaseUntil: Date;
+  owner: string | null;
+}
+
+export interface ClaimedEntry {
+  key: string;
+  kind: SyncKind;
+  id: number;
+  version: number;
+}
+
+const EPOCH = new Date(0);
+/** How long an in-flight write holds its record back from the worker (a crashed writer's grace). */
+const WRITE_GRACE_MS = 10_000;
+
+export const syncKey = (kind: SyncKind, id: number): string => `${kind}:${id}`;
+
+/**
+ * Writers call `begin` before changing a record's documents and `commit` after: `begin` makes the
+ * record pending (so a crash mid-write is still indexed once the grace lapses), `commit` bumps the
+ * version again so a worker that read mid-write re-reads the finished state.
+ */
+export class SyncQueue extends EventEmitter {
+  readonly entries: Collection<SyncEntry>;
+
+  constructor(db: Db) {
+    super();
+    this.entries = db.collection<SyncEntry>('sync_state');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.entries.createIndex({ pending: 1, leaseUntil: 1, dirtyAt: 1 }, { name: 'pending_lease' });
+  }
+
+  async begin(kind: SyncKind, id: number): Promise<void> {
+    await this.touch(kind, id, new Date(Date.now() + WRITE_GRACE_MS), 'writer');
+  }
+
+  /** Returns the version that, once indexed, makes this write searchable. */
+  async commit(kind: SyncKind, id: number): Promise<number> {
+    const version = await this.touch(kind, id, EPOCH, null);
+    this.emit('dirty');
+    return version;
+  }
+
+  /** Marks records dirty whose index documents depend on another record that changed. */
+  async markDirty(kind: SyncKind, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const now = new Date();
+    await this.entries.bulkWrite(
+      ids.map((id) => ({
+        updateOne: {
+          filter: { _id: syncKey(kind, id) },
+          update: {
+            $inc: { version: 1 },
+            $set: { pending: true, dirtyAt: now, leaseUntil: EPOCH, owner: null },
+            $setOnInsert: { kind, id, indexedVersion: 0 },
+          },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+    this.emit('dirty');
+  }
+
+  private async touch(kind: SyncKind, id: number, leaseUntil: Date, owner: string | null): Promise<number> {
+    const entry = await this.entries.findOneAndUpdate(
+      { _id: syncKey(kind, id) },
+      {
+        $inc: { version: 1 },
+        $set: { pending: true, dirtyAt: new Date(), leaseUntil, owner },
+        $setOnInsert: { kind, id, indexedVersion: 0 },
+      },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return entry?.version ?? 0;
+  }
+
+  /** Leases up to `limit` pending entries for `owner`; several workers never get the same entry. */
+  async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]> {
+    const now = new Date();
+    const candidates = await this.entries
+      .find({ pending: true, leaseUntil: { $lte: now } })
+      .sort({ dirtyAt: 1 })
+      .limit(limit)
+      .toArray();
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    const claimed = await Promise.all(
+      candidates.map((candidate) =>
+        this.entries.findOneAndUpdate(
+          { _id: candidate._id, pending: true, leaseUntil: { $lte: now } },
+          { $set: { leaseUntil, owner } },
+          { returnDocument: 'after' },
+        ),
+      ),
+    );
+    return claimed
+      .filter((entry): entry is SyncEntry => entry !== null)
+      .map((entry) => ({ key: entry._id, kind: entry.kind, id: entry.id, version: entry.version }));
+  }
+
+  /** Marks entries indexed at the claimed version; an entry written meanwhile stays pending. */
+  async complete(owner: string, entries: ClaimedEntry[]): Promise<void> {
+    await Promise.all(
+      entries.map(async (entry) => {
+        const done = await this.entries.updateOne(
+          { _id: entry.key, version: entry.version },
+          { $set: { pending: false, indexedVersion: entry.version, leaseUntil: EPOCH, owner: null } },
+        );
+        if (done.matchedCount === 0) {
+          await this.entries.updateOne(
+            { _id: entry.key, owner },
+            { $set: { leaseUntil: EPOCH, owner: null, indexedVersion: entry.version } },
+          );
+        }
+      }),
+    );
+  }
+
+  /** Gives entries back after a failure, to be retried once `retryInMs` has passed. */
+  async release(owner: string, entries: ClaimedEntry[], retryInMs: number): Promise<void> {
+    const leaseUntil = new Date(Date.now() + retryInMs);
+    await this.entries.updateMany(
+      { _id: { $in: entries.map((e) => e.key) }, owner },
+      { $set: { leaseUntil, owner: null } },
+    );
+  }
+
+  async indexedVersion(kind: SyncKind, id: number): Promise<number> {
+    const entry = await this.entries.findOne({ _id: syncKey(kind, id) });
+    return entry?.indexedVersion ?? 0;
+  }
+
+  /** Backlog figures for /readyz, logs and metrics. */
+  async backlog(): Promise<{ pending: number; oldestPendingMs: number }> {
+    const pending = await this.entries.countDocuments({ pending: true });
+    const oldest = pending > 0 ? await this.entries.find({ pending: true }).sort({ dirtyAt: 1 }).limit(1).next() : null;
+    return { pending, oldestPendingMs: oldest ? Math.max(0, Date.now() - oldest.dirtyAt.getTime()) : 0 };
+  }
+}

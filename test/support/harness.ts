@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../config';
+import { acquireServices, type RunningServices } from '../../src/embedded/embeddedServices';
+import { createLogger } from '../../src/log';
+import { startServer, type RunningServer } from '../../src/server';
+import { openServices, type Services } from '../../src/services';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/** One isolated test world: its own database name and index prefix on the shared servers. */
+export interface TestWorld {
+  config: Config;
+  services: Services;
+  server: RunningServer;
+  baseUrl: string;
+  adminKey: string;
+}
+
+let embedded: RunningServices | undefined;
+let world: TestWorld | undefined;
+
+export function testWorld(): TestWorld {
+  if (!world) throw new Error('the test world is not started (test/support/setup.ts)');
+  return world;
+}
+
+export async function startWorld(): Promise<TestWorld> {
+  const runId = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  let mongoUrl = process.env.MONGO_URL;
+  let elasticsearchUrl = process.env.ELASTICSEARCH_URL;
+  if (!mongoUrl || !elasticsearchUrl) {
+    embedded = await acquireServices(PROJECT_ROOT, 'test', (line) => console.log(`  [services] ${line}`));
+    mongoUrl ??= embedded.mongoUrl;
+    elasticsearchUrl ??= embedded.elasticsearchUrl;
+  }
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    MONGO_URL: mongoUrl,
+    ELASTICSEARCH_URL: elasticsearchUrl,
+    MONGO_DATABASE: `calendar_${runId}`,
+    INDEX_PREFIX: `calendar-${runId}`,
+    PUBLIC_API_URL: 'http://api.calendar.test',
+    SITE_URL: 'http://calendar.test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+  });
+  const services = await openServices(config, createLogger(config.logLevel));
+  const server = await startServer(services, '127.0.0.1', 0);
+  const { key } = await services.apiKeys.create('test administrator', 'administrator');
+  world = { config, services, server, baseUrl: server.url, adminKey: key };
+  return world;
+}
+
+export async function stopWorld(): Promise<void> {
+  if (world) {
+    await world.server.close();
+    await world.services.db.dropDatabase().catch(() => undefined);
+    await world.services.search.indices
+      .delete({ index: `${world.config.elasticsearch.indexPrefix}-*`, ignore_unavailable: true })
+      .catch(() => undefined);
+    await world.services.close();
+    world = undefined;
+  }
+  await embedded?.stop();
+  embedded = undefined;
+}
