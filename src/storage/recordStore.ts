@@ -162,6 +162,23 @@ export class RecordStore<D extends BaseDoc> {
     return ids;
   }
 
+  /**
+   * Removes `linkedId` from the array field `field` of every record that holds it (a linked
+   * record was deleted). Read-modify-write, since not every MongoDB-protocol server has `$pull`.
+   */
+  async unlinkEverywhere(field: keyof D & string, linkedId: number): Promise<number[]> {
+    const holders = (await this.docs.find({ [field]: linkedId } as Filter<D>).toArray()) as D[];
+    const ids = [...new Set(holders.map((doc) => doc.id))];
+    for (const id of ids) {
+      const current = holders.find((doc) => doc.id === id) as unknown as Record<string, unknown>;
+      const remaining = ((current[field] as number[] | undefined) ?? []).filter((value) => value !== linkedId);
+      await this.sync.begin(this.options.kind, id);
+      await this.docs.updateMany({ id } as Filter<D>, { $set: { [field]: remaining, modifiedAt: new Date() } } as never);
+      await this.sync.commit(this.options.kind, id);
+    }
+    return ids;
+  }
+
   async remove(id: number): Promise<void> {
     await this.sync.begin(this.options.kind, id);
     await this.docs.deleteMany({ id } as Filter<D>);
