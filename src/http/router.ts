@@ -26,7 +26,7 @@ export function buildRouter(routes: RouteSpec[]): Router<AppState> {
       const path = `${root}${route.path}`.replace(/\/$/, '') || '/';
       router.register(path, route.methods, [
         requireAccess(route.access),
-        validate(route.input),
+        validate(route.input, route.pathKeys),
         route.handler as unknown as Middleware<AppState>,
       ]);
     }

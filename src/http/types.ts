@@ -48,6 +48,8 @@ export interface RouteSpec<I = any> {
   /** Path, query and body parameters, merged (body wins over query, path wins over both). */
   input: Joi.ObjectSchema;
   access: Access;
+  /** Renames path parameters in `input` (e.g. the `:slug` that addresses a record, vs a new `slug` in the body). */
+  pathKeys?: Record<string, string>;
   /** Name of the documented response schema (see src/routes/namespace/openapi.ts). */
   response?: string;
   /** Statuses this route can answer besides 200/201, for documentation. */

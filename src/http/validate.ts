@@ -36,9 +36,12 @@ export function validateInput<T>(schema: Joi.ObjectSchema, input: Record<string,
 }
 
 /** Fills `ctx.input` with the request's validated parameters. */
-export function validate(schema: Joi.ObjectSchema): Middleware<AppState> {
+export function validate(schema: Joi.ObjectSchema, pathKeys: Record<string, string> = {}): Middleware<AppState> {
   return async (ctx, next) => {
-    const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries((ctx as unknown as { params?: Record<string, string> }).params ?? {})) {
+      params[pathKeys[name] ?? name] = value;
+    }
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
     const query = qs.parse(ctx.querystring, { depth: 3, arrayLimit: 100, parameterLimit: 500 });

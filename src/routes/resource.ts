@@ -1,0 +1,180 @@
+import type Joi from 'joi';
+import type { Language } from '../../config';
+import { assertReadable } from '../auth/visibility';
+import { GoneError, invalidKindId, notFound, type RecordKind } from '../errors';
+import { Joi as J, id as idParam } from '../http/params';
+import type { Method, RequestContext, RouteSpec } from '../http/types';
+import type { Services } from '../services';
+import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
+import { inLanguage } from '../storage/recordStore';
+import type { Status } from '../storage/stores';
+import { viewOf } from './views';
+
+type Input = Record<string, unknown>;
+
+/** What a resource folder supplies; the generic CRUD routes below do the rest. */
+export interface ResourceDefinition<D extends BaseDoc> {
+  kind: RecordKind;
+  plural: string;
+  /** Human name used in summaries, e.g. "event". */
+  label: string;
+  store(services: Services): RecordStore<D>;
+  /** Stores sharing this kind's ID counter, to tell a wrong-kind ID (400) from a missing one (404). */
+  siblings(services: Services): RecordStore<BaseDoc>[];
+  /** Write fields (all optional; `required` is applied on create via `requiredOnCreate`). */
+  writeSchema: Joi.ObjectSchema;
+  requiredOnCreate: string[];
+  /** Extra parameters of single reads/deletes (e.g. an event's `password`). */
+  readSchema?: Joi.ObjectSchema;
+  /** Addressable by slug (events, venues, organizers) and trashed before deletion (posts). */
+  posts: boolean;
+  /** Turns validated input into stored content (resolving links, deriving fields). */
+  toContent(services: Services, ctx: RequestContext<Input>, input: Input, existing: StoredRecord<D> | null): Promise<Partial<D>>;
+  /** Removes every reference to a permanently deleted record. */
+  onPermanentDelete?(services: Services, id: number): Promise<void>;
+  /** Checks beyond status visibility on single reads (e.g. event passwords). */
+  authorizeRead?(ctx: RequestContext<Input>, record: StoredRecord<D>): void;
+  /** Adds single-read-only fields (e.g. an event's json_ld). */
+  decorateSingle?(services: Services, record: StoredRecord<D>, body: Record<string, unknown>, lang: Language): Record<string, unknown>;
+  /** Called after each write with the record's ID (e.g. to honour `Prefer: wait-for-index`). */
+  afterWrite?(services: Services, ctx: RequestContext<Input>, id: number): Promise<void>;
+}
+
+const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH'];
+
+function statusOf(doc: BaseDoc): Status {
+  return ((doc as BaseDoc & { status?: Status }).status ?? 'publish') as Status;
+}
+
+/** The generic CRUD routes of one resource: by ID, and by slug for posts (interface.md part 4). */
+export function resourceRoutes<D extends BaseDoc>(services: Services, def: ResourceDefinition<D>): RouteSpec[] {
+  const store = def.store(services);
+  const view = viewOf(def.kind);
+  const lang = (ctx: RequestContext<Input>): Language => ctx.state.language;
+  const language = J.string().valid('en', 'fr', 'de');
+  const readSchema = (def.readSchema ?? J.object()).keys({ i18n_language: language });
+  const byId = { id: idParam().required().description(`${def.label} ID`) };
+  const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
+
+  async function present(record: StoredRecord<D>, ctx: RequestContext<Input>): Promise<Record<string, unknown>> {
+    const [body] = await view(services, [record], lang(ctx));
+    return def.decorateSingle ? def.decorateSingle(services, record, body!, lang(ctx)) : body!;
+  }
+
+  async function findById(id: number): Promise<StoredRecord<D>> {
+    const record = await store.get(id);
+    if (record) return record;
+    for (const sibling of def.siblings(services)) if (await sibling.exists(id)) throw invalidKindId(def.kind, id);
+    throw notFound(def.kind, id);
+  }
+
+  async function findBySlug(ctx: RequestContext<Input>): Promise<StoredRecord<D>> {
+    const slug = ctx.input.lookup_slug as string;
+    const record = await store.getBySlug(slug, lang(ctx));
+    if (!record) throw notFound(def.kind, slug);
+    return record;
+  }
+
+  type Finder = (ctx: RequestContext<Input>) => Promise<StoredRecord<D>>;
+  const finders: [string, Record<string, Joi.Schema>, Finder, Record<string, string> | undefined][] = [
+    [`/${def.plural}/:id`, byId, (ctx) => findById(ctx.input.id as number), undefined],
+  ];
+  if (def.posts) finders.push([`/${def.plural}/by-slug/:slug`, bySlug, findBySlug, { slug: 'lookup_slug' }]);
+
+  async function read(ctx: RequestContext<Input>, find: Finder): Promise<void> {
+    const record = await find(ctx);
+    const doc = inLanguage(record, lang(ctx));
+    assertReadable(def.kind, ctx.state.principal, statusOf(doc), record.id);
+    def.authorizeRead?.(ctx, record);
+    ctx.body = await present(record, ctx);
+  }
+
+  async function update(ctx: RequestContext<Input>, find: Finder): Promise<void> {
+    const existing = await find(ctx);
+    const content = await def.toContent(services, ctx, ctx.input, existing);
+    const updated = await store.update(existing, lang(ctx), content);
+    await def.afterWrite?.(services, ctx, updated.id);
+    ctx.body = await present(updated, ctx);
+  }
+
+  async function remove(ctx: RequestContext<Input>, find: Finder): Promise<void> {
+    const record = await find(ctx);
+    if (!def.posts || ctx.input.force === true) {
+      const body = await present(record, ctx);
+      await def.onPermanentDelete?.(services, record.id);
+      await store.remove(record.id);
+      await def.afterWrite?.(services, ctx, record.id);
+      ctx.body = def.posts ? { id: record.id, deleted: true } : body;
+      return;
+    }
+    const status = statusOf(inLanguage(record, lang(ctx)));
+    if (status === 'trash') throw new GoneError(def.kind, record.id);
+    const trashed = await store.update(record, record.originalLang, { status: 'trash', statusBeforeTrash: status } as unknown as Partial<D>);
+    await def.afterWrite?.(services, ctx, record.id);
+    ctx.body = await present(trashed, ctx);
+  }
+
+  const routes: RouteSpec[] = [
+    {
+      methods: ['POST'],
+      path: `/${def.plural}`,
+      resource: def.plural,
+      summary: `Create a ${def.label}`,
+      access: 'write',
+      input: def.writeSchema.keys({ i18n_language: language }).fork(def.requiredOnCreate, (s) => s.required()),
+      response: def.kind,
+      errors: [400, 401, 403, 413, 415],
+      handler: async (ctx: RequestContext<Input>) => {
+        const content = await def.toContent(services, ctx, ctx.input, null);
+        const created = await store.create(lang(ctx), content);
+        await def.afterWrite?.(services, ctx, created.id);
+        const body = await present(created, ctx);
+        ctx.status = 201;
+        ctx.set('Location', String(body.rest_url));
+        ctx.body = body;
+      },
+    },
+  ];
+  for (const [path, key, find, pathKeys] of finders) {
+    const addressed = path.includes('by-slug') ? 'by slug' : 'by ID';
+    routes.push(
+      {
+        methods: ['GET'],
+        path,
+        pathKeys,
+        resource: def.plural,
+        summary: `Read a ${def.label} ${addressed}`,
+        access: 'read',
+        input: readSchema.keys(key),
+        response: def.kind,
+        errors: [400, 403, 404],
+        handler: (ctx: RequestContext<Input>) => read(ctx, find),
+      },
+      {
+        methods: WRITE_METHODS,
+        path,
+        pathKeys,
+        resource: def.plural,
+        summary: `Update a ${def.label} ${addressed} (POST, PUT and PATCH all merge)`,
+        access: 'write',
+        input: def.writeSchema.keys({ i18n_language: language, ...(def.readSchema ? { password: J.string().max(255) } : {}), ...key }),
+        response: def.kind,
+        errors: [400, 401, 403, 404],
+        handler: (ctx: RequestContext<Input>) => update(ctx, find),
+      },
+      {
+        methods: ['DELETE'],
+        path,
+        pathKeys,
+        resource: def.plural,
+        summary: def.posts ? `Trash a ${def.label} ${addressed} (force=true deletes permanently)` : `Delete a ${def.label} permanently`,
+        access: 'write',
+        input: readSchema.keys({ ...key, ...(def.posts ? { force: J.flag().default(false).description('Delete permanently instead of trashing') } : {}) }),
+        response: def.kind,
+        errors: [400, 401, 403, 404, 410],
+        handler: (ctx: RequestContext<Input>) => remove(ctx, find),
+      },
+    );
+  }
+  return routes;
+}

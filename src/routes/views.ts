@@ -1,0 +1,22 @@
+import type { Language } from '../../config';
+import type { Services } from '../services';
+import type { StoredRecord } from '../storage/recordStore';
+import type { SyncKind } from '../storage/syncQueue';
+// View imports, one line per kind:
+
+/**
+ * Turns stored records into API records in `lang`, loading what they embed (an event's venue,
+ * organizers and terms). Used by single reads and by the search mapper, so lists and reads
+ * share one shape (lists omit single-read-only fields such as `json_ld`).
+ */
+export type RecordView = (services: Services, records: StoredRecord<any>[], lang: Language) => Promise<Record<string, unknown>[]>;
+
+const VIEWS: Partial<Record<SyncKind, RecordView>> = {
+  // One entry per kind, e.g. `venue: viewVenues,`
+};
+
+export function viewOf(kind: SyncKind): RecordView {
+  const view = VIEWS[kind];
+  if (!view) throw new Error(`no view registered for ${kind}`);
+  return view;
+}
