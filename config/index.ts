@@ -89,6 +89,9 @@ const schema = Joi.object({
     .default(DEFAULT_LOG_LEVEL),
 }).unknown(true);
 
+/** Every environment variable the configuration reads (docker-compose and the README use these names). */
+export const CONFIG_ENV_VARS: readonly string[] = Object.keys(schema.describe().keys as Record<string, unknown>);
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

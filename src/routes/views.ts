@@ -3,6 +3,9 @@ import type { Services } from '../services';
 import type { StoredRecord } from '../storage/recordStore';
 import type { SyncKind } from '../storage/syncQueue';
 // View imports, one line per kind:
+import { viewVenues } from './venues/view';
+import { viewOrganizers } from './organizers/view';
+import { viewCategories, viewTags } from './terms/view';
 
 /**
  * Turns stored records into API records in `lang`, loading what they embed (an event's venue,
@@ -13,6 +16,10 @@ export type RecordView = (services: Services, records: StoredRecord<any>[], lang
 
 const VIEWS: Partial<Record<SyncKind, RecordView>> = {
   // One entry per kind, e.g. `venue: viewVenues,`
+  venue: viewVenues,
+  organizer: viewOrganizers,
+  category: viewCategories,
+  tag: viewTags,
 };
 
 export function viewOf(kind: SyncKind): RecordView {

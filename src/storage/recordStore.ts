@@ -115,16 +115,22 @@ export class RecordStore<D extends BaseDoc> {
     return (await this.docs.countDocuments({ id } as Filter<D>, { limit: 1 })) > 0;
   }
 
-  async create(lang: Language, content: Content<D>): Promise<StoredRecord<D>> {
+  /**
+   * `exactSlug`: insert with exactly `content.slug` or fail with the duplicate-key error (no
+   * -2 suffix), so concurrent creators of the same term can agree on one record.
+   */
+  async create(lang: Language, content: Content<D>, options: { exactSlug?: boolean } = {}): Promise<StoredRecord<D>> {
     const id = await nextId(this.db, this.options.counter);
     const { own, shared } = this.split(content);
     const now = new Date();
+    const doc = { ...shared, ...own, _id: `${id}:${lang}`, id, lang, originalLang: lang, createdAt: now, modifiedAt: now };
     await this.sync.begin(this.options.kind, id);
-    await this.insertWithUniqueSlug(
-      { ...shared, ...own, _id: `${id}:${lang}`, id, lang, originalLang: lang, createdAt: now, modifiedAt: now },
-      (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '',
-    );
-    await this.sync.commit(this.options.kind, id);
+    try {
+      if (options.exactSlug) await this.docs.insertOne({ ...doc, slug: content.slug } as never);
+      else await this.insertWithUniqueSlug(doc, (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '');
+    } finally {
+      await this.sync.commit(this.options.kind, id);
+    }
     return (await this.get(id)) as StoredRecord<D>;
   }
 

@@ -16,11 +16,18 @@ function patternOf(path: string): string {
   return path.replace(/:id\b/g, '(?P<id>\\d+)').replace(/:slug\b/g, '(?P<slug>[^/]+)');
 }
 
-function namespaceIndex(table: RouteSpec[], root: string, context: 'view' | 'help') {
+/** Route descriptions depend only on the table, so they are built once per context. */
+const describedTables = new WeakMap<RouteSpec[], Map<string, Record<string, unknown>>>();
+
+function describeRoutes(table: RouteSpec[], context: 'view' | 'help'): Record<string, unknown> {
+  const cache = describedTables.get(table) ?? new Map<string, Record<string, unknown>>();
+  describedTables.set(table, cache);
+  const cached = cache.get(context);
+  if (cached) return cached;
   const routes: Record<string, unknown> = {};
   for (const route of table) {
     const key = `/${NAMESPACE}${patternOf(route.path)}`.replace(/\/$/, '');
-    const entry = (routes[key] ??= { namespace: NAMESPACE, methods: [], endpoints: [], _links: { self: `${root}${route.path}` } }) as {
+    const entry = (routes[key] ??= { namespace: NAMESPACE, methods: [], endpoints: [], _links: { self: route.path } }) as {
       methods: string[];
       endpoints: unknown[];
     };
@@ -30,6 +37,16 @@ function namespaceIndex(table: RouteSpec[], root: string, context: 'view' | 'hel
       args: describeArguments(route.input),
       ...(context === 'help' ? { summary: route.summary, description: route.description ?? route.summary } : {}),
     });
+  }
+  cache.set(context, routes);
+  return routes;
+}
+
+function namespaceIndex(table: RouteSpec[], root: string, context: 'view' | 'help') {
+  const routes: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(describeRoutes(table, context))) {
+    const described = entry as { _links: { self: string } };
+    routes[key] = { ...described, _links: { self: `${root}${described._links.self}` } };
   }
   return { namespace: NAMESPACE, routes, _links: { up: [{ href: root.replace(/calendar\/events\/v1$/, '') }] } };
 }

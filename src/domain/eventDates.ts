@@ -1,0 +1,120 @@
+import { DateTime } from 'luxon';
+import { ValidationError } from '../errors';
+import { details, isTimeZone, parseDateInput, toWire, type DateDetails } from './dates';
+
+/** What an event stores about its dates: UTC instants plus the zone that gives local times. */
+export interface StoredEventDates {
+  start: Date;
+  end: Date;
+  timezone: string;
+  all_day: boolean;
+}
+
+/** The date fields of an event write, as validated (date texts not parsed yet). */
+export interface EventDatesInput {
+  start_date?: string;
+  end_date?: string;
+  timezone?: string;
+  all_day?: boolean;
+}
+
+/**
+ * Turns the date fields of a write into stored UTC instants (CONTRACT part 4).
+ *
+ * - Texts are read in the event's time zone (an offset or `Z` in the text wins).
+ * - `all_day` defaults to false on create; on update an absent `all_day` keeps the stored value.
+ *   When all-day, start snaps to 00:00:00 and end to 23:59:59 of their local days.
+ * - On update, fields not sent come from `existing`. Changing only `timezone` keeps the local
+ *   wall-clock times (an event "at 20:00" stays at 20:00 in its new zone) and recomputes the UTC
+ *   instants: a client changing the zone is correcting where the event happens, not its clock.
+ * - `end_date` before `start_date` is a 400 naming `end_date`.
+ */
+export function resolveEventDates(
+  input: EventDatesInput,
+  existing: StoredEventDates | null,
+  defaultZone: string,
+  now: DateTime = DateTime.now(),
+): StoredEventDates {
+  const zone = input.timezone === '' ? defaultZone : (input.timezone ?? existing?.timezone ?? defaultZone);
+  if (!isTimeZone(zone)) throw new ValidationError({ timezone: `timezone is not a known IANA time zone: ${zone}` });
+  const allDay = input.all_day ?? existing?.all_day ?? false;
+
+  const pick = (field: 'start_date' | 'end_date', stored: Date | undefined): DateTime => {
+    const text = input[field];
+    if (text !== undefined && text !== '') {
+      try {
+        return parseDateInput(text, zone, now);
+      } catch {
+        throw new ValidationError({ [field]: `${field} is not a date` });
+      }
+    }
+    if (!stored || !existing) throw new ValidationError({ [field]: `${field} is required` });
+    return DateTime.fromJSDate(stored, { zone: existing.timezone }).setZone(zone, { keepLocalTime: true });
+  };
+
+  let start = pick('start_date', existing?.start).set({ millisecond: 0 });
+  let end = pick('end_date', existing?.end).set({ millisecond: 0 });
+  if (allDay) {
+    start = start.startOf('day');
+    end = end.endOf('day').set({ millisecond: 0 });
+  }
+  if (end < start) throw new ValidationError({ end_date: 'end_date must not be before start_date' });
+  return { start: start.toJSDate(), end: end.toJSDate(), timezone: zone, all_day: allDay };
+}
+
+export interface PresentedEventDates {
+  all_day: boolean;
+  start_date: string;
+  start_date_details: DateDetails;
+  end_date: string;
+  end_date_details: DateDetails;
+  utc_start_date: string;
+  utc_start_date_details: DateDetails;
+  utc_end_date: string;
+  utc_end_date_details: DateDetails;
+  timezone: string;
+  timezone_abbr: string;
+}
+
+// Locales whose short zone names are the familiar abbreviations for different regions
+// (en-US: EST/PST, en-GB: CET/BST, en-AU: AEST, en-IN: IST, en-ZA: SAST, ja-JP: JST).
+const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
+
+/** `CET`, `CEST`, `EST`, `UTC`...; a PHP-style offset (`-03`, `+0530`) when no name is known. */
+export function timezoneAbbreviation(date: DateTime): string {
+  for (const locale of ABBREVIATION_LOCALES) {
+    const name = date.setLocale(locale).offsetNameShort;
+    if (name && !/^(GMT|UTC)[+-−]/.test(name) && /^[A-Z]{2,5}$/.test(name)) return name;
+  }
+  const offset = date.offset;
+  const sign = offset < 0 ? '-' : '+';
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const minutes = Math.abs(offset) % 60;
+  return `${sign}${hours}${minutes ? String(minutes).padStart(2, '0') : ''}`;
+}
+
+/** The date fields of an API event (CONTRACT part 3). */
+export function presentEventDates(dates: StoredEventDates): PresentedEventDates {
+  const start = DateTime.fromJSDate(dates.start, { zone: dates.timezone });
+  const end = DateTime.fromJSDate(dates.end, { zone: dates.timezone });
+  const utcStart = start.setZone('UTC');
+  const utcEnd = end.setZone('UTC');
+  return {
+    all_day: dates.all_day,
+    start_date: toWire(start),
+    start_date_details: details(start),
+    end_date: toWire(end),
+    end_date_details: details(end),
+    utc_start_date: toWire(utcStart),
+    utc_start_date_details: details(utcStart),
+    utc_end_date: toWire(utcEnd),
+    utc_end_date_details: details(utcEnd),
+    timezone: dates.timezone,
+    timezone_abbr: timezoneAbbreviation(start),
+  };
+}
+
+/** ISO 8601 with the event zone's offset, e.g. `2025-07-14T20:00:00+02:00` (schema.org dates). */
+export function isoInZone(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true }) as string;
+}

@@ -1,0 +1,132 @@
+import { DateTime } from 'luxon';
+import type { CostDetails } from './cost';
+import { plainText } from './html';
+
+/** The parts of an API venue the schema.org `location` uses. */
+export interface JsonLdVenue {
+  venue: string;
+  url?: string;
+  address?: string | null;
+  city?: string | null;
+  province?: string | null;
+  state?: string | null;
+  stateprovince?: string | null;
+  zip?: string | null;
+  country?: string | null;
+  phone?: string | null;
+  website?: string | null;
+  geo_lat?: number | null;
+  geo_lng?: number | null;
+}
+
+/** The parts of an API organizer the schema.org `organizer` uses. */
+export interface JsonLdOrganizer {
+  organizer: string;
+  url?: string;
+  phone?: string | null;
+  email?: string | null;
+  website?: string | null;
+}
+
+/** The parts of an API event (as presented) that the schema.org object is built from. */
+export interface JsonLdEventSource {
+  title: string;
+  description: string | null;
+  image: false | { url: string };
+  url: string;
+  start_date: string;
+  end_date: string;
+  timezone: string;
+  cost_details: CostDetails;
+  venue: JsonLdVenue | JsonLdVenue[];
+  organizer: JsonLdOrganizer[];
+}
+
+const SCHEMA = 'https://schema.org';
+
+// Currency symbols with one obvious ISO 4217 code; other symbols are left without a currency.
+const CURRENCY_CODES: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY' };
+
+/** Drops null, undefined, empty strings and empty objects, so the JSON-LD carries only known facts. */
+function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (value === null || value === undefined || value === '') continue;
+    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).every((k) => k.startsWith('@'))) continue;
+    out[key] = value;
+  }
+  return out as Partial<T>;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** Plain text with HTML entities decoded (`plainText` output is still HTML-escaped). */
+function text(html: string | null | undefined): string {
+  return plainText(html).replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+    if (name[0] === '#') return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    return ENTITIES[name.toLowerCase()] ?? entity;
+  });
+}
+
+function isoDate(local: string, zone: string): string {
+  return DateTime.fromFormat(local, 'yyyy-MM-dd HH:mm:ss', { zone }).toISO({ suppressMilliseconds: true }) as string;
+}
+
+function place(venue: JsonLdVenue): Record<string, unknown> {
+  return compact({
+    '@type': 'Place',
+    name: venue.venue,
+    url: venue.website || venue.url,
+    telephone: venue.phone,
+    address: compact({
+      '@type': 'PostalAddress',
+      streetAddress: venue.address,
+      addressLocality: venue.city,
+      addressRegion: venue.stateprovince || venue.state || venue.province,
+      postalCode: venue.zip,
+      addressCountry: venue.country,
+    }),
+    geo:
+      typeof venue.geo_lat === 'number' && typeof venue.geo_lng === 'number'
+        ? { '@type': 'GeoCoordinates', latitude: venue.geo_lat, longitude: venue.geo_lng }
+        : undefined,
+  });
+}
+
+function person(organizer: JsonLdOrganizer): Record<string, unknown> {
+  return compact({
+    '@type': 'Person',
+    name: organizer.organizer,
+    telephone: organizer.phone,
+    email: organizer.email,
+    url: organizer.website || organizer.url,
+  });
+}
+
+function offers(event: JsonLdEventSource): Record<string, unknown>[] | undefined {
+  const { values, currency_symbol: symbol } = event.cost_details;
+  if (values.length === 0) return undefined;
+  const currency = /^[A-Z]{3}$/.test(symbol) ? symbol : CURRENCY_CODES[symbol];
+  return values.map((price) => compact({ '@type': 'Offer', price, priceCurrency: currency, url: event.url }));
+}
+
+/** The schema.org `Event` of a single-event read (`json_ld`), built from the presented event. */
+export function eventJsonLd(event: JsonLdEventSource): Record<string, unknown> {
+  const venues = Array.isArray(event.venue) ? event.venue : [event.venue];
+  const locations = venues.map(place);
+  return compact({
+    '@context': SCHEMA,
+    '@type': 'Event',
+    name: text(event.title),
+    description: text(event.description),
+    image: event.image ? event.image.url : undefined,
+    url: event.url,
+    eventAttendanceMode: `${SCHEMA}/OfflineEventAttendanceMode`,
+    eventStatus: `${SCHEMA}/EventScheduled`,
+    startDate: isoDate(event.start_date, event.timezone),
+    endDate: isoDate(event.end_date, event.timezone),
+    location: locations.length === 0 ? undefined : locations.length === 1 ? locations[0] : locations,
+    organizer: event.organizer.length > 0 ? event.organizer.map(person) : undefined,
+    offers: offers(event),
+  });
+}

@@ -1,0 +1,80 @@
+import { isTimeZone } from '../../domain/dates';
+import { Joi, id, text } from '../../http/params';
+import { organizerWriteSchema } from '../organizers/schema';
+import { nameText, optionalFlag, optionalUrl, postWriteKeys } from '../posts/postContent';
+import { termName } from '../terms/schema';
+import { venueWriteSchema } from '../venues/schema';
+
+const MAX_LINKS = 100;
+
+const dateField = (what: string) =>
+  Joi.dateInput().description(`${what}, in the event time zone unless the text carries an offset (YYYY-MM-DD HH:MM:SS, YYYY-MM-DD, ISO 8601, unix seconds, now/today/tomorrow/yesterday, +N days...)`);
+
+const flag = (what: string) => optionalFlag(what).description(`${what} (true/false, 1/0, yes/no, on/off); default false; null or "" clears it (false)`);
+
+/** An inline venue or organizer: created and linked by the event write (CONTRACT part 4). */
+const inlineVenue = venueWriteSchema.fork(['venue'], (schema) => schema.required());
+const inlineOrganizer = organizerWriteSchema.fork(['organizer'], (schema) => schema.required());
+
+const termRefs = (taxonomy: string) =>
+  Joi.list()
+    .single()
+    .items(Joi.alternatives().try(id(), termName()))
+    .max(MAX_LINKS)
+    .allow(null)
+    .description(
+      `Event ${taxonomy}: IDs, slugs or names (JSON array, a[]= repeats or a comma list); an unknown ID is rejected, an unknown name creates the term in the request language; [] or null clears them`,
+    );
+
+/** Event write fields (interface.md 2.1, both revisions, plus ours); all optional here. */
+export const eventWriteSchema = Joi.object({
+  title: nameText(500, 'Event title (required on create; cannot be cleared)'),
+  ...postWriteKeys('event'),
+  start_date: dateField('Start date and time (required on create)'),
+  end_date: dateField('End date and time (required on create; not before start_date)'),
+  timezone: Joi.string()
+    .trim()
+    .max(64)
+    .allow('', null)
+    .custom((value: string, helpers) => (value === '' || isTimeZone(value) ? value : helpers.error('any.invalid')))
+    .messages({ 'any.invalid': '{{#label}} must be an IANA time zone such as Europe/Paris' })
+    .description('IANA time zone of the event (default: the site time zone); changing only the zone keeps the local times; null or "" resets it'),
+  all_day: Joi.flag().allow(null).description('Lasts the whole day: start snaps to 00:00:00, end to 23:59:59 (default false on create; kept on update unless sent)'),
+  cost: Joi.alternatives()
+    .try(Joi.number().min(0).max(1e12), text(200).trim())
+    .allow(null)
+    .description('Event cost: a number or text such as "$10", "10 €", "Free", "10 - 20 USD"; null or "" clears it'),
+  website: optionalUrl('Event website (the event page URL is returned when unset)'),
+  show_map: optionalFlag('Show a map (default: the venue setting)'),
+  show_map_link: optionalFlag('Show a map link (default: the venue setting)'),
+  hide_from_listings: flag('Hide from the calendar listings'),
+  sticky: flag('Sticky in the calendar views'),
+  featured: flag('Featured on the site'),
+  ticketed: flag('The event sells tickets (ours)'),
+  categories: termRefs('categories'),
+  tags: termRefs('tags'),
+  venue: Joi.alternatives()
+    .try(Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER), Joi.list().items(Joi.alternatives().try(id(), inlineVenue)).max(MAX_LINKS), inlineVenue)
+    .allow(null, '')
+    .description('Venue: an ID, an array of IDs, or an object with at least `venue` (the name; created and linked); 0, [] or null clears it'),
+  organizer: Joi.alternatives()
+    .try(Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER), Joi.list().items(Joi.alternatives().try(id(), inlineOrganizer)).max(MAX_LINKS), inlineOrganizer)
+    .allow(null, '')
+    .description('Organizers: an ID, or an array of IDs and/or objects with at least `organizer` (the name; created and linked); 0, [] or null clears them'),
+  post_parent: Joi.number()
+    .integer()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .allow(null)
+    .description('Parent event ID (ours); 0 or null for none; must be an existing event other than this one'),
+  password: text(255)
+    .allow(null)
+    .description('Event password (later revision): stored only as a hash; protected events need it to be read; "" or null removes it'),
+});
+
+export const EVENT_REQUIRED_ON_CREATE = ['title', 'start_date', 'end_date'];
+
+/** Extra parameter of single reads and deletes (later revision). */
+export const eventReadSchema = Joi.object({
+  password: Joi.string().max(255).allow('').description('The event password, to read a password-protected event'),
+});

@@ -1,0 +1,39 @@
+import type { Language } from '../../../config';
+import type { Services } from '../../services';
+import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
+import type { EventDoc } from '../../storage/stores';
+import type { SyncKind } from '../../storage/syncQueue';
+import { presentEnvOf } from '../posts/presentEnv';
+import { viewOf } from '../views';
+import { presentEvent, type EventLinks } from './presenter';
+
+type LinkField = 'venues' | 'organizers' | 'categories' | 'tags';
+
+function isLive(record: StoredRecord<BaseDoc>): boolean {
+  return (inLanguage(record, record.originalLang) as BaseDoc & { status?: string }).status !== 'trash';
+}
+
+/**
+ * RecordView of events: loads every record the events link to with one query per kind (for all
+ * events at once), presents them in `lang` with their own views, and embeds those not trashed.
+ */
+export async function viewEvents(services: Services, records: StoredRecord<EventDoc>[], lang: Language): Promise<Record<string, unknown>[]> {
+  const linked = (field: LinkField) => records.flatMap((record) => inLanguage(record, record.originalLang)[field] ?? []);
+  const load = async (kind: SyncKind, store: RecordStore<BaseDoc>, field: LinkField): Promise<Map<number, Record<string, unknown>>> => {
+    const ids = linked(field);
+    if (ids.length === 0) return new Map();
+    const live = [...(await store.getMany(ids)).values()].filter(isLive);
+    const presented = live.length === 0 ? [] : await viewOf(kind)(services, live, lang);
+    return new Map(presented.map((body) => [body.id as number, body]));
+  };
+  const { stores } = services;
+  const [venues, organizers, categories, tags] = await Promise.all([
+    load('venue', stores.venues as unknown as RecordStore<BaseDoc>, 'venues'),
+    load('organizer', stores.organizers as unknown as RecordStore<BaseDoc>, 'organizers'),
+    load('category', stores.categories as unknown as RecordStore<BaseDoc>, 'categories'),
+    load('tag', stores.tags as unknown as RecordStore<BaseDoc>, 'tags'),
+  ]);
+  const links: EventLinks = { venues, organizers, categories, tags };
+  const env = presentEnvOf(services.config);
+  return records.map((record) => presentEvent(record, lang, env, links));
+}

@@ -1,0 +1,92 @@
+import type { Method, RouteSpec } from '../../http/types';
+import type { JoiDescription } from './describe';
+import { joiToSchema, objectSchema, type Schema } from './openapiParams';
+import { kindOf, responsesOf } from './openapiResponses';
+import { fillLabel, type DocTexts, type SummaryKey } from './openapiText';
+
+const WRITES: Method[] = ['POST', 'PUT', 'PATCH'];
+const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/** `/events/:id` → `/events/{id}`; the namespace root itself is `/`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}') || '/';
+}
+
+export const pathParamsOf = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+
+const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** `GET /events/by-slug/:slug` → `getEventsBySlug`, `POST /events/:id` → `postEventsById`. */
+export function operationIdOf(route: RouteSpec, method: Method): string {
+  const words = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') ? (segment === ':slug' ? '' : `By${pascal(segment.slice(1))}`) : segment.split(/[-_]/).map(pascal).join('')));
+  return `${method.toLowerCase()}${words.join('') || 'Index'}`;
+}
+
+/** Which generated summary an operation gets, from the shape of its path (null: keep the route's own). */
+function summaryKeyOf(route: RouteSpec, method: Method): SummaryKey | null {
+  if (route.path === '') return 'namespaceIndex';
+  if (route.path === '/doc') return 'document';
+  if (/^\/doc\/assets\/:\w+$/.test(route.path)) return 'documentAsset';
+  if (!kindOf(route)) return null;
+  const addressed = /\/by-slug\/:\w+$/.test(route.path) ? 'BySlug' : /^\/[^/]+\/:\w+$/.test(route.path) ? 'ById' : null;
+  if (/^\/[^/:]+$/.test(route.path)) return method === 'GET' ? 'list' : method === 'POST' ? 'create' : null;
+  if (!addressed) return null;
+  if (method === 'GET') return `read${addressed}`;
+  if (WRITES.includes(method)) return `update${addressed}`;
+  const forceable = 'force' in (route.input.describe().keys ?? {});
+  return forceable ? `trash${addressed}` : `delete${addressed}`;
+}
+
+/** The operation summary in the document's language: generated for the known route shapes. */
+export function summaryOf(route: RouteSpec, method: Method, t: DocTexts): string {
+  const key = summaryKeyOf(route, method);
+  if (!key) return route.summary;
+  const kind = kindOf(route);
+  const label = (kind && t.labels[kind.kind]) ?? { a: route.resource, plural: route.resource };
+  return fillLabel(t.summaries[key], label);
+}
+
+function parameter(name: string, location: 'path' | 'query', d: JoiDescription, t: DocTexts, note?: string): Schema {
+  const schema = joiToSchema(d, t);
+  const description = [note, schema.description].filter(Boolean).join(' ');
+  delete schema.description;
+  const param: Schema = { name, in: location, required: location === 'path' || d.flags?.presence === 'required', schema };
+  if (description) param.description = description;
+  if (schema.type === 'array') Object.assign(param, { style: 'form', explode: false });
+  else if (schema.type === 'object') Object.assign(param, { style: 'deepObject', explode: true });
+  return param;
+}
+
+/** The operation of one method of a route; `bodies` collects the shared request-body schemas. */
+export function operationOf(route: RouteSpec, method: Method, t: DocTexts, bodies: Record<string, Schema>): Schema {
+  const keys = (route.input.describe() as JoiDescription).keys ?? {};
+  const pathParams = pathParamsOf(route.path);
+  const pathInputKeys = new Set(pathParams.map((name) => route.pathKeys?.[name] ?? name));
+  const fields = Object.entries(keys).filter(([name]) => !pathInputKeys.has(name));
+  const writes = WRITES.includes(method);
+  const parameters: Schema[] = pathParams.map((name) => parameter(name, 'path', keys[route.pathKeys?.[name] ?? name] ?? { type: 'string' }, t));
+  for (const [name, d] of fields) {
+    const optionalInQuery = writes ? { ...d, flags: { ...d.flags, presence: 'optional' } } : d;
+    parameters.push(parameter(name, 'query', optionalInQuery, t, writes ? t.alsoInQuery : undefined));
+  }
+  const operation: Schema = {
+    operationId: operationIdOf(route, method),
+    tags: [route.resource],
+    summary: summaryOf(route, method, t),
+    description: [route.description, t.access[route.access], writes ? t.writeForms : undefined].filter(Boolean).join('\n\n'),
+    parameters,
+  };
+  if (writes) {
+    const bodyName = `${pascal(operationIdOf(route, route.methods.find((m) => WRITES.includes(m)) ?? method))}Input`;
+    const schema = objectSchema({ type: 'object', keys: Object.fromEntries(fields) }, t);
+    bodies[bodyName] = { ...schema, description: t.bodyDescription };
+    const ref = { $ref: `#/components/schemas/${bodyName}` };
+    operation.requestBody = { required: false, description: t.writeForms, content: Object.fromEntries(BODY_TYPES.map((type) => [type, { schema: ref }])) };
+  }
+  operation.responses = responsesOf(route, method, t);
+  operation.security = route.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }];
+  return operation;
+}

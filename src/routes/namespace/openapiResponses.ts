@@ -1,0 +1,131 @@
+import type { Method, RouteSpec } from '../../http/types';
+import type { Schema } from './openapiParams';
+import { KINDS, schemaRef } from './openapiSchemas';
+import type { DocTexts } from './openapiText';
+
+type Kind = (typeof KINDS)[number];
+
+/** What a route's `response` name documents. */
+export type ResponseShape =
+  | { shape: 'record'; kind: Kind }
+  | { shape: 'list'; kind: Kind }
+  | { shape: 'namespace' | 'openapi' | 'asset' | 'unknown' };
+
+const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
+
+/**
+ * Resolves `RouteSpec.response`: a kind (`event`) is that record, its plural (`events`) or a
+ * `-list` form (`event-list`, `eventList`) is the list envelope; `namespace`, `openapi` and
+ * `asset` are the index, this document and the reference page's files.
+ */
+export function resolveResponse(name: string | undefined): ResponseShape {
+  const key = squash(name ?? '');
+  for (const kind of KINDS) {
+    if (key === kind.kind) return { shape: 'record', kind };
+    if ([kind.plural, `${kind.kind}list`, `list${kind.kind}`, `${kind.plural}list`].includes(key)) return { shape: 'list', kind };
+  }
+  if (key === 'namespace' || key === 'namespaceindex') return { shape: 'namespace' };
+  if (key === 'openapi' || key === 'doc' || key === 'document') return { shape: 'openapi' };
+  if (key === 'asset') return { shape: 'asset' };
+  return { shape: 'unknown' };
+}
+
+/** The record kind a route is about: from its response, else from its resource (`events` → event). */
+export function kindOf(route: RouteSpec): Kind | undefined {
+  const resolved = resolveResponse(route.response);
+  if ('kind' in resolved) return resolved.kind;
+  return KINDS.find((k) => k.plural === route.resource || k.kind === route.resource);
+}
+
+const json = (schema: Schema) => ({ 'application/json': { schema } });
+
+function successContent(route: RouteSpec, method: Method, resolved: ResponseShape): Record<string, unknown> {
+  switch (resolved.shape) {
+    case 'record': {
+      const record = schemaRef(resolved.kind.schema);
+      const forceable = method === 'DELETE' && 'force' in (route.input.describe().keys ?? {});
+      return json(forceable ? { oneOf: [record, schemaRef('Deleted')] } : record);
+    }
+    case 'list':
+      return json(schemaRef(`${resolved.kind.schema}List`));
+    case 'namespace':
+      return json(schemaRef('NamespaceIndex'));
+    case 'openapi':
+      return {
+        'application/json': { schema: { type: 'object', description: 'OpenAPI 3.0.3 document', required: ['openapi', 'info', 'paths'] } },
+        'text/html': { schema: { type: 'string', description: 'The reference page (format=html)' } },
+      };
+    case 'asset':
+      return {
+        'text/css': { schema: { type: 'string' } },
+        'application/javascript': { schema: { type: 'string' } },
+        'image/png': { schema: { type: 'string', format: 'binary' } },
+      };
+    default:
+      return json({ type: 'object' });
+  }
+}
+
+/** Error codes each status can carry on this route (CONTRACT part 9), `{kind}` filled in. */
+function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, listing: boolean): string[] {
+  const k = kind?.kind ?? '{kind}';
+  const byPath = /:\w+/.test(route.path);
+  const codes: Record<number, string[]> = {
+    400: ['rest_invalid_param', 'rest_invalid_json', ...(byPath && kind ? [`rest-invalid-${k}-id`] : []), ...(listing ? ['page-too-deep'] : [])],
+    401: ['rest_unauthorized'],
+    403: [
+      'rest_forbidden',
+      ...(kind && byPath ? [`${k}-not-accessible`, `${k}-no-longer-available`] : []),
+      ...(k === 'event' && byPath ? ['event-password-protected'] : []),
+    ],
+    404: [
+      'rest_no_route',
+      ...(kind && byPath ? [`rest-${k}-not-found`] : []),
+      ...(listing ? [`${k}-archive-page-not-found`] : []),
+      ...(route.path === '' ? ['rest_invalid_namespace'] : []),
+    ],
+    405: ['rest_method_not_allowed'],
+    410: [`${k}-is-in-trash`],
+    413: ['rest_payload_too_large'],
+    415: ['rest_unsupported_media_type'],
+  };
+  return codes[status] ?? [];
+}
+
+const header = (description: string, schema: Schema, required = false) => ({ description, required, schema });
+
+/** Whether a route creates a record: POST on a collection path. */
+export const isCreate = (route: RouteSpec, method: Method): boolean => method === 'POST' && route.access === 'write' && !/:\w+/.test(route.path);
+
+/** The responses of one operation: its success status, each error status of the route, and `default`. */
+export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Record<string, unknown> {
+  const resolved = resolveResponse(route.response);
+  const kind = kindOf(route);
+  const listing = resolved.shape === 'list';
+  const contentLanguage = { 'Content-Language': header(t.headers.contentLanguage, { type: 'string' }, true) };
+  const created = isCreate(route, method);
+  const successHeaders: Record<string, unknown> = { ...contentLanguage };
+  if (created) successHeaders.Location = header(t.headers.location, { type: 'string', format: 'uri' }, true);
+  if (listing) {
+    successHeaders['X-Total'] = header(t.headers.total, { type: 'integer' }, true);
+    successHeaders['X-Total-Pages'] = header(t.headers.totalPages, { type: 'integer' }, true);
+    successHeaders.Link = header(t.headers.link, { type: 'string' });
+  }
+  const responses: Record<string, unknown> = {
+    [created ? '201' : '200']: { description: t.statuses[created ? '201' : '200'], headers: successHeaders, content: successContent(route, method, resolved) },
+  };
+  // Every route validates i18n_language (400); every write needs a key (401) of a strong enough role (403).
+  const statuses = new Set([...(route.errors ?? []), 400, ...(route.access === 'write' ? [401, 403] : [])]);
+  for (const status of [...statuses].sort((a, b) => a - b)) {
+    const codes = errorCodes(status, route, kind, listing);
+    const headers: Record<string, unknown> = { ...contentLanguage };
+    if (status === 401) headers['WWW-Authenticate'] = header(t.headers.wwwAuthenticate, { type: 'string' }, true);
+    responses[String(status)] = {
+      description: `${t.statuses[String(status)] ?? String(status)}${codes.length ? `. ${t.codes}: ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`,
+      headers,
+      content: json(schemaRef('Error')),
+    };
+  }
+  responses.default = { description: t.statuses.default, content: json(schemaRef('Error')) };
+  return responses;
+}

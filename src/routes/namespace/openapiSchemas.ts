@@ -1,0 +1,229 @@
+import { LANGUAGES } from '../../../config';
+import type { Schema } from './openapiParams';
+
+/**
+ * Response shapes (CONTRACT parts 3, 7, 9 and 10), written once here because they are output
+ * shapes: no joi schema validates them. The conformance check of the test suite
+ * (test/support/conformance.ts) holds the service to them.
+ */
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const str: Schema = { type: 'string' };
+const nullableStr: Schema = { type: 'string', nullable: true };
+const int: Schema = { type: 'integer' };
+const bool: Schema = { type: 'boolean' };
+const uri: Schema = { type: 'string', format: 'uri' };
+const wireDate: Schema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', example: '2025-06-01 19:00:00' };
+
+/** A closed object: every listed property required unless named in `optional`. */
+function record(properties: Record<string, Schema>, optional: string[] = [], description?: string): Schema {
+  return {
+    type: 'object',
+    ...(description ? { description } : {}),
+    properties,
+    required: Object.keys(properties).filter((name) => !optional.includes(name)),
+    additionalProperties: false,
+  };
+}
+
+const common: Record<string, Schema> = {
+  id: int,
+  status: { type: 'string', enum: ['publish', 'future', 'draft', 'pending', 'private', 'trash'] },
+  date: wireDate,
+  date_utc: wireDate,
+  modified: wireDate,
+  modified_utc: wireDate,
+  slug: str,
+  url: { ...uri, description: 'Public page on the site' },
+  rest_url: uri,
+  author: { type: 'integer', description: 'Author user ID; 0 when none' },
+  i18n_language: { type: 'string', enum: [...LANGUAGES], description: 'Language of the content returned' },
+  translations: ref('Translations'),
+};
+
+const dateDetails = record(Object.fromEntries(['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, str])));
+
+const image: Schema = {
+  description: '`false` when the record has no image',
+  anyOf: [
+    { type: 'boolean', enum: [false] },
+    record({ url: uri, id: int, extension: str, width: { type: 'integer', nullable: true }, height: { type: 'integer', nullable: true } }),
+  ],
+};
+
+const event = record(
+  {
+    ...common,
+    global_id: str,
+    title: str,
+    description: nullableStr,
+    excerpt: nullableStr,
+    image: ref('Image'),
+    all_day: bool,
+    start_date: wireDate,
+    start_date_details: ref('DateDetails'),
+    end_date: wireDate,
+    end_date_details: ref('DateDetails'),
+    utc_start_date: wireDate,
+    utc_start_date_details: ref('DateDetails'),
+    utc_end_date: wireDate,
+    utc_end_date_details: ref('DateDetails'),
+    timezone: { type: 'string', description: 'IANA time zone name' },
+    timezone_abbr: str,
+    cost: { type: 'string', description: 'Display string' },
+    cost_details: record({
+      currency_symbol: str,
+      currency_position: { type: 'string', enum: ['prefix', 'postfix'] },
+      values: { type: 'array', items: str },
+    }),
+    website: { type: 'string', nullable: true, description: 'The event website, else its public page' },
+    show_map: bool,
+    show_map_link: bool,
+    hide_from_listings: bool,
+    sticky: bool,
+    featured: bool,
+    ticketed: bool,
+    post_parent: { type: 'integer', description: 'Parent event ID; 0 when none' },
+    categories: { type: 'array', items: ref('Category') },
+    tags: { type: 'array', items: ref('Tag') },
+    venue: {
+      description: 'The venue; `[]` when none; an array when several',
+      anyOf: [ref('Venue'), { type: 'array', items: ref('Venue') }],
+    },
+    organizer: { type: 'array', items: ref('Organizer') },
+    json_ld: { type: 'object', description: 'schema.org `Event` (single reads only, not in lists)' },
+    distance: { type: 'number', description: 'Distance to the requested point, in `geoloc_unit` (lists with `geoloc_lat`/`geoloc_lng` only)' },
+  },
+  ['json_ld', 'distance'],
+);
+
+const coordinate: Schema = { type: 'number', nullable: true };
+const venueText = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'];
+const venue = record({
+  ...common,
+  venue: { type: 'string', description: 'Venue name' },
+  description: nullableStr,
+  excerpt: nullableStr,
+  image: ref('Image'),
+  ...Object.fromEntries(venueText.map((name) => [name, nullableStr])),
+  show_map: { type: 'boolean', nullable: true },
+  show_map_link: { type: 'boolean', nullable: true },
+  geo_lat: coordinate,
+  geo_lng: coordinate,
+});
+
+const organizer = record({
+  ...common,
+  organizer: { type: 'string', description: 'Organizer name' },
+  description: nullableStr,
+  excerpt: nullableStr,
+  image: ref('Image'),
+  phone: nullableStr,
+  website: nullableStr,
+  email: nullableStr,
+});
+
+function term(taxonomy: 'category' | 'tag'): Schema {
+  return record({
+    id: int,
+    name: str,
+    slug: str,
+    taxonomy: { type: 'string', enum: [taxonomy] },
+    description: nullableStr,
+    parent: { type: 'integer', description: taxonomy === 'tag' ? 'Always 0 for tags' : 'Parent category ID; 0 when none' },
+    count: { type: 'integer', description: 'Number of published events using it' },
+    url: uri,
+    rest_url: uri,
+    urls: record({ self: uri, collection: uri, up: uri }, ['up']),
+    i18n_language: common.i18n_language!,
+    translations: ref('Translations'),
+  });
+}
+
+/** A list envelope (CONTRACT part 7) holding `records` under `key`. */
+function list(key: string, item: string): Schema {
+  return record(
+    {
+      [key]: { type: 'array', items: ref(item) },
+      rest_url: { ...uri, description: 'This page, echoing the applied filters' },
+      next_rest_url: { ...uri, description: 'Next page, present only when it exists' },
+      previous_rest_url: { ...uri, description: 'Previous page, present only when it exists' },
+      total: int,
+      total_pages: int,
+    },
+    ['next_rest_url', 'previous_rest_url'],
+  );
+}
+
+const argument: Schema = {
+  type: 'object',
+  properties: { type: str, required: bool, default: {}, enum: { type: 'array', items: {} }, items: { type: 'object' }, description: str },
+  required: ['type', 'required'],
+};
+
+const namespaceIndex = record({
+  namespace: str,
+  routes: {
+    type: 'object',
+    additionalProperties: record(
+      {
+        namespace: str,
+        methods: { type: 'array', items: str },
+        endpoints: {
+          type: 'array',
+          items: record({ methods: { type: 'array', items: str }, args: { type: 'object', additionalProperties: argument }, summary: str, description: str }, ['summary', 'description']),
+        },
+        _links: { type: 'object', properties: { self: uri } },
+      },
+      ['_links'],
+    ),
+  },
+  _links: { type: 'object' },
+});
+
+/** Every schema of `components.schemas`. */
+export const RESPONSE_SCHEMAS: Record<string, Schema> = {
+  Event: event,
+  Venue: venue,
+  Organizer: organizer,
+  Category: term('category'),
+  Tag: term('tag'),
+  EventList: list('events', 'Event'),
+  VenueList: list('venues', 'Venue'),
+  OrganizerList: list('organizers', 'Organizer'),
+  CategoryList: list('categories', 'Category'),
+  TagList: list('tags', 'Tag'),
+  Deleted: record({ id: int, deleted: { type: 'boolean', enum: [true] } }, [], 'Answer of a permanent delete (`force=true`)'),
+  Error: record({
+    code: str,
+    message: str,
+    data: {
+      type: 'object',
+      properties: {
+        status: int,
+        params: { type: 'object', additionalProperties: str, description: 'Each bad parameter with its message (validation errors)' },
+      },
+      required: ['status'],
+    },
+  }),
+  NamespaceIndex: namespaceIndex,
+  Image: image,
+  DateDetails: dateDetails,
+  Translations: {
+    type: 'object',
+    description: 'rest_url of each language that has its own content',
+    properties: Object.fromEntries(LANGUAGES.map((lang) => [lang, uri])),
+    additionalProperties: false,
+  },
+};
+
+/** Record kinds by name, plural and schema: `response: 'event'` → Event, `'events'` → EventList. */
+export const KINDS: { kind: string; plural: string; schema: string }[] = [
+  { kind: 'event', plural: 'events', schema: 'Event' },
+  { kind: 'venue', plural: 'venues', schema: 'Venue' },
+  { kind: 'organizer', plural: 'organizers', schema: 'Organizer' },
+  { kind: 'category', plural: 'categories', schema: 'Category' },
+  { kind: 'tag', plural: 'tags', schema: 'Tag' },
+];
+
+export { ref as schemaRef };

@@ -1,0 +1,264 @@
+import type { Language } from '../../../config';
+
+/** How each language names a record kind: the phrase "a(n) X" and the plural. */
+interface Label {
+  a: string;
+  plural: string;
+}
+
+/** Operation shapes whose summaries are generated (see summaryOf in openapiOperations.ts). */
+export type SummaryKey =
+  | 'list'
+  | 'create'
+  | 'readById'
+  | 'readBySlug'
+  | 'updateById'
+  | 'updateBySlug'
+  | 'trashById'
+  | 'trashBySlug'
+  | 'deleteById'
+  | 'deleteBySlug'
+  | 'namespaceIndex'
+  | 'document'
+  | 'documentAsset';
+
+/** The fixed texts of the OpenAPI document, per request language. */
+export interface DocTexts {
+  title: string;
+  labels: Record<string, Label>;
+  /** `{a}` is the label's "a(n) X" phrase, `{A}` the same capitalised, `{plural}` its plural. */
+  summaries: Record<SummaryKey, string>;
+  tags: Record<string, string>;
+  forms: { date: string; flag: string; list: string };
+  access: { read: string; write: string };
+  writeForms: string;
+  alsoInQuery: string;
+  bodyDescription: string;
+  statuses: Record<string, string>;
+  codes: string;
+  headers: { contentLanguage: string; location: string; total: string; totalPages: string; link: string; wwwAuthenticate: string };
+  bearer: string;
+  referencePage: string;
+}
+
+const en: DocTexts = {
+  title: 'Events calendar REST API (calendar/events/v1)',
+  labels: {
+    event: { a: 'an event', plural: 'events' },
+    venue: { a: 'a venue', plural: 'venues' },
+    organizer: { a: 'an organizer', plural: 'organizers' },
+    category: { a: 'a category', plural: 'categories' },
+    tag: { a: 'a tag', plural: 'tags' },
+  },
+  summaries: {
+    list: 'List {plural}',
+    create: 'Create {a}',
+    readById: 'Read {a} by ID',
+    readBySlug: 'Read {a} by slug',
+    updateById: 'Update {a} by ID (POST, PUT and PATCH all merge)',
+    updateBySlug: 'Update {a} by slug (POST, PUT and PATCH all merge)',
+    trashById: 'Trash {a} by ID (force=true deletes permanently)',
+    trashBySlug: 'Trash {a} by slug (force=true deletes permanently)',
+    deleteById: 'Delete {a} permanently by ID',
+    deleteBySlug: 'Delete {a} permanently by slug',
+    namespaceIndex: 'Namespace index: every route with its methods and arguments',
+    document: 'This OpenAPI document (format=html: the browsable reference page)',
+    documentAsset: 'A static file of the reference page',
+  },
+  tags: {
+    namespace: 'The namespace index',
+    documentation: 'This documentation',
+    events: 'Events',
+    venues: 'Venues: places where events occur',
+    organizers: 'Organizers: parties that run events',
+    categories: 'Event categories (hierarchical)',
+    tags: 'Event tags (flat)',
+  },
+  forms: {
+    date: 'Accepted forms: `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD`, ISO 8601 (with `T`, optional offset or `Z`), a unix timestamp in seconds, `now`, `today`, `tomorrow`, `yesterday`, `+N day(s)|week(s)|month(s)|year(s)` and `-N ...`.',
+    flag: 'Accepts true/false, 1/0, yes/no, on/off (any case).',
+    list: 'Send a JSON array, repeated `name[]=` values or a comma-separated string.',
+  },
+  access: {
+    read: 'Public: no credentials needed. With an API key, the caller also sees what its role may read.',
+    write: 'Requires an API key (`Authorization: Bearer <key>`); the role decides what is allowed (401 without a key, 403 when the role is too weak).',
+  },
+  writeForms: 'Parameters may be sent as JSON, as a form (urlencoded or multipart) or in the query string; the body wins on conflict.',
+  alsoInQuery: 'Also accepted in the query string (the body wins on conflict).',
+  bodyDescription: 'The fields to write. Only the fields sent change; `null` (or `""` for text) clears a field.',
+  statuses: {
+    '200': 'Success',
+    '201': 'Created; `Location` gives the new record’s rest_url',
+    '400': 'Invalid request',
+    '401': 'No or unknown API key',
+    '403': 'Not allowed',
+    '404': 'Not found',
+    '405': 'Method not allowed',
+    '410': 'Already in the trash',
+    '413': 'Body too large',
+    '415': 'Unsupported body media type',
+    default: 'Unexpected failure: 500 `rest_internal_error`, or 503 `search-unavailable` / `storage-unavailable` with `Retry-After`',
+  },
+  codes: 'Error codes',
+  headers: {
+    contentLanguage: 'Language of the content returned',
+    location: 'rest_url of the created record',
+    total: 'Number of matching records',
+    totalPages: 'Number of pages',
+    link: 'RFC 8288 links to the `next` and `prev` pages, when they exist',
+    wwwAuthenticate: 'The Bearer challenge',
+  },
+  bearer: 'An API key created by the `apikey` ops script, sent as `Authorization: Bearer <key>`.',
+  referencePage: 'Browsable reference page',
+};
+
+const fr: DocTexts = {
+  title: 'API REST du calendrier d’événements (calendar/events/v1)',
+  labels: {
+    event: { a: 'un événement', plural: 'événements' },
+    venue: { a: 'un lieu', plural: 'lieux' },
+    organizer: { a: 'un organisateur', plural: 'organisateurs' },
+    category: { a: 'une catégorie', plural: 'catégories' },
+    tag: { a: 'une étiquette', plural: 'étiquettes' },
+  },
+  summaries: {
+    list: 'Lister les {plural}',
+    create: 'Créer {a}',
+    readById: 'Lire {a} par ID',
+    readBySlug: 'Lire {a} par slug',
+    updateById: 'Modifier {a} par ID (POST, PUT et PATCH fusionnent tous)',
+    updateBySlug: 'Modifier {a} par slug (POST, PUT et PATCH fusionnent tous)',
+    trashById: 'Mettre {a} à la corbeille par ID (force=true supprime définitivement)',
+    trashBySlug: 'Mettre {a} à la corbeille par slug (force=true supprime définitivement)',
+    deleteById: 'Supprimer définitivement {a} par ID',
+    deleteBySlug: 'Supprimer définitivement {a} par slug',
+    namespaceIndex: 'Index de l’espace de noms : chaque route avec ses méthodes et ses paramètres',
+    document: 'Ce document OpenAPI (format=html : la page de référence navigable)',
+    documentAsset: 'Un fichier statique de la page de référence',
+  },
+  tags: {
+    namespace: 'L’index de l’espace de noms',
+    documentation: 'Cette documentation',
+    events: 'Événements',
+    venues: 'Lieux où se déroulent les événements',
+    organizers: 'Organisateurs des événements',
+    categories: 'Catégories d’événements (hiérarchiques)',
+    tags: 'Étiquettes d’événements (à plat)',
+  },
+  forms: {
+    date: 'Formes acceptées : `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD`, ISO 8601 (avec `T`, décalage ou `Z` facultatif), un horodatage unix en secondes, `now`, `today`, `tomorrow`, `yesterday`, `+N day(s)|week(s)|month(s)|year(s)` et `-N ...`.',
+    flag: 'Accepte true/false, 1/0, yes/no, on/off (casse indifférente).',
+    list: 'Un tableau JSON, des valeurs `nom[]=` répétées ou une chaîne séparée par des virgules.',
+  },
+  access: {
+    read: 'Public : aucune clé nécessaire. Avec une clé d’API, l’appelant voit aussi ce que son rôle lui permet de lire.',
+    write: 'Nécessite une clé d’API (`Authorization: Bearer <clé>`) ; le rôle décide de ce qui est permis (401 sans clé, 403 si le rôle est insuffisant).',
+  },
+  writeForms: 'Les paramètres peuvent être envoyés en JSON, en formulaire (urlencoded ou multipart) ou dans la chaîne de requête ; le corps l’emporte en cas de conflit.',
+  alsoInQuery: 'Également accepté dans la chaîne de requête (le corps l’emporte en cas de conflit).',
+  bodyDescription: 'Les champs à écrire. Seuls les champs envoyés changent ; `null` (ou `""` pour un texte) efface un champ.',
+  statuses: {
+    '200': 'Succès',
+    '201': 'Créé ; `Location` donne le rest_url du nouvel enregistrement',
+    '400': 'Requête invalide',
+    '401': 'Clé d’API absente ou inconnue',
+    '403': 'Non autorisé',
+    '404': 'Introuvable',
+    '405': 'Méthode non permise',
+    '410': 'Déjà à la corbeille',
+    '413': 'Corps trop volumineux',
+    '415': 'Type de corps non pris en charge',
+    default: 'Échec inattendu : 500 `rest_internal_error`, ou 503 `search-unavailable` / `storage-unavailable` avec `Retry-After`',
+  },
+  codes: 'Codes d’erreur',
+  headers: {
+    contentLanguage: 'Langue du contenu renvoyé',
+    location: 'rest_url de l’enregistrement créé',
+    total: 'Nombre d’enregistrements correspondants',
+    totalPages: 'Nombre de pages',
+    link: 'Liens RFC 8288 vers les pages `next` et `prev`, quand elles existent',
+    wwwAuthenticate: 'Le défi Bearer',
+  },
+  bearer: 'Une clé d’API créée par le script d’exploitation `apikey`, envoyée en `Authorization: Bearer <clé>`.',
+  referencePage: 'Page de référence navigable',
+};
+
+const de: DocTexts = {
+  title: 'REST-API des Veranstaltungskalenders (calendar/events/v1)',
+  labels: {
+    event: { a: 'eine Veranstaltung', plural: 'Veranstaltungen' },
+    venue: { a: 'einen Veranstaltungsort', plural: 'Veranstaltungsorte' },
+    organizer: { a: 'einen Veranstalter', plural: 'Veranstalter' },
+    category: { a: 'eine Kategorie', plural: 'Kategorien' },
+    tag: { a: 'ein Schlagwort', plural: 'Schlagwörter' },
+  },
+  summaries: {
+    list: '{plural} auflisten',
+    create: '{A} anlegen',
+    readById: '{A} per ID lesen',
+    readBySlug: '{A} per Slug lesen',
+    updateById: '{A} per ID ändern (POST, PUT und PATCH führen alle zusammen)',
+    updateBySlug: '{A} per Slug ändern (POST, PUT und PATCH führen alle zusammen)',
+    trashById: '{A} per ID in den Papierkorb legen (force=true löscht endgültig)',
+    trashBySlug: '{A} per Slug in den Papierkorb legen (force=true löscht endgültig)',
+    deleteById: '{A} per ID endgültig löschen',
+    deleteBySlug: '{A} per Slug endgültig löschen',
+    namespaceIndex: 'Namensraum-Index: jede Route mit ihren Methoden und Parametern',
+    document: 'Dieses OpenAPI-Dokument (format=html: die durchsuchbare Referenzseite)',
+    documentAsset: 'Eine statische Datei der Referenzseite',
+  },
+  tags: {
+    namespace: 'Der Namensraum-Index',
+    documentation: 'Diese Dokumentation',
+    events: 'Veranstaltungen',
+    venues: 'Veranstaltungsorte',
+    organizers: 'Veranstalter',
+    categories: 'Veranstaltungskategorien (hierarchisch)',
+    tags: 'Schlagwörter (flach)',
+  },
+  forms: {
+    date: 'Zulässige Formen: `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD`, ISO 8601 (mit `T`, optional Versatz oder `Z`), ein Unix-Zeitstempel in Sekunden, `now`, `today`, `tomorrow`, `yesterday`, `+N day(s)|week(s)|month(s)|year(s)` und `-N ...`.',
+    flag: 'Akzeptiert true/false, 1/0, yes/no, on/off (Groß-/Kleinschreibung egal).',
+    list: 'Ein JSON-Array, wiederholte `name[]=`-Werte oder eine kommagetrennte Zeichenkette.',
+  },
+  access: {
+    read: 'Öffentlich: keine Zugangsdaten nötig. Mit einem API-Schlüssel sieht der Aufrufer zusätzlich, was seine Rolle lesen darf.',
+    write: 'Erfordert einen API-Schlüssel (`Authorization: Bearer <Schlüssel>`); die Rolle entscheidet, was erlaubt ist (401 ohne Schlüssel, 403 bei zu schwacher Rolle).',
+  },
+  writeForms: 'Parameter können als JSON, als Formular (urlencoded oder multipart) oder in der Query gesendet werden; bei Konflikten gilt der Body.',
+  alsoInQuery: 'Auch in der Query zulässig (bei Konflikten gilt der Body).',
+  bodyDescription: 'Die zu schreibenden Felder. Nur gesendete Felder ändern sich; `null` (oder `""` bei Text) leert ein Feld.',
+  statuses: {
+    '200': 'Erfolg',
+    '201': 'Angelegt; `Location` enthält die rest_url des neuen Datensatzes',
+    '400': 'Ungültige Anfrage',
+    '401': 'Kein oder unbekannter API-Schlüssel',
+    '403': 'Nicht erlaubt',
+    '404': 'Nicht gefunden',
+    '405': 'Methode nicht erlaubt',
+    '410': 'Bereits im Papierkorb',
+    '413': 'Body zu groß',
+    '415': 'Nicht unterstützter Medientyp des Bodys',
+    default: 'Unerwarteter Fehler: 500 `rest_internal_error` oder 503 `search-unavailable` / `storage-unavailable` mit `Retry-After`',
+  },
+  codes: 'Fehlercodes',
+  headers: {
+    contentLanguage: 'Sprache des gelieferten Inhalts',
+    location: 'rest_url des angelegten Datensatzes',
+    total: 'Anzahl der Treffer',
+    totalPages: 'Anzahl der Seiten',
+    link: 'RFC-8288-Links auf die Seiten `next` und `prev`, sofern vorhanden',
+    wwwAuthenticate: 'Die Bearer-Aufforderung',
+  },
+  bearer: 'Ein mit dem Betriebsskript `apikey` erzeugter API-Schlüssel, gesendet als `Authorization: Bearer <Schlüssel>`.',
+  referencePage: 'Durchsuchbare Referenzseite',
+};
+
+export const DOC_TEXTS: Record<Language, DocTexts> = { en, fr, de };
+
+/** Fills `{a}`, `{A}` and `{plural}` of a summary pattern with a kind's label in that language. */
+export function fillLabel(pattern: string, label: Label): string {
+  const capitalised = label.a.charAt(0).toUpperCase() + label.a.slice(1);
+  const plural = pattern.startsWith('{plural}') ? label.plural.charAt(0).toUpperCase() + label.plural.slice(1) : label.plural;
+  return pattern.replace('{a}', label.a).replace('{A}', capitalised).replace('{plural}', plural);
+}

@@ -1,0 +1,41 @@
+import type { RequestContext, RouteSpec } from '../../http/types';
+import type { Services } from '../../services';
+import type { BaseDoc, RecordStore, StoredRecord } from '../../storage/recordStore';
+import type { OrganizerDoc, PostDoc } from '../../storage/stores';
+import { clearable, postContent, postContext } from '../posts/postContent';
+import { resourceRoutes, type ResourceDefinition } from '../resource';
+import { ORGANIZER_PLAIN_FIELDS, ORGANIZER_REQUIRED_ON_CREATE, organizerWriteSchema } from './schema';
+
+type Input = Record<string, unknown>;
+
+async function toOrganizerContent(
+  services: Services,
+  ctx: RequestContext<Input>,
+  input: Input,
+  existing: StoredRecord<OrganizerDoc> | null,
+): Promise<Partial<OrganizerDoc>> {
+  return {
+    ...postContent(input, existing as StoredRecord<PostDoc> | null, postContext(services, ctx, 'organizer')),
+    ...clearable(input, ORGANIZER_PLAIN_FIELDS),
+  } as Partial<OrganizerDoc>;
+}
+
+export const organizerDefinition: ResourceDefinition<OrganizerDoc> = {
+  kind: 'organizer',
+  plural: 'organizers',
+  label: 'organizer',
+  store: (services) => services.stores.organizers,
+  siblings: (services) => [services.stores.events, services.stores.venues] as unknown as RecordStore<BaseDoc>[],
+  writeSchema: organizerWriteSchema,
+  requiredOnCreate: ORGANIZER_REQUIRED_ON_CREATE,
+  posts: true,
+  toContent: toOrganizerContent,
+  onPermanentDelete: async (services, id) => {
+    await services.stores.events.unlinkEverywhere('organizers', id);
+  },
+};
+
+/** Organizer routes: CRUD by ID and by slug (interface.md 4.4). */
+export function organizerRoutes(services: Services): RouteSpec[] {
+  return resourceRoutes(services, organizerDefinition);
+}

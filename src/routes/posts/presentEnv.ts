@@ -1,0 +1,7 @@
+import type { Config } from '../../../config';
+import type { PresentEnv } from '../../domain/present';
+
+/** The presenters' environment (API and site roots, site time zone) from the configuration. */
+export function presentEnvOf(config: Config): PresentEnv {
+  return { apiUrl: config.apiUrl, siteUrl: config.siteUrl, timezone: config.defaultTimezone };
+}

@@ -1,0 +1,104 @@
+/**
+ * resolveTermRefs(services, taxonomy, refs, lang) → Promise<number[]>
+ *
+ * Turns the `categories` / `tags` values of an event write (CONTRACT part 4) into term IDs:
+ * - a number, or a string of digits, is an ID: it must be a term of `taxonomy`; an unknown ID,
+ *   or the ID of the other term kind, throws ValidationError naming `categories` / `tags` (400);
+ * - any other string is trimmed and matched against existing terms of `taxonomy`: by slug
+ *   (lower-cased; in `lang`, then any language), then by name ignoring case (in `lang`, then any
+ *   language);
+ * - an unmatched string is a new name: the term is created in `lang` (description null, parent 0).
+ *   Concurrent creations of the same name yield one term: creators insert with the exact slug of
+ *   the name and, when the unique slug index refuses, re-read the term holding that slug.
+ *   An empty or over-long name (or a non-integer / non-positive number) throws ValidationError.
+ * Returns the IDs in the order given, without duplicates. IDs are checked in one query.
+ */
+import { createHash } from 'node:crypto';
+import type { Language } from '../../../config';
+import { slugify } from '../../domain/slug';
+import { ValidationError } from '../../errors';
+import type { Services } from '../../services';
+import { isDuplicateKey } from '../../storage/mongo';
+import { inLanguage, type RecordStore } from '../../storage/recordStore';
+import type { TermDoc } from '../../storage/stores';
+import { findTermIdByName } from '../../storage/termQueries';
+import { termName, type TermKind } from './schema';
+
+export type TermRef = number | string;
+
+/** Slug suffixes tried when the name's own slug belongs to a differently named term. */
+const MAX_SLUG_CANDIDATES = 20;
+
+const paramOf = (taxonomy: TermKind) => (taxonomy === 'category' ? 'categories' : 'tags');
+
+function isIdRef(ref: TermRef): boolean {
+  return typeof ref === 'number' || /^\d+$/.test(ref.trim());
+}
+
+export async function resolveTermRefs(services: Services, taxonomy: TermKind, refs: TermRef[], lang: Language): Promise<number[]> {
+  const param = paramOf(taxonomy);
+  const store = taxonomy === 'category' ? services.stores.categories : services.stores.tags;
+  await checkIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)));
+  const ids: number[] = [];
+  for (const ref of refs) {
+    const id = isIdRef(ref) ? toId(param)(ref) : await resolveName(store, taxonomy, nameOf(param, ref as string), lang);
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+const toId =
+  (param: string) =>
+  (ref: TermRef): number => {
+    const id = Number(typeof ref === 'string' ? ref.trim() : ref);
+    if (!Number.isSafeInteger(id) || id < 1) throw new ValidationError({ [param]: `${ref} is not a valid term ID.` });
+    return id;
+  };
+
+function nameOf(param: string, ref: string): string {
+  const { value, error } = termName().validate(ref);
+  if (error) throw new ValidationError({ [param]: `A term name ${error.message.replace(/^"value" /, '')}.` });
+  return value as string;
+}
+
+async function checkIds(services: Services, taxonomy: TermKind, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const [own, other] = taxonomy === 'category' ? [services.stores.categories, services.stores.tags] : [services.stores.tags, services.stores.categories];
+  const found = await own.getMany(ids);
+  const missing = [...new Set(ids.filter((id) => !found.has(id)))];
+  if (missing.length === 0) return;
+  const otherKind = taxonomy === 'category' ? 'tag' : 'category';
+  const wrongKind = await other.getMany(missing);
+  const problems = missing.map((id) => (wrongKind.has(id) ? `${id} is a ${otherKind} ID, not a ${taxonomy} ID` : `there is no ${taxonomy} with ID ${id}`));
+  throw new ValidationError({ [paramOf(taxonomy)]: `${problems.join('; ')}.` });
+}
+
+async function resolveName(store: RecordStore<TermDoc>, taxonomy: TermKind, name: string, lang: Language): Promise<number> {
+  const bySlug = await store.getBySlug(name.toLowerCase(), lang);
+  if (bySlug) return bySlug.id;
+  const byName = await findTermIdByName(store, name, lang);
+  if (byName !== null) return byName;
+  return createByName(store, taxonomy, name, lang);
+}
+
+/** Names with no Latin letters or digits slugify to nothing: derive a stable slug instead. */
+function baseSlugOf(taxonomy: TermKind, name: string): string {
+  return slugify(name) || `${taxonomy}-${createHash('sha1').update(name.toLowerCase()).digest('hex').slice(0, 10)}`;
+}
+
+async function createByName(store: RecordStore<TermDoc>, taxonomy: TermKind, name: string, lang: Language): Promise<number> {
+  const base = baseSlugOf(taxonomy, name);
+  for (let n = 1; n <= MAX_SLUG_CANDIDATES; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    try {
+      const created = await store.create(lang, { name, description: null, parent: 0, slug }, { exactSlug: true });
+      return created.id;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    // Every creator walks the same slugs in the same order, so they all stop at the same term.
+    const holder = await store.getBySlug(slug, lang);
+    if (holder && inLanguage(holder, lang).name.toLowerCase() === name.toLowerCase()) return holder.id;
+  }
+  throw new Error(`could not create the ${taxonomy} ${JSON.stringify(name)}: no free slug`);
+}

@@ -1,0 +1,46 @@
+import type BaseJoi from 'joi';
+import { Joi, text } from '../../http/params';
+
+export type TermKind = 'category' | 'tag';
+
+export const TERM_NAME_MAX = 200;
+export const TERM_DESCRIPTION_MAX = 20_000;
+export const TERM_SLUG_MAX = 200;
+
+/** A term name: bounded printable text; required on create and never clearable (CONTRACT part 4). */
+export const termName = () =>
+  text(TERM_NAME_MAX)
+    .trim()
+    .invalid('')
+    .messages({ 'any.invalid': '{{#label}} cannot be empty' });
+
+/** Highest ID a parent may have; 0 means "no parent". */
+const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Write fields of a category or a tag (interface.md parts 2.4 and 2.5), all optional here:
+ * `name` is made required on create by the generic resource routes. Existence of `parent` and
+ * the no-cycle rule need the database and are checked in termContent.ts.
+ */
+export function termWriteSchema(kind: TermKind): BaseJoi.ObjectSchema {
+  const fields: Record<string, BaseJoi.Schema> = {
+    name: termName().description(`The ${kind} name (required on create; cannot be cleared)`),
+    description: text(TERM_DESCRIPTION_MAX)
+      .allow(null)
+      .description(`The ${kind} description; HTML is sanitised to a safe allow-list; null or "" clears it`),
+    slug: Joi.string()
+      .trim()
+      .max(TERM_SLUG_MAX)
+      .allow('', null)
+      .description(`The ${kind} slug (unique per language; generated from the name when absent, suffixed -2, -3... when taken; null or "" regenerates it)`),
+  };
+  if (kind === 'category') {
+    fields.parent = Joi.number()
+      .integer()
+      .min(0)
+      .max(MAX_ID)
+      .allow(null)
+      .description('Parent category ID; 0 or null for none. Must be an existing category that is not this category or one of its descendants');
+  }
+  return Joi.object(fields);
+}

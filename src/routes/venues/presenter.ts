@@ -1,0 +1,29 @@
+import type { Language } from '../../../config';
+import { commonFields, presentImage, type PresentEnv } from '../../domain/present';
+import type { StoredRecord } from '../../storage/recordStore';
+import type { VenueDoc } from '../../storage/stores';
+
+/** A stored venue as the API venue of CONTRACT part 3, in `lang` (else its original language). */
+export function presentVenue(record: StoredRecord<VenueDoc>, lang: Language, env: PresentEnv): Record<string, unknown> {
+  const { doc, fields } = commonFields('venue', record, lang, env);
+  return {
+    ...fields,
+    venue: doc.venue,
+    description: doc.description ?? null,
+    excerpt: doc.excerpt ?? null,
+    image: presentImage(doc.image),
+    address: doc.address ?? null,
+    city: doc.city ?? null,
+    country: doc.country ?? null,
+    province: doc.province ?? null,
+    state: doc.state ?? null,
+    zip: doc.zip ?? null,
+    phone: doc.phone ?? null,
+    website: doc.website ?? null,
+    stateprovince: doc.stateprovince ?? null,
+    show_map: doc.show_map ?? null,
+    show_map_link: doc.show_map_link ?? null,
+    geo_lat: doc.geo_lat ?? null,
+    geo_lng: doc.geo_lng ?? null,
+  };
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { Language } from '../../config';
+import { plainText } from '../domain/html';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
+import type { EventDoc, OrganizerDoc, TermDoc, VenueDoc } from '../storage/stores';
+import type { SyncKind } from '../storage/syncQueue';
+
+/** What a record's index documents depend on besides the record itself, loaded per batch. */
+export interface RelatedData {
+  venues: Map<number, StoredRecord<VenueDoc>>;
+  organizers: Map<number, StoredRecord<OrganizerDoc>>;
+  categories: Map<number, StoredRecord<TermDoc>>;
+  tags: Map<number, StoredRecord<TermDoc>>;
+  /** Published events of each venue / organizer (by ID; venue and organizer IDs never collide). */
+  eventStats: Map<number, { published: number; endMax: Date | null }>;
+}
+
+export type IndexDocument = Record<string, unknown> & { id: number; record: Record<string, unknown>; deps: string };
+
+export interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+
+const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
+
+/** Wall-clock time of `instant` in `zone`, without zone (the index reads it as UTC). */
+export function wallClock(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toFormat(LOCAL_FORMAT);
+}
+
+function hash(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('base64');
+}
+
+function pointOf(venue: VenueDoc | undefined): GeoPoint | null {
+  if (!venue || typeof venue.geo_lat !== 'number' || typeof venue.geo_lng !== 'number') return null;
+  return { lat: venue.geo_lat, lon: venue.geo_lng };
+}
+
+function linked<D extends BaseDoc>(ids: number[] | undefined, records: Map<number, StoredRecord<D>>, lang: Language): D[] {
+  return (ids ?? []).flatMap((id) => {
+    const record = records.get(id);
+    return record ? [inLanguage(record, lang)] : [];
+  });
+}
+
+/** Only the fields lists show: the single-read extras (`json_ld`) stay out of the index. */
+function listRecord(apiRecord: Record<string, unknown>): Record<string, unknown> {
+  const { json_ld: _jsonLd, ...rest } = apiRecord;
+  return rest;
+}
+
+function eventDocument(stored: StoredRecord<EventDoc>, lang: Language, apiRecord: Record<string, unknown>, related: RelatedData): IndexDocument {
+  const doc = inLanguage(stored, lang);
+  const venues = linked(doc.venues, related.venues, lang);
+  const organizers = linked(doc.organizers, related.organizers, lang);
+  const categories = linked(doc.categories, related.categories, lang);
+  const tags = linked(doc.tags, related.tags, lang);
+  const points = venues.map(pointOf).filter((p): p is GeoPoint => p !== null);
+  const isProtected = Boolean(doc.passwordHash);
+  const ids = {
+    venue_ids: doc.venues ?? [],
+    organizer_ids: doc.organizers ?? [],
+    category_ids: doc.categories ?? [],
+    tag_ids: doc.tags ?? [],
+  };
+  return {
+    id: stored.id,
+    status: doc.status,
+    author: doc.author ?? 0,
+    post_parent: doc.post_parent ?? 0,
+    title: doc.title,
+    // A protected event's text is never matched by search (CONTRACT part 6).
+    description: isProtected ? null : plainText(doc.description),
+    excerpt: isProtected ? null : plainText(doc.excerpt),
+    venue_names: isProtected ? [] : venues.map((v) => v.venue),
+    organizer_names: isProtected ? [] : organizers.map((o) => o.organizer),
+    category_names: categories.map((t) => t.name),
+    tag_names: tags.map((t) => t.name),
+    start_utc: doc.start.toISOString(),
+    end_utc: doc.end.toISOString(),
+    start_local: wallClock(doc.start, doc.timezone),
+    end_local: wallClock(doc.end, doc.timezone),
+    date: (doc.date ?? doc.createdAt).toISOString(),
+    modified: doc.modifiedAt.toISOString(),
+    featured: Boolean(doc.featured),
+    ticketed: Boolean(doc.ticketed),
+    hide_from_listings: Boolean(doc.hide_from_listings),
+    all_day: Boolean(doc.all_day),
+    sticky: Boolean(doc.sticky),
+    has_location: points.length > 0,
+    password_protected: isProtected,
+    ...ids,
+    category_slugs: categories.map((t) => t.slug),
+    tag_slugs: tags.map((t) => t.slug),
+    location: points.length > 0 ? points : null,
+    record: listRecord(apiRecord),
+    // Terms (counts), venues and organizers (has_events, upcoming) follow these.
+    deps: hash({ status: doc.status, end: doc.end.toISOString(), ...ids }),
+  };
+}
+
+function postDocument(
+  kind: 'venue' | 'organizer',
+  stored: StoredRecord<VenueDoc | OrganizerDoc>,
+  lang: Language,
+  apiRecord: Record<string, unknown>,
+  related: RelatedData,
+): IndexDocument {
+  const doc = inLanguage(stored, lang);
+  const venue = kind === 'venue' ? (doc as VenueDoc) : undefined;
+  const organizer = kind === 'organizer' ? (doc as OrganizerDoc) : undefined;
+  const point = pointOf(venue);
+  const stats = related.eventStats.get(stored.id) ?? { published: 0, endMax: null };
+  const details = venue
+    ? [venue.address, venue.city, venue.stateprovince, venue.state, venue.province, venue.zip, venue.country]
+    : [organizer?.email, organizer?.phone, organizer?.website];
+  return {
+    id: stored.id,
+    status: doc.status,
+    author: doc.author ?? 0,
+    name: venue ? venue.venue : (organizer?.organizer ?? ''),
+    description: plainText(doc.description),
+    excerpt: plainText(doc.excerpt),
+    details: details.filter((value): value is string => typeof value === 'string' && value !== ''),
+    slug: doc.slug,
+    date: (doc.date ?? doc.createdAt).toISOString(),
+    modified: doc.modifiedAt.toISOString(),
+    has_location: point !== null,
+    location: point,
+    published_events: stats.published,
+    events_end_max: stats.endMax ? stats.endMax.toISOString() : null,
+    record: listRecord(apiRecord),
+    // Events embed the record and the location; the event statistics are not embedded.
+    deps: hash({ record: apiRecord, point }),
+  };
+}
+
+function termDocument(kind: 'category' | 'tag', stored: StoredRecord<TermDoc>, lang: Language, apiRecord: Record<string, unknown>): IndexDocument {
+  const doc = inLanguage(stored, lang);
+  const count = typeof apiRecord.count === 'number' ? apiRecord.count : 0;
+  const { count: _count, ...embedded } = apiRecord;
+  return {
+    id: stored.id,
+    taxonomy: kind,
+    name: doc.name,
+    slug: doc.slug,
+    description: plainText(doc.description),
+    parent: kind === 'category' ? (doc.parent ?? 0) : 0,
+    count,
+    record: listRecord(apiRecord),
+    // A count change alone does not re-index every event using the term.
+    deps: hash(embedded),
+  };
+}
+
+/**
+ * The index document of a stored record in `lang`: the fields lists filter, search and sort on,
+ * plus the API record (`apiRecord`, from the kind's view) that lists return as is.
+ */
+export function toIndexDocument(
+  kind: SyncKind,
+  stored: StoredRecord<any>,
+  lang: Language,
+  apiRecord: Record<string, unknown>,
+  related: RelatedData,
+): IndexDocument {
+  switch (kind) {
+    case 'event':
+      return eventDocument(stored, lang, apiRecord, related);
+    case 'venue':
+    case 'organizer':
+      return postDocument(kind, stored, lang, apiRecord, related);
+    case 'category':
+    case 'tag':
+      return termDocument(kind, stored, lang, apiRecord);
+  }
+}

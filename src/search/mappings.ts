@@ -1,0 +1,140 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { Language } from '../../config';
+import type { SyncKind } from '../storage/syncQueue';
+
+type Properties = Record<string, estypes.MappingProperty>;
+
+/** Elasticsearch's built-in language analysers (stemming, stop words, elision, folding). */
+export const ANALYZER: Record<Language, string> = { en: 'english', fr: 'french', de: 'german' };
+
+/** Case- and accent-insensitive keyword, for exact matches and sorting by name. */
+const SORT_NORMALIZER = 'sortable';
+
+const integer: estypes.MappingProperty = { type: 'integer' };
+const keyword: estypes.MappingProperty = { type: 'keyword' };
+const bool: estypes.MappingProperty = { type: 'boolean' };
+const date: estypes.MappingProperty = { type: 'date' };
+const geoPoint: estypes.MappingProperty = { type: 'geo_point' };
+/** The serialised API record: returned as is, never searched. */
+const record: estypes.MappingProperty = { type: 'object', enabled: false };
+/** What dependents of this record care about, to decide whether to propagate a change. */
+const deps: estypes.MappingProperty = { type: 'keyword', index: false, doc_values: false };
+
+function text(lang: Language, copyTo?: string): estypes.MappingProperty {
+  return { type: 'text', analyzer: ANALYZER[lang], ...(copyTo ? { copy_to: copyTo } : {}) };
+}
+
+/** A text field searchable in `lang` with a keyword sub-field `sort` for exact match and order. */
+function sortableText(lang: Language, copyTo?: string): estypes.MappingProperty {
+  return {
+    ...text(lang, copyTo),
+    fields: { sort: { type: 'keyword', normalizer: SORT_NORMALIZER, ignore_above: 256 } },
+  } as estypes.MappingProperty;
+}
+
+function eventProperties(lang: Language): Properties {
+  const all = 'all_text';
+  return {
+    id: integer,
+    status: keyword,
+    author: integer,
+    post_parent: integer,
+    title: sortableText(lang, all),
+    description: text(lang, all),
+    excerpt: text(lang, all),
+    venue_names: text(lang, all),
+    organizer_names: text(lang, all),
+    category_names: text(lang, all),
+    tag_names: text(lang, all),
+    all_text: text(lang),
+    start_utc: date,
+    end_utc: date,
+    /** Wall-clock times in the event's own time zone, stored zone-less (read as UTC). */
+    start_local: date,
+    end_local: date,
+    date,
+    modified: date,
+    featured: bool,
+    ticketed: bool,
+    hide_from_listings: bool,
+    all_day: bool,
+    sticky: bool,
+    has_location: bool,
+    password_protected: bool,
+    venue_ids: integer,
+    organizer_ids: integer,
+    category_ids: integer,
+    tag_ids: integer,
+    category_slugs: keyword,
+    tag_slugs: keyword,
+    location: geoPoint,
+    record,
+    deps,
+  };
+}
+
+function postProperties(lang: Language): Properties {
+  const all = 'all_text';
+  return {
+    id: integer,
+    status: keyword,
+    author: integer,
+    name: sortableText(lang, all),
+    description: text(lang, all),
+    excerpt: text(lang, all),
+    /** Address fields (venues) or contact fields (organizers). */
+    details: text(lang, all),
+    all_text: text(lang),
+    slug: keyword,
+    date,
+    modified: date,
+    has_location: bool,
+    location: geoPoint,
+    published_events: integer,
+    /** Latest end of the record's published events: "upcoming" when still in the future. */
+    events_end_max: date,
+    record,
+    deps,
+  };
+}
+
+function termProperties(lang: Language): Properties {
+  return {
+    id: integer,
+    taxonomy: keyword,
+    name: sortableText(lang),
+    slug: { type: 'keyword', normalizer: SORT_NORMALIZER },
+    description: text(lang),
+    parent: integer,
+    count: integer,
+    record,
+    deps,
+  };
+}
+
+const PROPERTIES: Record<SyncKind, (lang: Language) => Properties> = {
+  event: eventProperties,
+  venue: postProperties,
+  organizer: postProperties,
+  category: termProperties,
+  tag: termProperties,
+};
+
+/** Settings and explicit mappings of the index of `kind` in `lang`; no dynamic fields. */
+export function indexDefinition(
+  kind: SyncKind,
+  lang: Language,
+  refreshInterval: string,
+): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+  return {
+    settings: {
+      number_of_shards: 1,
+      auto_expand_replicas: '0-1',
+      refresh_interval: refreshInterval,
+      analysis: {
+        normalizer: { [SORT_NORMALIZER]: { type: 'custom', filter: ['lowercase', 'asciifolding'] } },
+      },
+    },
+    mappings: { dynamic: 'strict', properties: PROPERTIES[kind](lang) },
+  };
+}

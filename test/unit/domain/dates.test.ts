@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { DateTime } from 'luxon';
+import { details, isDateInput, isDayOnly, parseDateInput, toWire } from '../../../src/domain/dates';
+
+const NOW = DateTime.fromISO('2026-03-10T15:30:00Z');
+
+describe('domain/dates', () => {
+  it('accepts every date form of CONTRACT part 2 and nothing else', () => {
+    for (const ok of ['2026-01-02 03:04:05', '2026-01-02', '2026-01-02T03:04:05Z', '2026-01-02T03:04:05+02:00', '1767225600', 'now', 'today', 'Tomorrow', 'yesterday', '+2 days', '-1 week', '+3 months', '+1 year']) {
+      expect(isDateInput(ok), ok).to.equal(true);
+    }
+    for (const bad of ['', 'soon', '2026-13-01', '2026-02-30', '12/01/2026', '+2 fortnights', '{"$gt":""}']) {
+      expect(isDateInput(bad), bad).to.equal(false);
+    }
+  });
+
+  it('reads wall-clock forms in the given zone and keeps explicit offsets', () => {
+    expect(parseDateInput('2026-07-01 10:00:00', 'Europe/Paris').toUTC().toISO()).to.equal('2026-07-01T08:00:00.000Z');
+    expect(parseDateInput('2026-07-01T10:00:00Z', 'Europe/Paris').toUTC().toISO()).to.equal('2026-07-01T10:00:00.000Z');
+    expect(parseDateInput('2026-07-01', 'UTC').toISO()).to.equal('2026-07-01T00:00:00.000Z');
+  });
+
+  it('resolves relative forms against now in the zone', () => {
+    expect(toWire(parseDateInput('today', 'UTC', NOW))).to.equal('2026-03-10 00:00:00');
+    expect(toWire(parseDateInput('tomorrow', 'UTC', NOW))).to.equal('2026-03-11 00:00:00');
+    expect(toWire(parseDateInput('+2 days', 'UTC', NOW))).to.equal('2026-03-12 15:30:00');
+    expect(toWire(parseDateInput('-1 month', 'UTC', NOW))).to.equal('2026-02-10 15:30:00');
+  });
+
+  it('tells day-only forms apart and formats details as strings', () => {
+    expect(isDayOnly('2026-01-02')).to.equal(true);
+    expect(isDayOnly('2026-01-02 10:00:00')).to.equal(false);
+    expect(details(parseDateInput('2026-01-02 03:04:05', 'UTC'))).to.deep.equal({ year: '2026', month: '01', day: '02', hour: '03', minutes: '04', seconds: '05' });
+  });
+});

@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { DateTime } from 'luxon';
+import { ValidationError } from '../../../src/errors';
+import { presentEventDates, resolveEventDates, timezoneAbbreviation } from '../../../src/domain/eventDates';
+
+const NOW = DateTime.fromISO('2025-03-10T09:30:15.123Z', { zone: 'UTC' });
+const iso = (d: Date) => d.toISOString();
+
+function paramsOf(fn: () => unknown): Record<string, string> {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).to.be.instanceOf(ValidationError);
+    return (err as ValidationError).params;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('domain/eventDates', () => {
+  describe('resolveEventDates on create', () => {
+    it('reads wire-form dates in the default zone', () => {
+      const dates = resolveEventDates({ start_date: '2025-06-01 10:00:00', end_date: '2025-06-01 12:30:00' }, null, 'UTC', NOW);
+      expect(dates).to.deep.equal({ start: new Date('2025-06-01T10:00:00Z'), end: new Date('2025-06-01T12:30:00Z'), timezone: 'UTC', all_day: false });
+    });
+
+    it('reads dates in the event zone, offsets in the text winning', () => {
+      const paris = resolveEventDates({ start_date: '2025-07-14 20:00:00', end_date: '2025-07-14T23:00:00Z', timezone: 'Europe/Paris' }, null, 'UTC', NOW);
+      expect(iso(paris.start)).to.equal('2025-07-14T18:00:00.000Z');
+      expect(iso(paris.end)).to.equal('2025-07-14T23:00:00.000Z');
+      expect(paris.timezone).to.equal('Europe/Paris');
+    });
+
+    it('accepts day-only, unix seconds and relative forms, dropping milliseconds', () => {
+      const day = resolveEventDates({ start_date: '2025-06-01', end_date: '1748822400' }, null, 'UTC', NOW);
+      expect(iso(day.start)).to.equal('2025-06-01T00:00:00.000Z');
+      expect(iso(day.end)).to.equal('2025-06-02T00:00:00.000Z');
+      const relative = resolveEventDates({ start_date: 'now', end_date: '+2 days' }, null, 'UTC', NOW);
+      expect(iso(relative.start)).to.equal('2025-03-10T09:30:15.000Z');
+      expect(iso(relative.end)).to.equal('2025-03-12T09:30:15.000Z');
+      const tomorrow = resolveEventDates({ start_date: 'tomorrow', end_date: 'tomorrow' }, null, 'Europe/Paris', NOW);
+      expect(iso(tomorrow.start)).to.equal('2025-03-10T23:00:00.000Z');
+    });
+
+    it('snaps all-day events to the whole local days', () => {
+      const dates = resolveEventDates(
+        { start_date: '2025-07-14 15:00:00', end_date: '2025-07-15 09:00', timezone: 'Europe/Paris', all_day: true },
+        null,
+        'UTC',
+        NOW,
+      );
+      expect(presentEventDates(dates).start_date).to.equal('2025-07-14 00:00:00');
+      expect(presentEventDates(dates).end_date).to.equal('2025-07-15 23:59:59');
+      expect(iso(dates.start)).to.equal('2025-07-13T22:00:00.000Z');
+      expect(dates.all_day).to.equal(true);
+    });
+
+    it('rejects an end before the start, naming end_date', () => {
+      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '2025-06-01' }, null, 'UTC', NOW))).to.have.keys('end_date');
+    });
+
+    it('rejects an unknown time zone, naming timezone', () => {
+      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '2025-06-03', timezone: 'Mars/Olympus' }, null, 'UTC', NOW))).to.have.keys('timezone');
+    });
+
+    it('requires both dates on create', () => {
+      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02' }, null, 'UTC', NOW))).to.have.keys('end_date');
+    });
+  });
+
+  describe('resolveEventDates on update', () => {
+    const stored = { start: new Date('2025-07-14T18:00:00Z'), end: new Date('2025-07-14T21:00:00Z'), timezone: 'Europe/Paris', all_day: false };
+
+    it('keeps the stored values of fields not sent', () => {
+      const dates = resolveEventDates({ end_date: '2025-07-14 23:30:00' }, stored, 'UTC', NOW);
+      expect(dates.start).to.deep.equal(stored.start);
+      expect(iso(dates.end)).to.equal('2025-07-14T21:30:00.000Z');
+      expect(dates.timezone).to.equal('Europe/Paris');
+    });
+
+    it('keeps local wall-clock times when only the zone changes', () => {
+      const dates = resolveEventDates({ timezone: 'America/New_York' }, stored, 'UTC', NOW);
+      const shown = presentEventDates(dates);
+      expect(shown.start_date).to.equal('2025-07-14 20:00:00');
+      expect(shown.utc_start_date).to.equal('2025-07-15 00:00:00');
+      expect(shown.timezone_abbr).to.equal('EDT');
+    });
+
+    it('keeps all_day unless sent, and snaps stored dates when it is turned on', () => {
+      const kept = resolveEventDates({}, { ...stored, all_day: true }, 'UTC', NOW);
+      expect(kept.all_day).to.equal(true);
+      const snapped = presentEventDates(resolveEventDates({ all_day: true }, stored, 'UTC', NOW));
+      expect([snapped.start_date, snapped.end_date]).to.deep.equal(['2025-07-14 00:00:00', '2025-07-14 23:59:59']);
+    });
+
+    it('checks the combined dates', () => {
+      expect(paramsOf(() => resolveEventDates({ start_date: '2025-07-15 10:00:00' }, stored, 'UTC', NOW))).to.have.keys('end_date');
+    });
+
+    it('goes back to the default zone when timezone is cleared', () => {
+      expect(resolveEventDates({ timezone: '' }, stored, 'Europe/Berlin', NOW).timezone).to.equal('Europe/Berlin');
+    });
+  });
+
+  describe('presentEventDates', () => {
+    it('gives local, UTC, details and the zone abbreviation', () => {
+      const shown = presentEventDates({ start: new Date('2025-01-10T19:00:00Z'), end: new Date('2025-01-10T21:05:09Z'), timezone: 'Europe/Paris', all_day: false });
+      expect(shown).to.deep.equal({
+        all_day: false,
+        start_date: '2025-01-10 20:00:00',
+        start_date_details: { year: '2025', month: '01', day: '10', hour: '20', minutes: '00', seconds: '00' },
+        end_date: '2025-01-10 22:05:09',
+        end_date_details: { year: '2025', month: '01', day: '10', hour: '22', minutes: '05', seconds: '09' },
+        utc_start_date: '2025-01-10 19:00:00',
+        utc_start_date_details: { year: '2025', month: '01', day: '10', hour: '19', minutes: '00', seconds: '00' },
+        utc_end_date: '2025-01-10 21:05:09',
+        utc_end_date_details: { year: '2025', month: '01', day: '10', hour: '21', minutes: '05', seconds: '09' },
+        timezone: 'Europe/Paris',
+        timezone_abbr: 'CET',
+      });
+    });
+
+    it('names zones with familiar abbreviations, else a numeric offset', () => {
+      const at = (zone: string, iso: string) => timezoneAbbreviation(DateTime.fromISO(iso, { zone }));
+      expect(at('Europe/Paris', '2025-07-01T12:00:00Z')).to.equal('CEST');
+      expect(at('UTC', '2025-07-01T12:00:00Z')).to.equal('UTC');
+      expect(at('America/Los_Angeles', '2025-01-01T12:00:00Z')).to.equal('PST');
+      expect(at('Asia/Tokyo', '2025-01-01T12:00:00Z')).to.equal('JST');
+      expect(at('America/Sao_Paulo', '2025-01-01T12:00:00Z')).to.equal('-03');
+      expect(at('Asia/Kathmandu', '2025-01-01T12:00:00Z')).to.equal('+0545');
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { eventJsonLd, type JsonLdEventSource } from '../../../src/domain/jsonLd';
+
+const base: JsonLdEventSource = {
+  title: 'Jazz & Wine',
+  description: '<p>An <strong>evening</strong> of jazz &amp; &quot;wine&quot; &#233;t&#xE9;.</p>',
+  image: { url: 'https://img.example/jazz.jpg' },
+  url: 'http://calendar.test/event/jazz-wine/',
+  start_date: '2025-07-14 20:00:00',
+  end_date: '2025-07-14 23:00:00',
+  timezone: 'Europe/Paris',
+  cost_details: { currency_symbol: '€', currency_position: 'postfix', values: ['10', '20'] },
+  venue: {
+    venue: 'Le Caveau',
+    url: 'http://calendar.test/venue/le-caveau/',
+    address: '1 rue de la Paix',
+    city: 'Paris',
+    stateprovince: 'IDF',
+    zip: '75002',
+    country: 'France',
+    phone: '+33 1 23',
+    website: null,
+    geo_lat: 48.87,
+    geo_lng: 2.33,
+  },
+  organizer: [{ organizer: 'Jazz Club', email: 'hi@jazz.example', phone: '555', website: 'https://jazz.example', url: 'http://calendar.test/organizer/jazz-club/' }],
+};
+
+describe('domain/jsonLd', () => {
+  it('builds a schema.org Event with location, organizer and offers', () => {
+    expect(eventJsonLd(base)).to.deep.equal({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: 'Jazz & Wine',
+      description: 'An evening of jazz & "wine" été.',
+      image: 'https://img.example/jazz.jpg',
+      url: 'http://calendar.test/event/jazz-wine/',
+      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+      eventStatus: 'https://schema.org/EventScheduled',
+      startDate: '2025-07-14T20:00:00+02:00',
+      endDate: '2025-07-14T23:00:00+02:00',
+      location: {
+        '@type': 'Place',
+        name: 'Le Caveau',
+        url: 'http://calendar.test/venue/le-caveau/',
+        telephone: '+33 1 23',
+        address: { '@type': 'PostalAddress', streetAddress: '1 rue de la Paix', addressLocality: 'Paris', addressRegion: 'IDF', postalCode: '75002', addressCountry: 'France' },
+        geo: { '@type': 'GeoCoordinates', latitude: 48.87, longitude: 2.33 },
+      },
+      organizer: [{ '@type': 'Person', name: 'Jazz Club', telephone: '555', email: 'hi@jazz.example', url: 'https://jazz.example' }],
+      offers: [
+        { '@type': 'Offer', price: '10', priceCurrency: 'EUR', url: 'http://calendar.test/event/jazz-wine/' },
+        { '@type': 'Offer', price: '20', priceCurrency: 'EUR', url: 'http://calendar.test/event/jazz-wine/' },
+      ],
+    });
+  });
+
+  it('leaves out what is unknown: no venue, organizer, image, cost or address', () => {
+    const bare = eventJsonLd({
+      ...base,
+      description: null,
+      image: false,
+      timezone: 'UTC',
+      cost_details: { currency_symbol: '', currency_position: 'prefix', values: [] },
+      venue: [],
+      organizer: [],
+    });
+    expect(bare).to.deep.equal({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: 'Jazz & Wine',
+      url: 'http://calendar.test/event/jazz-wine/',
+      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+      eventStatus: 'https://schema.org/EventScheduled',
+      startDate: '2025-07-14T20:00:00Z',
+      endDate: '2025-07-14T23:00:00Z',
+    });
+  });
+
+  it('omits geo and empty addresses, and a currency it cannot name', () => {
+    const ld = eventJsonLd({
+      ...base,
+      venue: { venue: 'Somewhere', url: 'http://calendar.test/venue/somewhere/' },
+      cost_details: { currency_symbol: '₿', currency_position: 'prefix', values: ['1'] },
+    });
+    expect(ld.location).to.deep.equal({ '@type': 'Place', name: 'Somewhere', url: 'http://calendar.test/venue/somewhere/' });
+    expect(ld.offers).to.deep.equal([{ '@type': 'Offer', price: '1', url: 'http://calendar.test/event/jazz-wine/' }]);
+  });
+});

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { Joi } from '../../../src/http/params';
+import { validateInput } from '../../../src/http/validate';
+import { ValidationError } from '../../../src/errors';
+
+describe('http/params and validate', () => {
+  const schema = Joi.object({ ids: Joi.list().items(Joi.number().integer()), on: Joi.flag(), when: Joi.dateInput(), name: Joi.string() });
+
+  it('reads lists from arrays and comma strings', () => {
+    expect(validateInput(schema, { ids: '1,2, 3' })).to.deep.equal({ ids: [1, 2, 3] });
+    expect(validateInput(schema, { ids: ['4', '5'] })).to.deep.equal({ ids: [4, 5] });
+  });
+
+  it('reads booleans in every contract form, any case', () => {
+    for (const [raw, value] of [['true', true], ['FALSE', false], ['1', true], ['0', false], ['yes', true], ['No', false], ['on', true], ['OFF', false], [true, true]] as const) {
+      expect(validateInput<{ on: boolean }>(schema, { on: raw }).on, String(raw)).to.equal(value);
+    }
+  });
+
+  it('names every bad parameter, and rejects operator objects where scalars belong', () => {
+    try {
+      validateInput(schema, { ids: 'a,b', on: 'maybe', when: 'someday', name: { $ne: '' } });
+      expect.fail('should have thrown');
+    } catch (err) {
+      expect(err).to.be.instanceOf(ValidationError);
+      expect(Object.keys((err as ValidationError).params).sort()).to.deep.equal(['ids', 'name', 'on', 'when']);
+      expect((err as ValidationError).status).to.equal(400);
+    }
+  });
+
+  it('drops unknown parameters', () => {
+    expect(validateInput(schema, JSON.parse('{"name": "x", "__proto__": {"polluted": true}, "other": 1}'))).to.deep.equal({ name: 'x' });
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+});
