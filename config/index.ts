@@ -52,7 +52,9 @@ const schema = Joi.object({
   HOST: Joi.string().hostname().default(DEFAULT_HOST),
   PORT: Joi.number().integer().min(0).max(65535).default(DEFAULT_PORT),
   BODY_LIMIT_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BODY_LIMIT_BYTES),
-  SITE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(DEFAULT_SITE_URL),
+  SITE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default(DEFAULT_SITE_URL),
   PUBLIC_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   DEFAULT_LANGUAGE: Joi.string()
     .valid(...LANGUAGES)

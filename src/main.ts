@@ -4,6 +4,8 @@ import { acquireServices, type RunningServices } from './embedded/embeddedServic
 import { createLogger } from './log';
 import { startServer } from './server';
 import { openServices } from './services';
+import { ensureSearchIndexes } from './search/ensureIndexes';
+import { startSyncWorker } from './search/syncWorker';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 
@@ -34,6 +36,8 @@ async function main(): Promise<void> {
     const { key } = await services.apiKeys.create('first administrator', 'administrator');
     console.log(`\nNo API keys existed, so one administrator key was created. It is shown only now:\n\n  ${key}\n`);
   }
+  await ensureSearchIndexes(services);
+  const worker = config.sync.inProcess ? startSyncWorker(services) : undefined;
   const server = await startServer(services, config.http.host, config.http.port);
   console.log(`calendar API listening on ${server.url}/calendar/events/v1`);
 
@@ -43,6 +47,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await server.close();
+    await worker?.close();
     await services.close();
     await embedded?.stop();
     process.exit(0);

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { pingSearch } from './search/client';
@@ -31,12 +31,26 @@ export async function startServer(services: Services, host: string, port: number
     s.once('error', reject);
   });
   server.keepAliveTimeout = 5_000;
+  // While stopping, in-flight (and late keep-alive) requests are answered with `Connection: close`,
+  // so their connections end with the response instead of idling until the keep-alive timeout.
+  let closing = false;
+  const inFlight = new Set<ServerResponse>();
+  const closeAfterResponse = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (closing) return closeAfterResponse(res);
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   const address = server.address() as AddressInfo;
   return {
     url: `http://${host}:${address.port}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
+        inFlight.forEach(closeAfterResponse);
         server.close(() => resolve());
         server.closeIdleConnections();
       }),

@@ -9,7 +9,7 @@ import {
 import { isAlive, launch, StartupFailed, stopPid, waitUntil, type ProcessHandle } from './managedProcess';
 
 const SERVICE_USER = 'calendar-es';
-const STARTUP_TIMEOUT_MS = 120_000;
+const STARTUP_TIMEOUT_MS = 300_000;
 const HEAP_OPTS = '-Xms512m -Xmx1g';
 
 interface Account {
@@ -20,7 +20,12 @@ interface Account {
 /** Elasticsearch refuses to run as root, so as root we run it as a dedicated system user. */
 function serviceAccount(): Account | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const id = (flag: string) => Number(execFileSync('id', [flag, SERVICE_USER], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+  const id = (flag: string) =>
+    Number(
+      execFileSync('id', [flag, SERVICE_USER], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
   try {
     return { uid: id('-u'), gid: id('-g') };
   } catch {

@@ -90,10 +90,12 @@ export async function waitUntil(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ready = await probe().catch((err: unknown) => {
-      if (err instanceof StartupFailed) throw err;
-      return false;
-    }).catch(() => undefined);
+    const ready = await probe()
+      .catch((err: unknown) => {
+        if (err instanceof StartupFailed) throw err;
+        return false;
+      })
+      .catch(() => undefined);
     if (ready === undefined) break;
     if (ready) return;
     await sleep(250);

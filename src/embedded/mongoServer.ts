@@ -54,7 +54,8 @@ export async function startJongodb(options: {
     await waitUntil(
       () => acceptsConnections(options.port),
       STARTUP_TIMEOUT_MS,
-      async () => `jongodb did not accept connections on port ${options.port}: ${await readFile(consoleLog, 'utf8').catch(() => '')}`,
+      async () =>
+        `jongodb did not accept connections on port ${options.port}: ${await readFile(consoleLog, 'utf8').catch(() => '')}`,
     );
   } catch (err) {
     await stopPid(handle.pid);

@@ -8,5 +8,6 @@ import { NAMESPACE_ROOT } from './router';
  */
 export function restRoot(ctx: AppContext, _config?: Config): string {
   const prefix = ctx.state.pathLanguage ? `/${ctx.state.pathLanguage}` : '';
-  return `${ctx.origin}${prefix}${NAMESPACE_ROOT}`;
+  // Not ctx.origin: since Koa 3 that is the request's Origin header (null for most API calls).
+  return `${ctx.protocol}://${ctx.host}${prefix}${NAMESPACE_ROOT}`;
 }

@@ -157,7 +157,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         resource: def.plural,
         summary: `Update a ${def.label} ${addressed} (POST, PUT and PATCH all merge)`,
         access: 'write',
-        input: def.writeSchema.keys({ i18n_language: language, ...(def.readSchema ? { password: J.string().max(255) } : {}), ...key }),
+        input: def.writeSchema.keys({ i18n_language: language, ...(def.readSchema ? { password: J.string().max(255).allow('', null) } : {}), ...key }),
         response: def.kind,
         errors: [400, 401, 403, 404],
         handler: (ctx: RequestContext<Input>) => update(ctx, find),

@@ -4,6 +4,7 @@ import type { StoredRecord } from '../storage/recordStore';
 import type { SyncKind } from '../storage/syncQueue';
 // View imports, one line per kind:
 import { viewVenues } from './venues/view';
+import { viewEvents } from './events/view';
 import { viewOrganizers } from './organizers/view';
 import { viewCategories, viewTags } from './terms/view';
 
@@ -17,6 +18,7 @@ export type RecordView = (services: Services, records: StoredRecord<any>[], lang
 const VIEWS: Partial<Record<SyncKind, RecordView>> = {
   // One entry per kind, e.g. `venue: viewVenues,`
   venue: viewVenues,
+  event: viewEvents,
   organizer: viewOrganizers,
   category: viewCategories,
   tag: viewTags,

@@ -49,7 +49,11 @@ function actionLine(op: BulkOperation): estypes.BulkOperationContainer {
 function outcomeOf(op: BulkOperation, item: estypes.BulkResponseItem): BulkOutcome {
   const status = item.status;
   if (status < 300 || status === 409 || (op.action === 'delete' && status === 404)) return { ok: true, status };
-  return { ok: false, status, error: item.error ? `${item.error.type}: ${item.error.reason ?? ''}` : `status ${status}` };
+  return {
+    ok: false,
+    status,
+    error: item.error ? `${item.error.type}: ${item.error.reason ?? ''}` : `status ${status}`,
+  };
 }
 
 /**
@@ -79,7 +83,8 @@ export class BulkIndexer {
 
   push(op: BulkOperation): Promise<BulkOutcome> {
     return new Promise((settle) => {
-      const bytes = JSON.stringify(actionLine(op)).length + (op.action === 'index' ? JSON.stringify(op.document).length : 0) + 2;
+      const bytes =
+        JSON.stringify(actionLine(op)).length + (op.action === 'index' ? JSON.stringify(op.document).length : 0) + 2;
       this.buffer.push({ op, bytes, settle });
       this.bufferBytes += bytes;
       if (this.bufferBytes >= this.options.flushBytes) this.dispatch();
@@ -100,6 +105,11 @@ export class BulkIndexer {
 
   async close(): Promise<void> {
     await this.flush();
+  }
+
+  /** Sends what is buffered now without waiting (each push's promise tells its outcome). */
+  sendNow(): void {
+    this.dispatch();
   }
 
   private dispatch(): void {

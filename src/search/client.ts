@@ -22,3 +22,10 @@ export async function pingSearch(client: Client): Promise<boolean> {
     return false;
   }
 }
+
+/** Index administration and bulk indexing may take longer than a list may: their own client. */
+export const BACKGROUND_TIMEOUT_MS = 60_000;
+
+export function createBackgroundSearchClient(url: string): Client {
+  return createSearchClient({ url, timeoutMs: BACKGROUND_TIMEOUT_MS });
+}

@@ -39,10 +39,16 @@ function pointOf(venue: VenueDoc | undefined): GeoPoint | null {
   return { lat: venue.geo_lat, lon: venue.geo_lng };
 }
 
-function linked<D extends BaseDoc>(ids: number[] | undefined, records: Map<number, StoredRecord<D>>, lang: Language): D[] {
+/** The linked records an event shows (trashed ones are not embedded), in `lang`. */
+function linked<D extends BaseDoc>(
+  ids: number[] | undefined,
+  records: Map<number, StoredRecord<D>>,
+  lang: Language,
+): D[] {
   return (ids ?? []).flatMap((id) => {
     const record = records.get(id);
-    return record ? [inLanguage(record, lang)] : [];
+    const doc = record ? inLanguage(record, lang) : undefined;
+    return doc && (doc as { status?: string }).status !== 'trash' ? [doc] : [];
   });
 }
 
@@ -52,7 +58,12 @@ function listRecord(apiRecord: Record<string, unknown>): Record<string, unknown>
   return rest;
 }
 
-function eventDocument(stored: StoredRecord<EventDoc>, lang: Language, apiRecord: Record<string, unknown>, related: RelatedData): IndexDocument {
+function eventDocument(
+  stored: StoredRecord<EventDoc>,
+  lang: Language,
+  apiRecord: Record<string, unknown>,
+  related: RelatedData,
+): IndexDocument {
   const doc = inLanguage(stored, lang);
   const venues = linked(doc.venues, related.venues, lang);
   const organizers = linked(doc.organizers, related.organizers, lang);
@@ -138,7 +149,12 @@ function postDocument(
   };
 }
 
-function termDocument(kind: 'category' | 'tag', stored: StoredRecord<TermDoc>, lang: Language, apiRecord: Record<string, unknown>): IndexDocument {
+function termDocument(
+  kind: 'category' | 'tag',
+  stored: StoredRecord<TermDoc>,
+  lang: Language,
+  apiRecord: Record<string, unknown>,
+): IndexDocument {
   const doc = inLanguage(stored, lang);
   const count = typeof apiRecord.count === 'number' ? apiRecord.count : 0;
   const { count: _count, ...embedded } = apiRecord;

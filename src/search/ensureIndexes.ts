@@ -1,20 +1,15 @@
 import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Config, type Language } from '../../config';
 import type { SyncKind } from '../storage/syncQueue';
+import { createBackgroundSearchClient } from './client';
 import { aliasName, SYNC_KINDS, versionedIndexName } from './indexNames';
 import { indexDefinition } from './mappings';
-
-interface SearchServices {
-  config: Config;
-  search: Client;
-}
 
 function errorType(err: unknown): string | undefined {
   return (err as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
 }
 
-async function ensureIndex(services: SearchServices, kind: SyncKind, lang: Language): Promise<void> {
-  const { config, search } = services;
+async function ensureIndex(config: Config, search: Client, kind: SyncKind, lang: Language): Promise<void> {
   const alias = aliasName(config, kind, lang);
   if (await search.indices.existsAlias({ name: alias })) return;
   const index = versionedIndexName(config, kind, lang);
@@ -31,10 +26,36 @@ async function ensureIndex(services: SearchServices, kind: SyncKind, lang: Langu
   }
 }
 
+/** Index creation waits for shards to start: longer than the API's fail-fast timeout allows. */
+async function withBackgroundClient<T>(config: Config, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = createBackgroundSearchClient(config.elasticsearch.url as string);
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
 /**
  * Creates every missing index (one per kind and language, behind its alias) idempotently; safe
  * to call from several processes at startup.
  */
-export async function ensureSearchIndexes(services: SearchServices): Promise<void> {
-  await Promise.all(SYNC_KINDS.flatMap((kind) => LANGUAGES.map((lang) => ensureIndex(services, kind, lang))));
+export async function ensureSearchIndexes(services: { config: Config }): Promise<void> {
+  await withBackgroundClient(services.config, async (client) => {
+    // A few at a time: the master creates indexes one by one anyway.
+    for (const kind of SYNC_KINDS)
+      await Promise.all(LANGUAGES.map((lang) => ensureIndex(services.config, client, kind, lang)));
+  });
+}
+
+/** Creates the indexes if needed and waits until each can serve (its primary shard started). */
+export async function waitForSearchIndexes(services: { config: Config }, timeoutMs = 120_000): Promise<void> {
+  await ensureSearchIndexes(services);
+  await withBackgroundClient(services.config, (client) =>
+    client.cluster.health({
+      index: `${services.config.elasticsearch.indexPrefix}-*`,
+      wait_for_status: 'green',
+      timeout: `${Math.round(timeoutMs / 1000)}s`,
+    }),
+  );
 }

@@ -23,7 +23,12 @@ export function aliasName(config: Config, kind: SyncKind, lang: Language): strin
 }
 
 /** The concrete index behind an alias: `${prefix}-events-en-v1`. */
-export function versionedIndexName(config: Config, kind: SyncKind, lang: Language, version = INDEX_SCHEMA_VERSION): string {
+export function versionedIndexName(
+  config: Config,
+  kind: SyncKind,
+  lang: Language,
+  version = INDEX_SCHEMA_VERSION,
+): string {
   return `${aliasName(config, kind, lang)}-v${version}`;
 }
 

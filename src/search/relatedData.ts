@@ -32,17 +32,22 @@ function linkedIds(records: StoredRecord<EventDoc>[], field: (typeof LINK_FIELD)
 }
 
 /** Published events per venue/organizer and the latest end among them. */
-async function eventStats(services: Services, field: 'venues' | 'organizers', ids: number[]): Promise<RelatedData['eventStats']> {
+async function eventStats(
+  services: Services,
+  field: 'venues' | 'organizers',
+  ids: number[],
+): Promise<RelatedData['eventStats']> {
   const stats: RelatedData['eventStats'] = new Map();
   if (ids.length === 0) return stats;
   const events = services.stores.events.docs;
   const rows = await events
     .aggregate<{ _id: number; published: number }>([
+      // One row per event (documents are per language; the link arrays are shared fields).
       { $match: { status: 'publish', [field]: { $in: ids } } },
-      { $unwind: `$${field}` },
-      { $match: { [field]: { $in: ids } } },
-      { $group: { _id: { linked: `$${field}`, event: '$id' } } },
-      { $group: { _id: '$_id.linked', published: { $sum: 1 } } },
+      { $group: { _id: '$id', linked: { $first: `$${field}` } } },
+      { $unwind: '$linked' },
+      { $match: { linked: { $in: ids } } },
+      { $group: { _id: '$linked', published: { $sum: 1 } } },
     ])
     .toArray();
   await Promise.all(
@@ -59,7 +64,11 @@ async function eventStats(services: Services, field: 'venues' | 'organizers', id
 }
 
 /** Loads from MongoDB what the index documents of `records` (all of `kind`) need besides them. */
-export async function loadRelated(services: Services, kind: SyncKind, records: StoredRecord<any>[]): Promise<RelatedData> {
+export async function loadRelated(
+  services: Services,
+  kind: SyncKind,
+  records: StoredRecord<any>[],
+): Promise<RelatedData> {
   const related = empty();
   const { stores } = services;
   if (kind === 'event') {

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import type { Client } from '@elastic/elasticsearch';
 import { hostname } from 'node:os';
 import { LANGUAGES, type Language } from '../../config';
 import { viewOf } from '../routes/views';
 import type { Services } from '../services';
 import type { RecordStore, StoredRecord } from '../storage/recordStore';
 import type { ClaimedEntry, SyncKind } from '../storage/syncQueue';
+import { withBatchCache } from './batchCache';
+import { createBackgroundSearchClient } from './client';
 import { BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { toIndexDocument, type IndexDocument } from './documents';
 import { ensureSearchIndexes } from './ensureIndexes';
-import { aliasName } from './indexNames';
+import { aliasesOfKind, aliasName } from './indexNames';
 import { eventsLinking, loadRelated, type LinkedKind } from './relatedData';
 
 export interface SyncWorkerOptions {
@@ -22,7 +25,8 @@ export interface SyncWorkerOptions {
 }
 
 /** What propagation needs from an index document that was there before this batch. */
-type PreviousDoc = Pick<IndexDocument, 'deps'> & Partial<Record<'venue_ids' | 'organizer_ids' | 'category_ids' | 'tag_ids', number[]>>;
+type PreviousDoc = Pick<IndexDocument, 'deps'> &
+  Partial<Record<'venue_ids' | 'organizer_ids' | 'category_ids' | 'tag_ids', number[]>>;
 
 interface PreparedGroup {
   entries: ClaimedEntry[];
@@ -47,11 +51,15 @@ const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
  */
 export class SyncWorker {
   readonly owner: string;
+  /** Bulk requests may take longer than the API's fail-fast timeout: the worker's own client. */
+  private readonly client: Client;
   private readonly indexer: BulkIndexer;
   private readonly batchSize: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly backlogLogMs: number;
+  /** Batches in flight at once. */
+  private readonly maxBatches: number;
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeRequested = false;
@@ -71,7 +79,9 @@ export class SyncWorker {
     this.leaseMs = options.leaseMs ?? sync.leaseMs;
     this.pollMs = options.pollMs ?? sync.pollMs;
     this.backlogLogMs = options.backlogLogMs ?? 30_000;
-    this.indexer = new BulkIndexer(services.search, {
+    this.maxBatches = Math.max(1, sync.concurrency);
+    this.client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
+    this.indexer = new BulkIndexer(this.client, {
       flushBytes: sync.flushBytes,
       flushMs: sync.flushMs,
       concurrency: sync.concurrency,
@@ -104,6 +114,12 @@ export class SyncWorker {
     this.loop = null;
   }
 
+  /** Stops and releases the worker's connections (a stopped worker may be started again before). */
+  async close(): Promise<void> {
+    await this.stop();
+    await this.client.close();
+  }
+
   /** Claims and processes one batch; returns how many entries it claimed. */
   async runOnce(): Promise<number> {
     if (!this.indexesReady) {
@@ -117,29 +133,39 @@ export class SyncWorker {
 
   /** Indexes claimed entries and checkpoints them: complete on success, release with backoff. */
   async process(claimed: ClaimedEntry[]): Promise<void> {
+    const started = Date.now();
     const groups = new Map<SyncKind, ClaimedEntry[]>();
     for (const entry of claimed) groups.set(entry.kind, [...(groups.get(entry.kind) ?? []), entry]);
     const prepared = await Promise.all(
       [...groups].map(([kind, entries]) =>
         this.prepare(kind, entries).catch((err: unknown) => {
-          this.services.log.error({ err, kind, ids: entries.map((e) => e.id) }, 'sync: could not prepare index documents');
+          this.services.log.error(
+            { err, kind, ids: entries.map((e) => e.id) },
+            'sync: could not prepare index documents',
+          );
           return { entries, operations: new Map<string, BulkOperation[]>() } satisfies PreparedGroup;
         }),
       ),
     );
     const outcomes = new Map<string, Promise<BulkOutcome[]>>();
     for (const group of prepared) {
-      for (const [key, operations] of group.operations) outcomes.set(key, Promise.all(operations.map((op) => this.indexer.push(op))));
+      for (const [key, operations] of group.operations)
+        outcomes.set(key, Promise.all(operations.map((op) => this.indexer.push(op))));
     }
-    await this.indexer.flush();
+    const prepared_ms = Date.now() - started;
+    this.indexer.sendNow();
+    const results = new Map<string, BulkOutcome[]>();
+    for (const [key, outcome] of outcomes) results.set(key, await outcome);
+    if (process.env.SYNC_REFRESH && claimed.length < this.batchSize) await this.refresh(groups.keys());
+    const flushed_ms = Date.now() - started;
     const done: ClaimedEntry[] = [];
     const failed: ClaimedEntry[] = [];
     for (const entry of claimed) {
-      const results = await (outcomes.get(entry.key) ?? Promise.resolve(null));
-      if (results && results.every((r) => r.ok)) done.push(entry);
+      const outcome = results.get(entry.key);
+      if (outcome && outcome.every((r) => r.ok)) done.push(entry);
       else {
         failed.push(entry);
-        const errors = results?.filter((r) => !r.ok).map((r) => r.error);
+        const errors = outcome?.filter((r) => !r.ok).map((r) => r.error);
         if (errors?.length) this.services.log.warn({ key: entry.key, errors }, 'sync: indexing failed, will retry');
       }
     }
@@ -148,6 +174,19 @@ export class SyncWorker {
       for (const entry of done) this.failures.delete(entry.key);
     }
     await this.releaseWithBackoff(failed);
+    this.services.log.debug(
+      { entries: claimed.length, failed: failed.length, prepared_ms, flushed_ms, total_ms: Date.now() - started },
+      'sync: batch done',
+    );
+  }
+
+  /**
+   * Live changes (a batch smaller than the batch size) are made searchable at once rather than
+   * at the next periodic refresh; a backfill of full batches leaves refreshing to the interval.
+   */
+  private async refresh(kinds: Iterable<SyncKind>): Promise<void> {
+    const index = [...kinds].flatMap((kind) => aliasesOfKind(this.services.config, kind));
+    await this.client.indices.refresh({ index }).catch((err: unknown) => this.services.log.warn({ err }, 'sync: refresh failed'));
   }
 
   private async releaseWithBackoff(entries: ClaimedEntry[]): Promise<void> {
@@ -163,26 +202,35 @@ export class SyncWorker {
 
   private storeOf(kind: SyncKind): RecordStore<any> {
     const { stores } = this.services;
-    return { event: stores.events, venue: stores.venues, organizer: stores.organizers, category: stores.categories, tag: stores.tags }[kind];
+    return {
+      event: stores.events,
+      venue: stores.venues,
+      organizer: stores.organizers,
+      category: stores.categories,
+      tag: stores.tags,
+    }[kind];
   }
 
   /** Reads the records (after claiming, so never older than the claimed version) and maps them. */
   private async prepare(kind: SyncKind, entries: ClaimedEntry[]): Promise<PreparedGroup> {
     const ids = entries.map((e) => e.id);
+    const services = withBatchCache(this.services);
     const [records, previous] = await Promise.all([this.storeOf(kind).getMany(ids), this.previousDocs(kind, ids)]);
     const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
-    const related = await loadRelated(this.services, kind, present);
+    const related = await loadRelated(services, kind, present);
     const current = new Map<Language, Map<number, IndexDocument>>();
-    for (const lang of LANGUAGES) {
-      const apiRecords = present.length > 0 ? await viewOf(kind)(this.services, present, lang) : [];
-      const byId = new Map(apiRecords.map((record) => [record.id as number, record]));
-      const docs = new Map<number, IndexDocument>();
-      for (const record of present) {
-        const apiRecord = byId.get(record.id);
-        if (apiRecord) docs.set(record.id, toIndexDocument(kind, record, lang, apiRecord, related));
-      }
-      current.set(lang, docs);
-    }
+    await Promise.all(
+      LANGUAGES.map(async (lang) => {
+        const apiRecords = present.length > 0 ? await viewOf(kind)(services, present, lang) : [];
+        const byId = new Map(apiRecords.map((record) => [record.id as number, record]));
+        const docs = new Map<number, IndexDocument>();
+        for (const record of present) {
+          const apiRecord = byId.get(record.id);
+          if (apiRecord) docs.set(record.id, toIndexDocument(kind, record, lang, apiRecord, related));
+        }
+        current.set(lang, docs);
+      }),
+    );
     // Dependents are marked before indexing: a crash after indexing would hide the change on retry.
     await this.propagate(kind, ids, previous, current);
     const operations = new Map<string, BulkOperation[]>();
@@ -201,22 +249,20 @@ export class SyncWorker {
     return { entries, operations };
   }
 
+  /** The index documents as they were before this batch, in every language: one request. */
   private async previousDocs(kind: SyncKind, ids: number[]): Promise<Map<Language, Map<number, PreviousDoc>>> {
-    const previous = new Map<Language, Map<number, PreviousDoc>>();
-    await Promise.all(
-      LANGUAGES.map(async (lang) => {
-        const response = await this.services.search.mget<PreviousDoc>({
-          index: aliasName(this.services.config, kind, lang),
-          ids: ids.map(String),
-          _source_includes: PREVIOUS_FIELDS,
-        });
-        const docs = new Map<number, PreviousDoc>();
-        for (const doc of response.docs) {
-          if ('found' in doc && doc.found && doc._source) docs.set(Number(doc._id), doc._source);
-        }
-        previous.set(lang, docs);
-      }),
-    );
+    const previous = new Map<Language, Map<number, PreviousDoc>>(LANGUAGES.map((lang) => [lang, new Map()]));
+    const langOfIndex = new Map<string, Language>();
+    const docs = LANGUAGES.flatMap((lang) => {
+      const index = aliasName(this.services.config, kind, lang);
+      langOfIndex.set(index, lang);
+      return ids.map((id) => ({ _index: index, _id: String(id) }));
+    });
+    const response = await this.client.mget<PreviousDoc>({ docs, _source_includes: PREVIOUS_FIELDS });
+    response.docs.forEach((doc, i) => {
+      const lang = langOfIndex.get(docs[i]!._index) as Language;
+      if ('found' in doc && doc.found && doc._source) previous.get(lang)?.set(Number(doc._id), doc._source);
+    });
     return previous;
   }
 
@@ -227,7 +273,9 @@ export class SyncWorker {
     previous: Map<Language, Map<number, PreviousDoc>>,
     current: Map<Language, Map<number, IndexDocument>>,
   ): Promise<void> {
-    const changed = ids.filter((id) => LANGUAGES.some((lang) => previous.get(lang)?.get(id)?.deps !== current.get(lang)?.get(id)?.deps));
+    const changed = ids.filter((id) =>
+      LANGUAGES.some((lang) => previous.get(lang)?.get(id)?.deps !== current.get(lang)?.get(id)?.deps),
+    );
     if (changed.length === 0) return;
     const { sync } = this.services;
     if (kind !== 'event') {
@@ -255,31 +303,56 @@ export class SyncWorker {
   /** Waits `ms`, or less when woken: by new work (`onDirty`) or, always, by `stop()`. */
   private async idle(ms: number, onDirty = true): Promise<void> {
     if (onDirty && this.wakeRequested) return;
+    let wake: (() => void) | null = null;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
-      this.wake = () => {
+      wake = () => {
         if (!onDirty && this.running) return;
         clearTimeout(timer);
         resolve();
       };
+      this.wake = wake;
     });
-    this.wake = null;
+    if (this.wake === wake) this.wake = null;
   }
 
+  /**
+   * Claims batches while there is work, keeping up to `maxBatches` in flight (the next batch is
+   * prepared while the previous one is being indexed); idles until woken or `pollMs` otherwise.
+   */
   private async run(): Promise<void> {
     let errorsInARow = 0;
+    const inFlight = new Set<Promise<void>>();
     while (this.running) {
+      if (inFlight.size >= this.maxBatches) {
+        await Promise.race(inFlight);
+        continue;
+      }
       this.wakeRequested = false;
       try {
-        const claimed = await this.runOnce();
+        if (!this.indexesReady) {
+          await ensureSearchIndexes(this.services);
+          this.indexesReady = true;
+        }
+        const claimed = await this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
         errorsInARow = 0;
-        if (claimed < this.batchSize) await this.idle(this.pollMs);
+        if (claimed.length > 0) {
+          const batch: Promise<void> = this.process(claimed)
+            .catch((err: unknown) => this.services.log.error({ err }, 'sync: batch failed'))
+            .finally(() => inFlight.delete(batch));
+          inFlight.add(batch);
+        } else if (inFlight.size > 0) {
+          await Promise.race([...inFlight, this.idle(this.pollMs)]);
+        } else {
+          await this.idle(this.pollMs);
+        }
       } catch (err) {
         errorsInARow++;
-        this.services.log.error({ err }, 'sync: batch failed');
+        this.services.log.error({ err }, 'sync: could not claim work');
         await this.idle(Math.min(MAX_RETRY_MS, BASE_RETRY_MS * 2 ** Math.min(errorsInARow, 6)), false);
       }
     }
+    await Promise.all(inFlight);
   }
 
   private async logBacklog(): Promise<void> {

@@ -36,7 +36,12 @@ async function until(deadline: number, done: () => Promise<boolean>): Promise<bo
  * then the dependent records the worker marked dirty on the way (events of a renamed venue, the
  * terms of a changed event...), then a refresh. Resolves to false after `timeoutMs`.
  */
-export async function waitUntilSearchable(services: Services, kind: SyncKind, id: number, timeoutMs = WAIT_FOR_INDEX_TIMEOUT_MS): Promise<boolean> {
+export async function waitUntilSearchable(
+  services: Services,
+  kind: SyncKind,
+  id: number,
+  timeoutMs = WAIT_FOR_INDEX_TIMEOUT_MS,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   const { entries } = services.sync;
   const target = (await entries.findOne({ _id: syncKey(kind, id) }))?.version ?? 0;
@@ -45,7 +50,11 @@ export async function waitUntilSearchable(services: Services, kind: SyncKind, id
   const markedBefore = new Date();
   const dependentsIndexed = await until(
     deadline,
-    async () => (await entries.countDocuments({ pending: true, kind: { $in: DEPENDENT_KINDS[kind] }, dirtyAt: { $lte: markedBefore } }, { limit: 1 })) === 0,
+    async () =>
+      (await entries.countDocuments(
+        { pending: true, kind: { $in: DEPENDENT_KINDS[kind] }, dirtyAt: { $lte: markedBefore } },
+        { limit: 1 },
+      )) === 0,
   );
   if (!dependentsIndexed) return false;
   await services.search.indices.refresh({ index: `${services.config.elasticsearch.indexPrefix}-*` });

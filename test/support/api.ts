@@ -16,7 +16,12 @@ export interface RequestOptions {
 }
 
 /** Sends a request to the test server; `path` is relative to the host (e.g. `/calendar/events/v1/events`). */
-export async function request<T = any>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function request<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const world = testWorld();
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.key) headers.Authorization = `Bearer ${options.key === true ? world.adminKey : options.key}`;
@@ -43,8 +48,12 @@ export const ROOT = '/calendar/events/v1';
 
 export const api = {
   get: <T = any>(path: string, options?: RequestOptions) => request<T>('GET', `${ROOT}${path}`, undefined, options),
-  post: <T = any>(path: string, body?: unknown, options: RequestOptions = { key: true }) => request<T>('POST', `${ROOT}${path}`, body, options),
-  put: <T = any>(path: string, body?: unknown, options: RequestOptions = { key: true }) => request<T>('PUT', `${ROOT}${path}`, body, options),
-  patch: <T = any>(path: string, body?: unknown, options: RequestOptions = { key: true }) => request<T>('PATCH', `${ROOT}${path}`, body, options),
-  delete: <T = any>(path: string, options: RequestOptions = { key: true }) => request<T>('DELETE', `${ROOT}${path}`, undefined, options),
+  post: <T = any>(path: string, body?: unknown, options: RequestOptions = { key: true }) =>
+    request<T>('POST', `${ROOT}${path}`, body, options),
+  put: <T = any>(path: string, body?: unknown, options: RequestOptions = { key: true }) =>
+    request<T>('PUT', `${ROOT}${path}`, body, options),
+  patch: <T = any>(path: string, body?: unknown, options: RequestOptions = { key: true }) =>
+    request<T>('PATCH', `${ROOT}${path}`, body, options),
+  delete: <T = any>(path: string, options: RequestOptions = { key: true }) =>
+    request<T>('DELETE', `${ROOT}${path}`, undefined, options),
 };

@@ -5,6 +5,7 @@ import { acquireServices, type RunningServices } from '../../src/embedded/embedd
 import { createLogger } from '../../src/log';
 import { startServer, type RunningServer } from '../../src/server';
 import { openServices, type Services } from '../../src/services';
+import { startSyncWorker, type SyncWorker } from '../../src/search/syncWorker';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -13,6 +14,8 @@ export interface TestWorld {
   config: Config;
   services: Services;
   server: RunningServer;
+  /** The in-process sync worker (tests may stop it and start others). */
+  worker: SyncWorker;
   baseUrl: string;
   adminKey: string;
 }
@@ -46,16 +49,27 @@ export async function startWorld(): Promise<TestWorld> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
   });
   const services = await openServices(config, createLogger(config.logLevel));
+  // The worker creates the search indexes in the background: tests that never list do not wait.
+  const worker = startSyncWorker(services);
   const server = await startServer(services, '127.0.0.1', 0);
   const { key } = await services.apiKeys.create('test administrator', 'administrator');
-  world = { config, services, server, baseUrl: server.url, adminKey: key };
+  world = { config, services, server, worker, baseUrl: server.url, adminKey: key };
   return world;
+}
+
+/** jongodb has no dropDatabase (nor listCollections), so empty every collection the service uses. */
+async function emptyDatabase(services: Services): Promise<void> {
+  const dropped = await services.db.dropDatabase().catch(() => false);
+  if (dropped) return;
+  const names = new Set(['counters', 'sync_state', 'api_keys', ...Object.values(services.stores).map((store) => store.docs.collectionName)]);
+  await Promise.all([...names].map((name) => services.db.collection(name).deleteMany({}).catch(() => undefined)));
 }
 
 export async function stopWorld(): Promise<void> {
   if (world) {
     await world.server.close();
-    await world.services.db.dropDatabase().catch(() => undefined);
+    await world.worker.close();
+    await emptyDatabase(world.services);
     await world.services.search.indices
       .delete({ index: `${world.config.elasticsearch.indexPrefix}-*`, ignore_unavailable: true })
       .catch(() => undefined);

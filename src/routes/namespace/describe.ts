@@ -47,9 +47,21 @@ export function describeArgument(d: JoiDescription): ArgumentDescription {
   return arg;
 }
 
+const descriptionCache = new WeakMap<Joi.Schema, JoiDescription>();
+
+/** `schema.describe()`, once per schema: it is costly on the large write schemas. */
+export function describeSchema(schema: Joi.Schema): JoiDescription {
+  let description = descriptionCache.get(schema);
+  if (!description) {
+    description = schema.describe() as JoiDescription;
+    descriptionCache.set(schema, description);
+  }
+  return description;
+}
+
 /** Every parameter of an input schema, described. */
 export function describeArguments(schema: Joi.ObjectSchema): Record<string, ArgumentDescription> {
-  const described = schema.describe() as JoiDescription;
+  const described = describeSchema(schema);
   const args: Record<string, ArgumentDescription> = {};
   for (const [name, d] of Object.entries(described.keys ?? {})) args[name] = describeArgument(d);
   return args;

@@ -1,6 +1,6 @@
 import type { Method, RouteSpec } from '../../http/types';
-import type { JoiDescription } from './describe';
-import { joiToSchema, objectSchema, type Schema } from './openapiParams';
+import { describeSchema, type JoiDescription } from './describe';
+import { joiToSchema, objectSchema, sentences, type Schema } from './openapiParams';
 import { kindOf, responsesOf } from './openapiResponses';
 import { fillLabel, type DocTexts, type SummaryKey } from './openapiText';
 
@@ -21,7 +21,13 @@ export function operationIdOf(route: RouteSpec, method: Method): string {
   const words = route.path
     .split('/')
     .filter(Boolean)
-    .map((segment) => (segment.startsWith(':') ? (segment === ':slug' ? '' : `By${pascal(segment.slice(1))}`) : segment.split(/[-_]/).map(pascal).join('')));
+    .map((segment) =>
+      segment.startsWith(':')
+        ? segment === ':slug'
+          ? ''
+          : `By${pascal(segment.slice(1))}`
+        : segment.split(/[-_]/).map(pascal).join(''),
+    );
   return `${method.toLowerCase()}${words.join('') || 'Index'}`;
 }
 
@@ -36,7 +42,7 @@ function summaryKeyOf(route: RouteSpec, method: Method): SummaryKey | null {
   if (!addressed) return null;
   if (method === 'GET') return `read${addressed}`;
   if (WRITES.includes(method)) return `update${addressed}`;
-  const forceable = 'force' in (route.input.describe().keys ?? {});
+  const forceable = 'force' in (describeInput(route).keys ?? {});
   return forceable ? `trash${addressed}` : `delete${addressed}`;
 }
 
@@ -51,40 +57,68 @@ export function summaryOf(route: RouteSpec, method: Method, t: DocTexts): string
 
 function parameter(name: string, location: 'path' | 'query', d: JoiDescription, t: DocTexts, note?: string): Schema {
   const schema = joiToSchema(d, t);
-  const description = [note, schema.description].filter(Boolean).join(' ');
+  const description = sentences(schema.description as string | undefined, note);
   delete schema.description;
-  const param: Schema = { name, in: location, required: location === 'path' || d.flags?.presence === 'required', schema };
+  const param: Schema = {
+    name,
+    in: location,
+    required: location === 'path' || d.flags?.presence === 'required',
+    schema,
+  };
   if (description) param.description = description;
   if (schema.type === 'array') Object.assign(param, { style: 'form', explode: false });
   else if (schema.type === 'object') Object.assign(param, { style: 'deepObject', explode: true });
   return param;
 }
 
+export const describeInput = (route: RouteSpec): JoiDescription => describeSchema(route.input);
+
+/** Registers a request-body schema, reusing an identical one already registered (ID and slug routes share theirs). */
+function bodyRef(name: string, schema: Schema, bodies: Record<string, Schema>): string {
+  const text = JSON.stringify(schema);
+  const existing = Object.keys(bodies).find((key) => JSON.stringify(bodies[key]) === text);
+  if (!existing) bodies[name] = schema;
+  return `#/components/schemas/${existing ?? name}`;
+}
+
 /** The operation of one method of a route; `bodies` collects the shared request-body schemas. */
 export function operationOf(route: RouteSpec, method: Method, t: DocTexts, bodies: Record<string, Schema>): Schema {
-  const keys = (route.input.describe() as JoiDescription).keys ?? {};
+  const keys = describeInput(route).keys ?? {};
   const pathParams = pathParamsOf(route.path);
   const pathInputKeys = new Set(pathParams.map((name) => route.pathKeys?.[name] ?? name));
   const fields = Object.entries(keys).filter(([name]) => !pathInputKeys.has(name));
   const writes = WRITES.includes(method);
-  const parameters: Schema[] = pathParams.map((name) => parameter(name, 'path', keys[route.pathKeys?.[name] ?? name] ?? { type: 'string' }, t));
+  const parameters: Schema[] = pathParams.map((name) =>
+    parameter(name, 'path', keys[route.pathKeys?.[name] ?? name] ?? { type: 'string' }, t),
+  );
+  let body: string | undefined;
+  if (writes) {
+    const name = `${pascal(operationIdOf(route, route.methods.find((m) => WRITES.includes(m)) ?? method))}Input`;
+    const schema = objectSchema({ type: 'object', keys: Object.fromEntries(fields) }, t);
+    body = bodyRef(name, { ...schema, description: t.bodyDescription }, bodies);
+  }
   for (const [name, d] of fields) {
-    const optionalInQuery = writes ? { ...d, flags: { ...d.flags, presence: 'optional' } } : d;
-    parameters.push(parameter(name, 'query', optionalInQuery, t, writes ? t.alsoInQuery : undefined));
+    if (!body) {
+      parameters.push(parameter(name, 'query', d, t));
+      continue;
+    }
+    // The same field in the query string: its schema is the body's, by reference.
+    const param = parameter(name, 'query', { ...d, flags: { ...d.flags, presence: 'optional' } }, t, t.alsoInQuery);
+    param.schema = { $ref: `${body}/properties/${name}` };
+    parameters.push(param);
   }
   const operation: Schema = {
     operationId: operationIdOf(route, method),
     tags: [route.resource],
     summary: summaryOf(route, method, t),
-    description: [route.description, t.access[route.access], writes ? t.writeForms : undefined].filter(Boolean).join('\n\n'),
+    description: [route.description, t.access[route.access], writes ? t.writeForms : undefined]
+      .filter(Boolean)
+      .join('\n\n'),
     parameters,
   };
-  if (writes) {
-    const bodyName = `${pascal(operationIdOf(route, route.methods.find((m) => WRITES.includes(m)) ?? method))}Input`;
-    const schema = objectSchema({ type: 'object', keys: Object.fromEntries(fields) }, t);
-    bodies[bodyName] = { ...schema, description: t.bodyDescription };
-    const ref = { $ref: `#/components/schemas/${bodyName}` };
-    operation.requestBody = { required: false, description: t.writeForms, content: Object.fromEntries(BODY_TYPES.map((type) => [type, { schema: ref }])) };
+  if (body) {
+    const content = Object.fromEntries(BODY_TYPES.map((type) => [type, { schema: { $ref: body } }]));
+    operation.requestBody = { required: false, description: t.writeForms, content };
   }
   operation.responses = responsesOf(route, method, t);
   operation.security = route.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }];

@@ -19,6 +19,9 @@ interface Description extends Omit<JoiDescription, 'rules' | 'items' | 'keys' | 
   matches?: { schema?: Description; then?: Description; otherwise?: Description }[];
 }
 
+/** Words that show a field description already names the accepted forms of a date, flag or list. */
+const NOTE_MARKERS: Record<string, RegExp> = { dateInput: /ISO 8601/, flag: /yes\/no/, list: /comma/ };
+
 const limit = (rule: Rule): unknown => rule.args?.limit;
 
 /** `/^abc$/` as joi describes it → `^abc$`; null for flagged or named patterns (shown as words instead). */
@@ -57,14 +60,21 @@ function numberSchema(d: Description): Schema {
     else if (rule.name === 'max') schema.maximum = limit(rule);
     else if (rule.name === 'greater') Object.assign(schema, { minimum: limit(rule), exclusiveMinimum: true });
     else if (rule.name === 'less') Object.assign(schema, { maximum: limit(rule), exclusiveMaximum: true });
-    else if (rule.name === 'positive') Object.assign(schema, { minimum: 0, exclusiveMinimum: true });
+    else if (rule.name === 'sign' && rule.args?.sign === 'positive' && schema.minimum === undefined) {
+      Object.assign(schema, { minimum: 0, exclusiveMinimum: true });
+    } else if (rule.name === 'sign' && rule.args?.sign === 'negative' && schema.maximum === undefined) {
+      Object.assign(schema, { maximum: 0, exclusiveMaximum: true });
+    }
   }
   return schema;
 }
 
 function arraySchema(d: Description, t: DocTexts): Schema {
   const items = (d.items ?? []).map((item) => joiToSchema(item, t));
-  const schema: Schema = { type: 'array', items: items.length === 1 ? items[0] : items.length > 1 ? { anyOf: items } : {} };
+  const schema: Schema = {
+    type: 'array',
+    items: items.length === 1 ? items[0] : items.length > 1 ? { anyOf: items } : {},
+  };
   for (const rule of d.rules ?? []) {
     if (rule.name === 'min') schema.minItems = limit(rule);
     else if (rule.name === 'max') schema.maxItems = limit(rule);
@@ -121,6 +131,14 @@ function baseSchema(d: Description, t: DocTexts): { schema: Schema; note?: strin
   }
 }
 
+/** Joins texts as sentences: `a` + `b` → `a. b` (no doubled punctuation). */
+export function sentences(...texts: (string | undefined)[]): string {
+  return texts
+    .filter((text): text is string => Boolean(text))
+    .map((text, i, all) => (i < all.length - 1 && !/[.!?:;)]$/.test(text) ? `${text}.` : text))
+    .join(' ');
+}
+
 /** Marks a schema (or each typed branch of an anyOf) nullable; OpenAPI 3.0 needs a `type` beside it. */
 function makeNullable(schema: Schema): void {
   if (schema.type) schema.nullable = true;
@@ -142,10 +160,13 @@ export function joiToSchema(d: Description | JoiDescription, t: DocTexts): Schem
   }
   if (allowed.includes(null)) makeNullable(schema);
   const fallback = flags.default;
-  if (fallback !== undefined && fallback !== null && typeof fallback !== 'function' && typeof fallback !== 'object') schema.default = fallback;
+  if (fallback !== undefined && fallback !== null && typeof fallback !== 'function' && typeof fallback !== 'object')
+    schema.default = fallback;
   else if (Array.isArray(fallback)) schema.default = fallback;
   if (described.examples?.length) schema.example = described.examples[0];
-  const text = [flags.description, note].filter(Boolean).join(' ');
+  // A field description that already spells out the accepted forms needs no second sentence.
+  const explained = NOTE_MARKERS[described.type]?.test(flags.description ?? '');
+  const text = sentences(flags.description, explained ? undefined : note);
   if (text) schema.description = text;
   return schema;
 }

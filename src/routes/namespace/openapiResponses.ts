@@ -1,4 +1,6 @@
+import { LANGUAGES } from '../../../config';
 import type { Method, RouteSpec } from '../../http/types';
+import { describeSchema } from './describe';
 import type { Schema } from './openapiParams';
 import { KINDS, schemaRef } from './openapiSchemas';
 import type { DocTexts } from './openapiText';
@@ -22,7 +24,8 @@ export function resolveResponse(name: string | undefined): ResponseShape {
   const key = squash(name ?? '');
   for (const kind of KINDS) {
     if (key === kind.kind) return { shape: 'record', kind };
-    if ([kind.plural, `${kind.kind}list`, `list${kind.kind}`, `${kind.plural}list`].includes(key)) return { shape: 'list', kind };
+    if ([kind.plural, `${kind.kind}list`, `list${kind.kind}`, `${kind.plural}list`].includes(key))
+      return { shape: 'list', kind };
   }
   if (key === 'namespace' || key === 'namespaceindex') return { shape: 'namespace' };
   if (key === 'openapi' || key === 'doc' || key === 'document') return { shape: 'openapi' };
@@ -43,7 +46,7 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
   switch (resolved.shape) {
     case 'record': {
       const record = schemaRef(resolved.kind.schema);
-      const forceable = method === 'DELETE' && 'force' in (route.input.describe().keys ?? {});
+      const forceable = method === 'DELETE' && 'force' in (describeSchema(route.input).keys ?? {});
       return json(forceable ? { oneOf: [record, schemaRef('Deleted')] } : record);
     }
     case 'list':
@@ -52,7 +55,9 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
       return json(schemaRef('NamespaceIndex'));
     case 'openapi':
       return {
-        'application/json': { schema: { type: 'object', description: 'OpenAPI 3.0.3 document', required: ['openapi', 'info', 'paths'] } },
+        'application/json': {
+          schema: { type: 'object', description: 'OpenAPI 3.0.3 document', required: ['openapi', 'info', 'paths'] },
+        },
         'text/html': { schema: { type: 'string', description: 'The reference page (format=html)' } },
       };
     case 'asset':
@@ -71,7 +76,12 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
   const k = kind?.kind ?? '{kind}';
   const byPath = /:\w+/.test(route.path);
   const codes: Record<number, string[]> = {
-    400: ['rest_invalid_param', 'rest_invalid_json', ...(byPath && kind ? [`rest-invalid-${k}-id`] : []), ...(listing ? ['page-too-deep'] : [])],
+    400: [
+      'rest_invalid_param',
+      'rest_invalid_json',
+      ...(byPath && kind ? [`rest-invalid-${k}-id`] : []),
+      ...(listing ? ['page-too-deep'] : []),
+    ],
     401: ['rest_unauthorized'],
     403: [
       'rest_forbidden',
@@ -94,15 +104,21 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
 
 const header = (description: string, schema: Schema, required = false) => ({ description, required, schema });
 
+/** Headers every response carries, referenced from each response. */
+export const sharedHeaders = (t: DocTexts) => ({
+  ContentLanguage: header(t.headers.contentLanguage, { type: 'string', enum: [...LANGUAGES] }, true),
+});
+
 /** Whether a route creates a record: POST on a collection path. */
-export const isCreate = (route: RouteSpec, method: Method): boolean => method === 'POST' && route.access === 'write' && !/:\w+/.test(route.path);
+export const isCreate = (route: RouteSpec, method: Method): boolean =>
+  method === 'POST' && route.access === 'write' && !/:\w+/.test(route.path);
 
 /** The responses of one operation: its success status, each error status of the route, and `default`. */
 export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Record<string, unknown> {
   const resolved = resolveResponse(route.response);
   const kind = kindOf(route);
   const listing = resolved.shape === 'list';
-  const contentLanguage = { 'Content-Language': header(t.headers.contentLanguage, { type: 'string' }, true) };
+  const contentLanguage = { 'Content-Language': { $ref: '#/components/headers/ContentLanguage' } };
   const created = isCreate(route, method);
   const successHeaders: Record<string, unknown> = { ...contentLanguage };
   if (created) successHeaders.Location = header(t.headers.location, { type: 'string', format: 'uri' }, true);
@@ -112,7 +128,11 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
     successHeaders.Link = header(t.headers.link, { type: 'string' });
   }
   const responses: Record<string, unknown> = {
-    [created ? '201' : '200']: { description: t.statuses[created ? '201' : '200'], headers: successHeaders, content: successContent(route, method, resolved) },
+    [created ? '201' : '200']: {
+      description: t.statuses[created ? '201' : '200'],
+      headers: successHeaders,
+      content: successContent(route, method, resolved),
+    },
   };
   // Every route validates i18n_language (400); every write needs a key (401) of a strong enough role (403).
   const statuses = new Set([...(route.errors ?? []), 400, ...(route.access === 'write' ? [401, 403] : [])]);

@@ -13,7 +13,11 @@ const nullableStr: Schema = { type: 'string', nullable: true };
 const int: Schema = { type: 'integer' };
 const bool: Schema = { type: 'boolean' };
 const uri: Schema = { type: 'string', format: 'uri' };
-const wireDate: Schema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', example: '2025-06-01 19:00:00' };
+const wireDate: Schema = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+  example: '2025-06-01 19:00:00',
+};
 
 /** A closed object: every listed property required unless named in `optional`. */
 function record(properties: Record<string, Schema>, optional: string[] = [], description?: string): Schema {
@@ -41,13 +45,21 @@ const common: Record<string, Schema> = {
   translations: ref('Translations'),
 };
 
-const dateDetails = record(Object.fromEntries(['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, str])));
+const dateDetails = record(
+  Object.fromEntries(['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, str])),
+);
 
 const image: Schema = {
   description: '`false` when the record has no image',
   anyOf: [
     { type: 'boolean', enum: [false] },
-    record({ url: uri, id: int, extension: str, width: { type: 'integer', nullable: true }, height: { type: 'integer', nullable: true } }),
+    record({
+      url: uri,
+      id: int,
+      extension: str,
+      width: { type: 'integer', nullable: true },
+      height: { type: 'integer', nullable: true },
+    }),
   ],
 };
 
@@ -55,6 +67,7 @@ const event = record(
   {
     ...common,
     global_id: str,
+    global_id_lineage: { type: 'array', items: str },
     title: str,
     description: nullableStr,
     excerpt: nullableStr,
@@ -92,7 +105,10 @@ const event = record(
     },
     organizer: { type: 'array', items: ref('Organizer') },
     json_ld: { type: 'object', description: 'schema.org `Event` (single reads only, not in lists)' },
-    distance: { type: 'number', description: 'Distance to the requested point, in `geoloc_unit` (lists with `geoloc_lat`/`geoloc_lng` only)' },
+    distance: {
+      type: 'number',
+      description: 'Distance to the requested point, in `geoloc_unit` (lists with `geoloc_lat`/`geoloc_lng` only)',
+    },
   },
   ['json_ld', 'distance'],
 );
@@ -130,7 +146,10 @@ function term(taxonomy: 'category' | 'tag'): Schema {
     slug: str,
     taxonomy: { type: 'string', enum: [taxonomy] },
     description: nullableStr,
-    parent: { type: 'integer', description: taxonomy === 'tag' ? 'Always 0 for tags' : 'Parent category ID; 0 when none' },
+    parent: {
+      type: 'integer',
+      description: taxonomy === 'tag' ? 'Always 0 for tags' : 'Parent category ID; 0 when none',
+    },
     count: { type: 'integer', description: 'Number of published events using it' },
     url: uri,
     rest_url: uri,
@@ -157,7 +176,14 @@ function list(key: string, item: string): Schema {
 
 const argument: Schema = {
   type: 'object',
-  properties: { type: str, required: bool, default: {}, enum: { type: 'array', items: {} }, items: { type: 'object' }, description: str },
+  properties: {
+    type: str,
+    required: bool,
+    default: {},
+    enum: { type: 'array', items: {} },
+    items: { type: 'object' },
+    description: str,
+  },
   required: ['type', 'required'],
 };
 
@@ -171,7 +197,15 @@ const namespaceIndex = record({
         methods: { type: 'array', items: str },
         endpoints: {
           type: 'array',
-          items: record({ methods: { type: 'array', items: str }, args: { type: 'object', additionalProperties: argument }, summary: str, description: str }, ['summary', 'description']),
+          items: record(
+            {
+              methods: { type: 'array', items: str },
+              args: { type: 'object', additionalProperties: argument },
+              summary: str,
+              description: str,
+            },
+            ['summary', 'description'],
+          ),
         },
         _links: { type: 'object', properties: { self: uri } },
       },
@@ -193,7 +227,11 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   OrganizerList: list('organizers', 'Organizer'),
   CategoryList: list('categories', 'Category'),
   TagList: list('tags', 'Tag'),
-  Deleted: record({ id: int, deleted: { type: 'boolean', enum: [true] } }, [], 'Answer of a permanent delete (`force=true`)'),
+  Deleted: record(
+    { id: int, deleted: { type: 'boolean', enum: [true] } },
+    [],
+    'Answer of a permanent delete (`force=true`)',
+  ),
   Error: record({
     code: str,
     message: str,
@@ -201,7 +239,11 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
       type: 'object',
       properties: {
         status: int,
-        params: { type: 'object', additionalProperties: str, description: 'Each bad parameter with its message (validation errors)' },
+        params: {
+          type: 'object',
+          additionalProperties: str,
+          description: 'Each bad parameter with its message (validation errors)',
+        },
       },
       required: ['status'],
     },

@@ -36,7 +36,14 @@ export interface DocTexts {
   bodyDescription: string;
   statuses: Record<string, string>;
   codes: string;
-  headers: { contentLanguage: string; location: string; total: string; totalPages: string; link: string; wwwAuthenticate: string };
+  headers: {
+    contentLanguage: string;
+    location: string;
+    total: string;
+    totalPages: string;
+    link: string;
+    wwwAuthenticate: string;
+  };
   bearer: string;
   referencePage: string;
 }
@@ -81,10 +88,12 @@ const en: DocTexts = {
   },
   access: {
     read: 'Public: no credentials needed. With an API key, the caller also sees what its role may read.',
-    write: 'Requires an API key (`Authorization: Bearer <key>`); the role decides what is allowed (401 without a key, 403 when the role is too weak).',
+    write:
+      'Requires an API key (`Authorization: Bearer <key>`); the role decides what is allowed (401 without a key, 403 when the role is too weak).',
   },
-  writeForms: 'Parameters may be sent as JSON, as a form (urlencoded or multipart) or in the query string; the body wins on conflict.',
-  alsoInQuery: 'Also accepted in the query string (the body wins on conflict).',
+  writeForms:
+    'Parameters may be sent as JSON, as a form (urlencoded or multipart) or in the query string; the body wins on conflict.',
+  alsoInQuery: '(Query string or body; the body wins.)',
   bodyDescription: 'The fields to write. Only the fields sent change; `null` (or `""` for text) clears a field.',
   statuses: {
     '200': 'Success',
@@ -97,7 +106,8 @@ const en: DocTexts = {
     '410': 'Already in the trash',
     '413': 'Body too large',
     '415': 'Unsupported body media type',
-    default: 'Unexpected failure: 500 `rest_internal_error`, or 503 `search-unavailable` / `storage-unavailable` with `Retry-After`',
+    default:
+      'Unexpected failure: 500 `rest_internal_error`, or 503 `search-unavailable` / `storage-unavailable` with `Retry-After`',
   },
   codes: 'Error codes',
   headers: {
@@ -152,11 +162,14 @@ const fr: DocTexts = {
   },
   access: {
     read: 'Public : aucune clé nécessaire. Avec une clé d’API, l’appelant voit aussi ce que son rôle lui permet de lire.',
-    write: 'Nécessite une clé d’API (`Authorization: Bearer <clé>`) ; le rôle décide de ce qui est permis (401 sans clé, 403 si le rôle est insuffisant).',
+    write:
+      'Nécessite une clé d’API (`Authorization: Bearer <clé>`) ; le rôle décide de ce qui est permis (401 sans clé, 403 si le rôle est insuffisant).',
   },
-  writeForms: 'Les paramètres peuvent être envoyés en JSON, en formulaire (urlencoded ou multipart) ou dans la chaîne de requête ; le corps l’emporte en cas de conflit.',
-  alsoInQuery: 'Également accepté dans la chaîne de requête (le corps l’emporte en cas de conflit).',
-  bodyDescription: 'Les champs à écrire. Seuls les champs envoyés changent ; `null` (ou `""` pour un texte) efface un champ.',
+  writeForms:
+    'Les paramètres peuvent être envoyés en JSON, en formulaire (urlencoded ou multipart) ou dans la chaîne de requête ; le corps l’emporte en cas de conflit.',
+  alsoInQuery: '(Chaîne de requête ou corps ; le corps l’emporte.)',
+  bodyDescription:
+    'Les champs à écrire. Seuls les champs envoyés changent ; `null` (ou `""` pour un texte) efface un champ.',
   statuses: {
     '200': 'Succès',
     '201': 'Créé ; `Location` donne le rest_url du nouvel enregistrement',
@@ -168,7 +181,8 @@ const fr: DocTexts = {
     '410': 'Déjà à la corbeille',
     '413': 'Corps trop volumineux',
     '415': 'Type de corps non pris en charge',
-    default: 'Échec inattendu : 500 `rest_internal_error`, ou 503 `search-unavailable` / `storage-unavailable` avec `Retry-After`',
+    default:
+      'Échec inattendu : 500 `rest_internal_error`, ou 503 `search-unavailable` / `storage-unavailable` avec `Retry-After`',
   },
   codes: 'Codes d’erreur',
   headers: {
@@ -223,11 +237,14 @@ const de: DocTexts = {
   },
   access: {
     read: 'Öffentlich: keine Zugangsdaten nötig. Mit einem API-Schlüssel sieht der Aufrufer zusätzlich, was seine Rolle lesen darf.',
-    write: 'Erfordert einen API-Schlüssel (`Authorization: Bearer <Schlüssel>`); die Rolle entscheidet, was erlaubt ist (401 ohne Schlüssel, 403 bei zu schwacher Rolle).',
+    write:
+      'Erfordert einen API-Schlüssel (`Authorization: Bearer <Schlüssel>`); die Rolle entscheidet, was erlaubt ist (401 ohne Schlüssel, 403 bei zu schwacher Rolle).',
   },
-  writeForms: 'Parameter können als JSON, als Formular (urlencoded oder multipart) oder in der Query gesendet werden; bei Konflikten gilt der Body.',
-  alsoInQuery: 'Auch in der Query zulässig (bei Konflikten gilt der Body).',
-  bodyDescription: 'Die zu schreibenden Felder. Nur gesendete Felder ändern sich; `null` (oder `""` bei Text) leert ein Feld.',
+  writeForms:
+    'Parameter können als JSON, als Formular (urlencoded oder multipart) oder in der Query gesendet werden; bei Konflikten gilt der Body.',
+  alsoInQuery: '(Query oder Body; der Body hat Vorrang.)',
+  bodyDescription:
+    'Die zu schreibenden Felder. Nur gesendete Felder ändern sich; `null` (oder `""` bei Text) leert ein Feld.',
   statuses: {
     '200': 'Erfolg',
     '201': 'Angelegt; `Location` enthält die rest_url des neuen Datensatzes',
@@ -239,7 +256,8 @@ const de: DocTexts = {
     '410': 'Bereits im Papierkorb',
     '413': 'Body zu groß',
     '415': 'Nicht unterstützter Medientyp des Bodys',
-    default: 'Unerwarteter Fehler: 500 `rest_internal_error` oder 503 `search-unavailable` / `storage-unavailable` mit `Retry-After`',
+    default:
+      'Unerwarteter Fehler: 500 `rest_internal_error` oder 503 `search-unavailable` / `storage-unavailable` mit `Retry-After`',
   },
   codes: 'Fehlercodes',
   headers: {
@@ -250,7 +268,8 @@ const de: DocTexts = {
     link: 'RFC-8288-Links auf die Seiten `next` und `prev`, sofern vorhanden',
     wwwAuthenticate: 'Die Bearer-Aufforderung',
   },
-  bearer: 'Ein mit dem Betriebsskript `apikey` erzeugter API-Schlüssel, gesendet als `Authorization: Bearer <Schlüssel>`.',
+  bearer:
+    'Ein mit dem Betriebsskript `apikey` erzeugter API-Schlüssel, gesendet als `Authorization: Bearer <Schlüssel>`.',
   referencePage: 'Durchsuchbare Referenzseite',
 };
 
@@ -259,6 +278,8 @@ export const DOC_TEXTS: Record<Language, DocTexts> = { en, fr, de };
 /** Fills `{a}`, `{A}` and `{plural}` of a summary pattern with a kind's label in that language. */
 export function fillLabel(pattern: string, label: Label): string {
   const capitalised = label.a.charAt(0).toUpperCase() + label.a.slice(1);
-  const plural = pattern.startsWith('{plural}') ? label.plural.charAt(0).toUpperCase() + label.plural.slice(1) : label.plural;
+  const plural = pattern.startsWith('{plural}')
+    ? label.plural.charAt(0).toUpperCase() + label.plural.slice(1)
+    : label.plural;
   return pattern.replace('{a}', label.a).replace('{A}', capitalised).replace('{plural}', plural);
 }

@@ -40,6 +40,8 @@ type Input = Record<string, unknown>;
 export const WRITABLE_STATUSES: Status[] = ['publish', 'future', 'draft', 'pending', 'private'];
 
 const RICH_TEXT_MAX = 100_000;
+const IMAGE_MESSAGE = '{{#label}} must be an http(s) URL (image IDs are not supported: this service hosts no images)';
+const IMAGE_MESSAGES = { 'string.base': IMAGE_MESSAGE, 'string.uri': IMAGE_MESSAGE, 'string.uriCustomScheme': IMAGE_MESSAGE };
 
 export const nameText = (max: number, what: string) =>
   text(max)
@@ -84,9 +86,7 @@ export function postWriteKeys(label: string) {
       .description(`${label} slug (lower case, accents folded); generated from the name when not sent, null or "" regenerates it`),
     description: text(RICH_TEXT_MAX).allow(null).description('Description (HTML, sanitised to a safe allow-list); null or "" clears it'),
     excerpt: text(RICH_TEXT_MAX).allow(null).description('Excerpt (HTML, sanitised to a safe allow-list); null or "" clears it'),
-    image: optionalUrl('Featured image URL (image IDs are not hosted here, so a numeric image is rejected)').messages({
-      'string.uri': '{{#label}} must be an http(s) URL; image IDs are not supported',
-    }),
+    image: optionalUrl('Featured image URL (image IDs are not hosted here, so a numeric image is rejected)').messages(IMAGE_MESSAGES),
   };
 }
 

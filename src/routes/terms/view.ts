@@ -1,17 +1,12 @@
 import type { Language } from '../../../config';
-import type { PresentEnv } from '../../domain/present';
 import type { Services } from '../../services';
 import type { StoredRecord } from '../../storage/recordStore';
 import type { TermDoc } from '../../storage/stores';
 import { publishedEventCounts, type TermField } from '../../storage/termQueries';
+import { presentEnvOf } from '../posts/presentEnv';
 import type { RecordView } from '../views';
 import { presentTerm } from './presenter';
 import type { TermKind } from './schema';
-
-function presentEnvOf(services: Services): PresentEnv {
-  const { apiUrl, siteUrl, defaultTimezone } = services.config;
-  return { apiUrl, siteUrl, timezone: defaultTimezone };
-}
 
 function termView(kind: TermKind, field: TermField): RecordView {
   return async (services: Services, records: StoredRecord<TermDoc>[], lang: Language) => {
@@ -20,7 +15,7 @@ function termView(kind: TermKind, field: TermField): RecordView {
       field,
       records.map((record) => record.id),
     );
-    const env = presentEnvOf(services);
+    const env = presentEnvOf(services.config);
     return records.map((record) => presentTerm(kind, record, lang, env, counts.get(record.id) ?? 0) as unknown as Record<string, unknown>);
   };
 }

@@ -1,0 +1,37 @@
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  { ignores: ['dist/', 'node_modules/', '.services/', '.data/', 'coverage/', 'results/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      // Leading underscore marks a deliberately unused parameter (e.g. Koa's `next`).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // `any` only as a type argument or default, where heterogeneous collections need it
+      // (`StoredRecord<any>[]`, `RouteSpec<I = any>`); elsewhere use a precise type or `unknown`.
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAnyKeyword:not(TSTypeParameterInstantiation > TSAnyKeyword, TSTypeParameter > TSAnyKeyword)',
+          message: 'Use a precise type or `unknown`; `any` is allowed only as a type argument.',
+        },
+      ],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    // Tests read loosely typed JSON bodies and assert on them.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': 'off',
+      '@typescript-eslint/no-unused-expressions': 'off',
+    },
+  },
+);

@@ -1,0 +1,81 @@
+import { ValidationError } from '../../errors';
+import type { RequestContext } from '../../http/types';
+import type { Services } from '../../services';
+import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
+import type { EventDoc } from '../../storage/stores';
+import { organizerDefinition } from '../organizers/routes';
+import type { ResourceDefinition } from '../resource';
+import { venueDefinition } from '../venues/routes';
+
+type Input = Record<string, unknown>;
+type LinkField = 'venues' | 'organizers';
+
+const MAX_PARENT_DEPTH = 50;
+
+/** One `venue` / `organizer` parameter: existing IDs and inline records to create, in order. */
+type Ref = number | Input;
+
+function refsOf(value: unknown): Ref[] {
+  if (value === null || value === undefined || value === '' || value === 0) return [];
+  return (Array.isArray(value) ? value : [value]) as Ref[];
+}
+
+async function checkIds(store: RecordStore<BaseDoc>, param: string, kind: string, refs: Ref[]): Promise<void> {
+  const ids = refs.filter((ref): ref is number => typeof ref === 'number');
+  if (ids.length === 0) return;
+  const found = await store.getMany(ids);
+  const missing = [...new Set(ids.filter((id) => !found.has(id)))];
+  if (missing.length === 0) return;
+  const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
+  const claim = missing.length === 1 ? `is not ${article} ${kind} ID` : `are not ${kind} IDs`;
+  throw new ValidationError({ [param]: `${missing.join(', ')} ${claim}` });
+}
+
+async function linkAll<D extends BaseDoc>(services: Services, ctx: RequestContext<Input>, def: ResourceDefinition<D>, refs: Ref[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const ref of refs) {
+    let id: number;
+    if (typeof ref === 'number') id = ref;
+    else {
+      const created = await def.store(services).create(ctx.state.language, await def.toContent(services, ctx, ref, null));
+      id = created.id;
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Resolves the `venue` and `organizer` parameters of an event write (CONTRACT part 4): IDs must
+ * be venues / organizers (else 400 naming the parameter); inline objects are created and linked
+ * only by `commit()`, once every other check of the write has passed.
+ */
+export async function resolveLinks(services: Services, ctx: RequestContext<Input>, input: Input): Promise<{ commit(): Promise<Partial<Pick<EventDoc, LinkField>>> }> {
+  const venueRefs = input.venue === undefined ? undefined : refsOf(input.venue);
+  const organizerRefs = input.organizer === undefined ? undefined : refsOf(input.organizer);
+  if (venueRefs) await checkIds(services.stores.venues as unknown as RecordStore<BaseDoc>, 'venue', 'venue', venueRefs);
+  if (organizerRefs) await checkIds(services.stores.organizers as unknown as RecordStore<BaseDoc>, 'organizer', 'organizer', organizerRefs);
+  return {
+    async commit() {
+      const out: Partial<Pick<EventDoc, LinkField>> = {};
+      if (venueRefs) out.venues = await linkAll(services, ctx, venueDefinition, venueRefs);
+      if (organizerRefs) out.organizers = await linkAll(services, ctx, organizerDefinition, organizerRefs);
+      return out;
+    },
+  };
+}
+
+/** `post_parent`: 0 / null for none, else an existing event other than `selfId` (400 otherwise). */
+export async function resolveParent(services: Services, value: number | null, selfId: number | null): Promise<number> {
+  if (!value) return 0;
+  if (value === selfId) throw new ValidationError({ post_parent: 'an event cannot be its own parent' });
+  let parent: StoredRecord<EventDoc> | null = await services.stores.events.get(value);
+  if (!parent) throw new ValidationError({ post_parent: `${value} is not an event ID` });
+  // No cycles: this event may not become its own ancestor.
+  for (let depth = 0; parent && selfId !== null && depth < MAX_PARENT_DEPTH; depth++) {
+    const next: number = inLanguage(parent, parent.originalLang).post_parent ?? 0;
+    if (next === selfId) throw new ValidationError({ post_parent: 'an event cannot be its own ancestor' });
+    parent = next ? await services.stores.events.get(next) : null;
+  }
+  return value;
+}

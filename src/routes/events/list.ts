@@ -1,0 +1,108 @@
+import { Joi, idList, language, text } from '../../http/params';
+import type { RequestContext, RouteSpec } from '../../http/types';
+import { listEvents, type EventListInput } from '../../search/eventList';
+import { appliedParams, pagingParams, sendPage } from '../../search/listing';
+import { STATUSES } from '../../search/visibility';
+import type { Services } from '../../services';
+
+const date = (meaning: string) => Joi.dateInput().description(meaning);
+/** Category and tag filters take IDs or slugs. */
+const termRefs = (kind: string) =>
+  Joi.list()
+    .items(Joi.alternatives().try(Joi.number().integer().min(1), Joi.string().trim().min(1).max(200)))
+    .max(100)
+    .description(`Events in any of these ${kind} (IDs or slugs); an unknown one is a 400`);
+
+export const eventListSchema = Joi.object({
+  ...pagingParams(),
+  start_date: date('Events starting at or after this date (default: now; the whole day unless strict_dates)'),
+  end_date: date(
+    'Events starting at or before this date (default: two years after start_date; the whole day unless strict_dates)',
+  ),
+  starts_before: date('Events starting before the end of this day (this time with strict_dates)'),
+  starts_after: date('Events starting after the end of this day (this time with strict_dates)'),
+  ends_before: date('Events ending before the end of this day (this time with strict_dates)'),
+  ends_after: date('Events ending after the end of this day (this time with strict_dates)'),
+  strict_dates: Joi.flag()
+    .default(false)
+    .description(
+      'Apply dates at the exact times given; by default days are whole days, matched against the day each event shows in its own time zone',
+    ),
+  search: text(500).description(
+    'Full-text search (typo-tolerant, in the request language) over title, description, excerpt, venue, organizers, categories and tags',
+  ),
+  categories: termRefs('categories'),
+  tags: termRefs('tags'),
+  venue: idList().description('Events at any of these venues'),
+  organizer: idList().description('Events of any of these organizers'),
+  featured: Joi.flag().description('Only featured (true) or only not featured (false) events'),
+  status: Joi.list()
+    .items(Joi.string().valid(...STATUSES))
+    .max(STATUSES.length)
+    .description('Post statuses to list (anonymous callers: publish only)'),
+  geoloc: Joi.flag().description('Only events whose venue has (true) or lacks (false) coordinates'),
+  geoloc_lat: Joi.number().min(-90).max(90).description('Latitude of the point to search around (with geoloc_lng)'),
+  geoloc_lng: Joi.number().min(-180).max(180).description('Longitude of the point to search around (with geoloc_lat)'),
+  geoloc_radius: Joi.number()
+    .positive()
+    .max(20_000)
+    .default(25)
+    .description('Search radius around geoloc_lat/geoloc_lng'),
+  geoloc_unit: Joi.string()
+    .valid('mi', 'km')
+    .default('mi')
+    .description("Unit of geoloc_radius and of each result's distance"),
+  include: idList().description('Only these event IDs; date filters are then ignored'),
+  post_parent: Joi.number()
+    .integer()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .description('Events whose parent is this event (0: events without a parent)'),
+  ticketed: Joi.flag().description('Only events with (true) or without (false) tickets'),
+  orderby: Joi.string()
+    .valid('start_date', 'title', 'modified', 'relevance', 'distance')
+    .description(
+      'Sort key: start_date (default), relevance (default with search), title, modified, distance (needs geoloc_lat/lng)',
+    ),
+  order: Joi.string()
+    .lowercase()
+    .valid('asc', 'desc')
+    .description('Sort direction (asc by default, desc for relevance)'),
+  i18n_language: language(),
+});
+
+/** `GET /events`: the event list, served from the search index. */
+export function eventListRoutes(services: Services): RouteSpec[] {
+  return [
+    {
+      methods: ['GET'],
+      path: '/events',
+      resource: 'events',
+      summary: 'List events',
+      description:
+        'Events in the request language (each in its original language when not translated), ordered by start date then ID. ' +
+        'Default window: from the start of today to two years later; days are matched against the day each event shows in its own ' +
+        'time zone, texts without an offset are read in the site time zone, instants (with an offset, unix timestamps, now) are exact ' +
+        'with strict_dates. With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.',
+      access: 'read',
+      input: eventListSchema,
+      response: 'events',
+      errors: [400, 404, 503],
+      handler: async (ctx: RequestContext<EventListInput>) => {
+        const result = await listEvents(services, ctx.input, {
+          lang: ctx.state.language,
+          principal: ctx.state.principal,
+        });
+        sendPage(ctx, {
+          kind: 'event',
+          items: result.items,
+          total: result.total,
+          page: result.page,
+          params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
+            per_page: result.page.perPage,
+          }),
+        });
+      },
+    },
+  ];
+}

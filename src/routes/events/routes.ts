@@ -1,0 +1,107 @@
+import type { Language } from '../../../config';
+import { normalizeCost } from '../../domain/cost';
+import { resolveEventDates } from '../../domain/eventDates';
+import { eventJsonLd, type JsonLdEventSource } from '../../domain/jsonLd';
+import { ForbiddenError } from '../../errors';
+import type { RequestContext, RouteSpec } from '../../http/types';
+import type { Services } from '../../services';
+import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
+import type { EventDoc, PostDoc } from '../../storage/stores';
+import { clearable, postContent, postContext } from '../posts/postContent';
+import { resourceRoutes, type ResourceDefinition } from '../resource';
+import { resolveTermRefs } from '../terms/resolveTerms';
+import { resolveLinks, resolveParent } from './links';
+import { hashEventPassword, verifyEventPassword } from './password';
+import { EVENT_REQUIRED_ON_CREATE, eventReadSchema, eventWriteSchema } from './schema';
+
+type Input = Record<string, unknown>;
+
+const FLAGS = ['hide_from_listings', 'sticky', 'featured', 'ticketed'] as const;
+const DATE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day'] as const;
+/** Roles that read password-protected events without the password (CONTRACT part 6). */
+const PASSWORD_BYPASS_ROLES = new Set(['editor', 'administrator']);
+
+/** Defaults of a new event for the fields a create may leave out. */
+const CREATE_DEFAULTS: Partial<EventDoc> = {
+  cost: null,
+  website: null,
+  show_map: null,
+  show_map_link: null,
+  hide_from_listings: false,
+  sticky: false,
+  featured: false,
+  ticketed: false,
+  post_parent: 0,
+  passwordHash: null,
+  venues: [],
+  organizers: [],
+  categories: [],
+  tags: [],
+};
+
+const termList = (value: unknown): (number | string)[] => (Array.isArray(value) ? (value as (number | string)[]) : []);
+
+async function toEventContent(services: Services, ctx: RequestContext<Input>, input: Input, existing: StoredRecord<EventDoc> | null): Promise<Partial<EventDoc>> {
+  const lang: Language = ctx.state.language;
+  const current = existing ? inLanguage(existing, existing.originalLang) : null;
+  const content: Partial<EventDoc> = {
+    ...(existing ? {} : CREATE_DEFAULTS),
+    ...(postContent(input, existing as StoredRecord<PostDoc> | null, postContext(services, ctx, 'title')) as Partial<EventDoc>),
+    ...(clearable(input, ['title', 'website', 'show_map', 'show_map_link']) as Partial<EventDoc>),
+  };
+  for (const flag of FLAGS) if (input[flag] !== undefined) content[flag] = input[flag] === true;
+
+  // Checks that can fail come before anything is created (inline venues, organizers, terms).
+  if (!existing || DATE_FIELDS.some((field) => input[field] !== undefined)) {
+    const dates = resolveEventDates(
+      {
+        start_date: input.start_date as string | undefined,
+        end_date: input.end_date as string | undefined,
+        timezone: input.timezone === null ? '' : (input.timezone as string | undefined),
+        all_day: input.all_day === null ? false : (input.all_day as boolean | undefined),
+      },
+      current,
+      services.config.defaultTimezone,
+    );
+    Object.assign(content, dates);
+  }
+  if (input.post_parent !== undefined) content.post_parent = await resolveParent(services, input.post_parent as number | null, existing?.id ?? null);
+  if (input.cost !== undefined) content.cost = normalizeCost(input.cost as string | number | null);
+  const links = await resolveLinks(services, ctx, input);
+  if (input.categories !== undefined) content.categories = await resolveTermRefs(services, 'category', termList(input.categories), lang);
+  if (input.tags !== undefined) content.tags = await resolveTermRefs(services, 'tag', termList(input.tags), lang);
+  if (input.password !== undefined) content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
+  Object.assign(content, await links.commit());
+  return content;
+}
+
+function authorizeEventRead(ctx: RequestContext<Input>, record: StoredRecord<EventDoc>): void {
+  const hash = inLanguage(record, record.originalLang).passwordHash;
+  if (!hash || PASSWORD_BYPASS_ROLES.has(ctx.state.principal.role ?? '')) return;
+  const given = ctx.input.password;
+  if (typeof given === 'string' && given !== '' && verifyEventPassword(given, hash)) return;
+  throw new ForbiddenError('event-password-protected', 'This event is password protected: send the right `password` parameter to read it.');
+}
+
+export const eventDefinition: ResourceDefinition<EventDoc> = {
+  kind: 'event',
+  plural: 'events',
+  label: 'event',
+  store: (services) => services.stores.events,
+  siblings: (services) => [services.stores.venues, services.stores.organizers] as unknown as RecordStore<BaseDoc>[],
+  writeSchema: eventWriteSchema,
+  requiredOnCreate: EVENT_REQUIRED_ON_CREATE,
+  readSchema: eventReadSchema,
+  posts: true,
+  toContent: toEventContent,
+  onPermanentDelete: async (services, id) => {
+    await services.stores.events.updateShared({ post_parent: id }, { post_parent: 0 });
+  },
+  authorizeRead: authorizeEventRead,
+  decorateSingle: (_services, _record, body) => ({ ...body, json_ld: eventJsonLd(body as unknown as JsonLdEventSource) }),
+};
+
+/** Event routes: CRUD by ID and by slug (interface.md 4.2). */
+export function eventRoutes(services: Services): RouteSpec[] {
+  return resourceRoutes(services, eventDefinition);
+}

@@ -1,0 +1,89 @@
+import { DateTime } from 'luxon';
+import { parseDateInput } from '../domain/dates';
+import { ValidationError } from '../errors';
+
+/** The date parameters of `GET /events` (CONTRACT part 7), as validated texts. */
+export interface DateFilterInput {
+  start_date?: string;
+  end_date?: string;
+  starts_before?: string;
+  starts_after?: string;
+  ends_before?: string;
+  ends_after?: string;
+  strict_dates?: boolean;
+}
+
+export type DateField = 'start_utc' | 'start_local' | 'end_utc' | 'end_local';
+
+/** One bound on an event date: `start_local >= 2030-05-10T00:00:00`, `end_utc <= ...`. */
+export interface DateClause {
+  field: DateField;
+  op: 'gte' | 'gt' | 'lte';
+  value: string;
+}
+
+const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
+const DEFAULT_WINDOW_YEARS = 2;
+/** Day-or-time texts without an offset: they name a wall-clock time, not an instant. */
+const ZONE_FREE = /^(\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?|today|tomorrow|yesterday)$/i;
+
+interface ResolvedDate {
+  at: DateTime;
+  /** True when the text names a wall-clock time (compared with events' own local times). */
+  wall: boolean;
+}
+
+function resolve(param: keyof DateFilterInput, text: string, zone: string, now: DateTime): ResolvedDate {
+  try {
+    return { at: parseDateInput(text, zone, now), wall: ZONE_FREE.test(text.trim()) };
+  } catch {
+    throw new ValidationError({ [param]: `${param} is not a date` });
+  }
+}
+
+function clause(
+  kind: 'start' | 'end',
+  op: DateClause['op'],
+  date: ResolvedDate,
+  edge: 'startOf' | 'endOf',
+  strict: boolean,
+): DateClause {
+  if (!strict) {
+    // Whole days: the bound is a calendar day, matched against the day shown on each event.
+    const day = edge === 'startOf' ? date.at.startOf('day') : date.at.endOf('day');
+    return { field: `${kind}_local`, op, value: day.toFormat(LOCAL_FORMAT) };
+  }
+  if (date.wall) return { field: `${kind}_local`, op, value: date.at.toFormat(LOCAL_FORMAT) };
+  return { field: `${kind}_utc`, op, value: date.at.toUTC().toISO() as string };
+}
+
+/**
+ * The date bounds of an event list (CONTRACT part 7). Without `strict_dates`, `start_date` is
+ * the start of its day and every other bound the end of its day; days and zone-less times are
+ * compared with each event's local (wall-clock) times, so an event is "on" the day its own page
+ * shows. Times with an offset, unix timestamps, `now` and `±N days` are instants, compared in
+ * UTC when strict. Texts without an offset are read in `zone` (the site time zone). Default
+ * window: `start_date` = now, `end_date` = two years after the start, dropped when only
+ * `starts_*`/`ends_*` are given. Events match when they start within the window.
+ */
+export function eventDateClauses(input: DateFilterInput, zone: string, now: DateTime = DateTime.now()): DateClause[] {
+  const strict = input.strict_dates === true;
+  const clauses: DateClause[] = [];
+  const given = (param: keyof DateFilterInput) => typeof input[param] === 'string' && input[param] !== '';
+  const date = (param: keyof DateFilterInput) => resolve(param, input[param] as string, zone, now);
+  const startsEnds = (['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const).filter(given);
+  const windowDropped = startsEnds.length > 0 && !given('start_date') && !given('end_date');
+  if (!windowDropped) {
+    const start = given('start_date') ? date('start_date') : { at: now.setZone(zone), wall: false };
+    const end = given('end_date')
+      ? date('end_date')
+      : { at: start.at.plus({ years: DEFAULT_WINDOW_YEARS }), wall: start.wall };
+    clauses.push(clause('start', 'gte', start, 'startOf', strict), clause('start', 'lte', end, 'endOf', strict));
+  }
+  for (const param of startsEnds) {
+    const [kind, direction] = param.split('_') as ['starts' | 'ends', 'before' | 'after'];
+    const field = kind === 'starts' ? 'start' : 'end';
+    clauses.push(clause(field, direction === 'before' ? 'lte' : 'gt', date(param), 'endOf', strict));
+  }
+  return clauses;
+}

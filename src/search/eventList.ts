@@ -1,0 +1,128 @@
+import { DateTime } from 'luxon';
+import type { Language } from '../../config';
+import { ValidationError } from '../errors';
+import type { Principal } from '../http/types';
+import type { Services } from '../services';
+import type { Status } from '../storage/stores';
+import { eventDateClauses, type DateFilterInput } from './eventDates';
+import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from './eventQuery';
+import { aliasName } from './indexNames';
+import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
+import { requireEvent, resolveTermRefs } from './references';
+import { withCurrentTermCounts } from './termCounts';
+import { seesEverything, statusFilter } from './visibility';
+
+/** The validated parameters of `GET /events` (interface.md 4.2, CONTRACT part 7). */
+export interface EventListInput extends DateFilterInput {
+  page: number;
+  per_page: number;
+  search?: string;
+  categories?: (number | string)[];
+  tags?: (number | string)[];
+  venue?: number[];
+  organizer?: number[];
+  featured?: boolean;
+  status?: Status[];
+  geoloc?: boolean;
+  geoloc_lat?: number;
+  geoloc_lng?: number;
+  geoloc_radius: number;
+  geoloc_unit: DistanceUnit;
+  include?: number[];
+  post_parent?: number;
+  ticketed?: boolean;
+  orderby?: EventOrderBy;
+  order?: 'asc' | 'desc';
+}
+
+export interface Caller {
+  lang: Language;
+  principal: Principal;
+}
+
+export interface ListResult {
+  items: Record<string, unknown>[];
+  total: number;
+  page: PageRequest;
+}
+
+interface EventHit {
+  record: Record<string, unknown>;
+  password_protected?: boolean;
+}
+
+/** Fields a protected event shows in lists to callers below editor (CONTRACT part 6). */
+function blankProtected(record: Record<string, unknown>): Record<string, unknown> {
+  const costDetails = record.cost_details as Record<string, unknown> | undefined;
+  return {
+    ...record,
+    description: '',
+    excerpt: '',
+    cost: '',
+    cost_details: { ...(costDetails ?? {}), currency_symbol: '', values: [] },
+    venue: [],
+    organizer: [],
+    website: '',
+  };
+}
+
+function geoFilterOf(input: EventListInput): GeoFilter | undefined {
+  const { geoloc_lat: lat, geoloc_lng: lng } = input;
+  if (lat === undefined && lng === undefined) return undefined;
+  if (lat === undefined) throw new ValidationError({ geoloc_lat: 'geoloc_lat is required with geoloc_lng' });
+  if (lng === undefined) throw new ValidationError({ geoloc_lng: 'geoloc_lng is required with geoloc_lat' });
+  return { lat, lng, radius: input.geoloc_radius, unit: input.geoloc_unit };
+}
+
+/** One page of events from the search index, as the caller may see them. */
+export async function listEvents(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+  now: DateTime = DateTime.now(),
+): Promise<ListResult> {
+  const page = pageRequest(input.page, input.per_page);
+  const near = geoFilterOf(input);
+  const search = input.search?.trim() || undefined;
+  const orderby = input.orderby ?? (search ? 'relevance' : 'start_date');
+  if (orderby === 'distance' && !near)
+    throw new ValidationError({ orderby: 'orderby=distance needs geoloc_lat and geoloc_lng' });
+  const status = statusFilter(caller.principal, input.status);
+  const [categoryIds, tagIds] = await Promise.all([
+    input.categories && resolveTermRefs(services, 'category', input.categories, caller.lang, 'categories'),
+    input.tags && resolveTermRefs(services, 'tag', input.tags, caller.lang, 'tags'),
+    input.post_parent ? requireEvent(services, input.post_parent, 'post_parent') : undefined,
+  ]);
+  const privileged = seesEverything(caller.principal);
+  const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
+    dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
+    status,
+    showHidden: privileged,
+    search,
+    include: input.include,
+    categoryIds,
+    tagIds,
+    venueIds: input.venue,
+    organizerIds: input.organizer,
+    featured: input.featured,
+    ticketed: input.ticketed,
+    geoloc: input.geoloc,
+    near,
+    postParent: input.post_parent,
+    orderby,
+    order: input.order,
+    from: page.from,
+    size: page.size,
+  });
+  const response = await searchIndex<EventHit>(services, request);
+  const items = response.hits.hits.map((hit) => {
+    const source = hit._source as EventHit;
+    let record = source.password_protected && !privileged ? blankProtected(source.record) : source.record;
+    if (distanceSortIndex !== null) {
+      const distance = Number(hit.sort?.[distanceSortIndex]);
+      record = { ...record, distance: Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null };
+    }
+    return record;
+  });
+  return { items: await withCurrentTermCounts(services, items, caller.lang), total: totalOf(response), page };
+}

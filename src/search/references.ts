@@ -1,0 +1,51 @@
+import type { Language } from '../../config';
+import { ValidationError } from '../errors';
+import type { Services } from '../services';
+import type { StoredRecord } from '../storage/recordStore';
+import type { EventDoc } from '../storage/stores';
+
+/**
+ * Category or tag references of a filter (IDs or slugs) as IDs; any unknown one is a 400
+ * naming `param` (CONTRACT part 7). Slugs are looked up in `lang` first, then in any language.
+ */
+export async function resolveTermRefs(
+  services: Services,
+  kind: 'category' | 'tag',
+  refs: (number | string)[],
+  lang: Language,
+  param: string,
+): Promise<number[]> {
+  const store = kind === 'category' ? services.stores.categories : services.stores.tags;
+  const numeric = refs.filter((ref): ref is number => typeof ref === 'number');
+  const slugs = refs.filter((ref): ref is string => typeof ref === 'string');
+  const [found, bySlug] = await Promise.all([
+    store.getMany(numeric),
+    Promise.all(slugs.map(async (slug) => [slug, await store.getBySlug(slug, lang)] as const)),
+  ]);
+  const unknown = [
+    ...numeric.filter((id) => !found.has(id)),
+    ...bySlug.filter(([, record]) => !record).map(([slug]) => slug),
+  ];
+  if (unknown.length > 0) throw new ValidationError({ [param]: `Unknown ${kind}: ${unknown.join(', ')}` });
+  return [...new Set([...numeric, ...bySlug.map(([, record]) => record?.id as number)])];
+}
+
+/** IDs that must all be existing records of `kind`, else a 400 naming `param`. */
+export async function requireExisting(
+  services: Services,
+  kind: 'category' | 'tag',
+  ids: number[],
+  param: string,
+): Promise<void> {
+  const store = kind === 'category' ? services.stores.categories : services.stores.tags;
+  const found = await store.getMany(ids);
+  const unknown = ids.filter((id) => !found.has(id));
+  if (unknown.length > 0) throw new ValidationError({ [param]: `Unknown ${kind}: ${unknown.join(', ')}` });
+}
+
+/** The event with this ID, or a 400 naming `param` (not an event, or no such record). */
+export async function requireEvent(services: Services, id: number, param: string): Promise<StoredRecord<EventDoc>> {
+  const event = await services.stores.events.get(id);
+  if (!event) throw new ValidationError({ [param]: `${id} is not an event` });
+  return event;
+}

@@ -1,0 +1,97 @@
+import { Joi, id, idList, language, text } from '../http/params';
+import type { Services } from '../services';
+import { inLanguage } from '../storage/recordStore';
+import type { Caller, ListResult } from './eventList';
+import { aliasName } from './indexNames';
+import { pageRequest, pagingParams, searchIndex, totalOf } from './listing';
+import { requireEvent, requireExisting } from './references';
+import { buildTermSearch, type TermOrderBy } from './termQuery';
+
+/** The validated parameters of `GET /categories` and `GET /tags` (interface.md 4.5, 4.6). */
+export interface TermListInput {
+  page: number;
+  per_page: number;
+  search?: string;
+  exclude?: number[];
+  include?: number[];
+  order: 'asc' | 'desc';
+  orderby: TermOrderBy;
+  hide_empty: boolean;
+  parent?: number;
+  post?: number;
+  event?: number;
+  slug?: string[];
+}
+
+/** Parameters of a category (with `parent`) or tag list. */
+export function termListSchema(kind: 'category' | 'tag') {
+  const label = kind === 'category' ? 'categories' : 'tags';
+  return Joi.object({
+    ...pagingParams(),
+    search: text(500).description(`Only ${label} whose name matches (typo-tolerant)`),
+    exclude: idList().description(`${label} IDs to leave out`),
+    include: idList().description(`Only these ${label} IDs (each must exist)`),
+    order: Joi.string().lowercase().valid('asc', 'desc').default('asc').description('Sort direction'),
+    orderby: Joi.string().valid('id', 'name', 'slug', 'count').default('name').description('Term attribute to sort by'),
+    hide_empty: Joi.flag()
+      .default(true)
+      .description(`Hide ${label} used by no published event (not applied by default when event/post is given)`),
+    ...(kind === 'category'
+      ? {
+          parent: Joi.number()
+            .integer()
+            .min(0)
+            .max(Number.MAX_SAFE_INTEGER)
+            .description('Only children of this category (0: top level); it must exist'),
+        }
+      : {}),
+    post: id().description(`Only the ${label} of this event`),
+    event: id().description(`Only the ${label} of this event (wins over post)`),
+    slug: Joi.list()
+      .items(Joi.string().trim().min(1).max(200))
+      .min(1)
+      .max(100)
+      .description(`Only ${label} with this slug (or these slugs)`),
+    i18n_language: language(),
+  });
+}
+
+/** One page of categories or tags from the search index. */
+export async function listTerms(
+  services: Services,
+  kind: 'category' | 'tag',
+  input: TermListInput,
+  caller: Caller,
+  sent: string[],
+): Promise<ListResult> {
+  const page = pageRequest(input.page, input.per_page);
+  const eventId = input.event ?? input.post;
+  const eventParam = input.event !== undefined ? 'event' : 'post';
+  const [event] = await Promise.all([
+    eventId !== undefined ? requireEvent(services, eventId, eventParam) : undefined,
+    input.include ? requireExisting(services, kind, input.include, 'include') : undefined,
+    input.parent ? requireExisting(services, 'category', [input.parent], 'parent') : undefined,
+  ]);
+  const ids = event
+    ? (inLanguage(event, event.originalLang)[kind === 'category' ? 'categories' : 'tags'] ?? [])
+    : undefined;
+  // The terms of a given event are what was asked for, used or not, unless hide_empty is sent.
+  const hideEmpty = event && !sent.includes('hide_empty') ? false : input.hide_empty;
+  const response = await searchIndex<{ record: Record<string, unknown> }>(
+    services,
+    buildTermSearch(aliasName(services.config, kind, caller.lang), {
+      search: input.search?.trim() || undefined,
+      include: input.include,
+      exclude: input.exclude,
+      ids,
+      hideEmpty,
+      parent: kind === 'category' ? input.parent : undefined,
+      slugs: input.slug,
+      orderby: input.orderby,
+      order: input.order,
+      from: page.from,
+      size: page.size,
+    }),
+  );
+  return { items: response.hits.hits.map((hit) => hit._source?.record ?? {}), total: totalOf(response), page };
+}

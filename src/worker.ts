@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { readRunningState } from './embedded/embeddedServices';
+import { createLogger } from './log';
+import { ensureSearchIndexes } from './search/ensureIndexes';
+import { startSyncWorker } from './search/syncWorker';
+import { openServices } from './services';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+/**
+ * `npm run worker`: a standalone sync worker (several may run beside the API; leases keep them
+ * apart). Without MONGO_URL / ELASTICSEARCH_URL it uses the services of `npm run services:start`.
+ * SIGTERM / SIGINT: the batch in flight is finished and flushed, its leases completed or released.
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`calendar worker: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  if (!config.mongo.url || !config.elasticsearch.url) {
+    const running = await readRunningState(PROJECT_ROOT);
+    if (!running) throw new Error('set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first');
+    config = {
+      ...config,
+      mongo: { ...config.mongo, url: config.mongo.url ?? running.mongo.url },
+      elasticsearch: { ...config.elasticsearch, url: config.elasticsearch.url ?? running.elasticsearch.url },
+    };
+  }
+  const services = await openServices(config, log);
+  await ensureSearchIndexes(services);
+  const worker = startSyncWorker(services);
+  log.info({ owner: worker.owner }, 'sync worker started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'sync worker stopping');
+    await worker.close();
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: Error) => {
+  console.error(`calendar worker: could not start: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,223 @@
+import { expect } from 'chai';
+import { api, request, ROOT, type ApiResponse } from '../support/api';
+import { testWorld } from '../support/harness';
+
+let counter = 0;
+const unique = (name: string) => `${name} ${Date.now().toString(36)}${++counter}`;
+
+async function created(path: string, body: Record<string, unknown>): Promise<any> {
+  const res = await api.post(path, body);
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body;
+}
+
+const createEvent = (fields: Record<string, unknown> = {}) =>
+  created('/events', { title: unique('Linked Event'), start_date: '2025-09-01 19:00:00', end_date: '2025-09-01 21:00:00', ...fields });
+
+function expectInvalid(res: ApiResponse, param: string, message?: RegExp): void {
+  expect(res.status, JSON.stringify(res.body)).to.equal(400);
+  expect(res.body.code).to.equal('rest_invalid_param');
+  expect(Object.keys(res.body.data.params)).to.deep.equal([param]);
+  if (message) expect(res.body.data.params[param]).to.match(message);
+}
+
+const ids = (records: { id: number }[]) => records.map((r) => r.id);
+
+describe('events: venue links', () => {
+  it('links a venue by ID and embeds the venue object as the venue routes show it', async () => {
+    const venue = await created('/venues', { venue: unique('Blue Hall'), city: 'Lyon', address: '2 quai', geo_lat: 45.76, geo_lng: 4.83 });
+    const event = await createEvent({ venue: venue.id });
+    const read = await api.get(`/events/${event.id}`);
+    expect(read.body.venue).to.deep.equal((await api.get(`/venues/${venue.id}`)).body);
+    expect(read.body.show_map).to.equal(true);
+    expect(read.body.json_ld.location).to.deep.equal({
+      '@type': 'Place',
+      name: venue.venue,
+      url: venue.url,
+      address: { '@type': 'PostalAddress', streetAddress: '2 quai', addressLocality: 'Lyon' },
+      geo: { '@type': 'GeoCoordinates', latitude: 45.76, longitude: 4.83 },
+    });
+  });
+
+  it('creates and links an inline venue object', async () => {
+    const name = unique('Inline Hall');
+    const event = await createEvent({ venue: { venue: name, city: 'Nantes', show_map: false } });
+    expect(event.venue).to.include({ venue: name, city: 'Nantes', show_map: false, status: 'publish' });
+    expect(event.show_map).to.equal(false);
+    const stored = await api.get(`/venues/${event.venue.id}`);
+    expect(stored.status).to.equal(200);
+    expect(stored.body).to.deep.equal(event.venue);
+  });
+
+  it('creates an inline venue from a form body (venue[venue]=...)', async () => {
+    const name = unique('Form Hall');
+    const form = new URLSearchParams({ title: unique('Form Linked'), start_date: '2025-09-01', end_date: '2025-09-02', 'venue[venue]': name, 'venue[zip]': '44000' });
+    const res = await request('POST', `${ROOT}/events`, undefined, { key: true, raw: form, contentType: 'application/x-www-form-urlencoded' });
+    expect(res.status).to.equal(201);
+    expect(res.body.venue).to.include({ venue: name, zip: '44000' });
+  });
+
+  it('links several venues as an array, from JSON or a comma list', async () => {
+    const a = await created('/venues', { venue: unique('Venue A') });
+    const b = await created('/venues', { venue: unique('Venue B') });
+    const event = await createEvent({ venue: [a.id, b.id] });
+    expect(ids(event.venue)).to.deep.equal([a.id, b.id]);
+    const comma = await api.patch(`/events/${event.id}?venue=${b.id},${a.id}`, {});
+    expect(ids(comma.body.venue)).to.deep.equal([b.id, a.id]);
+  });
+
+  it('clears the venue with 0, [] or null', async () => {
+    const venue = await created('/venues', { venue: unique('Clear Hall') });
+    for (const clear of [0, [], null, '']) {
+      const event = await createEvent({ venue: venue.id });
+      expect(event.venue.id).to.equal(venue.id);
+      const res = await api.patch(`/events/${event.id}`, { venue: clear });
+      expect(res.status).to.equal(200);
+      expect(res.body.venue, JSON.stringify(clear)).to.deep.equal([]);
+      expect(res.body.show_map).to.equal(false);
+    }
+  });
+
+  it('rejects IDs that are not venues and inline venues without a name, naming venue', async () => {
+    const organizer = await created('/organizers', { organizer: unique('Not A Venue') });
+    const event = await createEvent();
+    expectInvalid(await api.patch(`/events/${event.id}`, { venue: organizer.id }), 'venue', /is not a venue ID/);
+    expectInvalid(await api.patch(`/events/${event.id}`, { venue: event.id }), 'venue');
+    expectInvalid(await api.patch(`/events/${event.id}`, { venue: 99999999 }), 'venue');
+    expectInvalid(await api.patch(`/events/${event.id}`, { venue: { city: 'Nowhere' } }), 'venue');
+    expectInvalid(await api.patch(`/events/${event.id}`, { venue: { venue: 'x', website: 'javascript:x' } }), 'venue');
+    expectInvalid(await api.patch(`/events/${event.id}`, { venue: -3 }), 'venue');
+    expect((await api.get(`/events/${event.id}`)).body.venue).to.deep.equal([]);
+  });
+
+  it('does not embed a trashed venue, and drops a permanently deleted one everywhere', async () => {
+    const venue = await created('/venues', { venue: unique('Doomed Hall') });
+    const event = await createEvent({ venue: venue.id });
+    await api.delete(`/venues/${venue.id}`);
+    expect((await api.get(`/events/${event.id}`)).body.venue).to.deep.equal([]);
+    await api.delete(`/venues/${venue.id}?force=true`);
+    const doc = await testWorld().services.db.collection('events').findOne({ id: event.id });
+    expect(doc!.venues).to.deep.equal([]);
+  });
+});
+
+describe('events: organizer links', () => {
+  it('links organizers by ID and inline objects, in order', async () => {
+    const existing = await created('/organizers', { organizer: unique('Known Org'), email: 'known@org.example', phone: '123' });
+    const name = unique('New Org');
+    const event = await createEvent({ organizer: [existing.id, { organizer: name, website: 'https://new.example' }] });
+    expect(event.organizer).to.have.length(2);
+    expect(event.organizer[0]).to.deep.equal((await api.get(`/organizers/${existing.id}`)).body);
+    expect(event.organizer[1]).to.include({ organizer: name, website: 'https://new.example' });
+    expect((await api.get(`/organizers/${event.organizer[1].id}`)).body.organizer).to.equal(name);
+    expect(event.json_ld.organizer).to.deep.equal([
+      { '@type': 'Person', name: existing.organizer, telephone: '123', email: 'known@org.example', url: existing.url },
+      { '@type': 'Person', name, url: 'https://new.example' },
+    ]);
+  });
+
+  it('takes a single ID or a single inline object', async () => {
+    const org = await created('/organizers', { organizer: unique('Solo Org') });
+    expect(ids((await createEvent({ organizer: org.id })).organizer)).to.deep.equal([org.id]);
+    expect(ids((await createEvent({ organizer: String(org.id) })).organizer)).to.deep.equal([org.id]);
+    const inline = await createEvent({ organizer: { organizer: unique('Inline Solo') } });
+    expect(inline.organizer).to.have.length(1);
+  });
+
+  it('clears organizers with [] (and 0 or null)', async () => {
+    const org = await created('/organizers', { organizer: unique('Cleared Org') });
+    for (const clear of [[], 0, null]) {
+      const event = await createEvent({ organizer: [org.id] });
+      const res = await api.put(`/events/${event.id}`, { organizer: clear });
+      expect(res.body.organizer, JSON.stringify(clear)).to.deep.equal([]);
+    }
+  });
+
+  it('rejects IDs that are not organizers, naming organizer', async () => {
+    const venue = await created('/venues', { venue: unique('Not An Org') });
+    const event = await createEvent();
+    expectInvalid(await api.patch(`/events/${event.id}`, { organizer: [venue.id] }), 'organizer', /is not an organizer ID/);
+    expectInvalid(await api.patch(`/events/${event.id}`, { organizer: [{ email: 'no-name@x.example' }] }), 'organizer');
+    expectInvalid(await api.patch(`/events/${event.id}`, { organizer: 'abc' }), 'organizer');
+  });
+
+  it('creates nothing when another part of the write is invalid', async () => {
+    const name = unique('Never Created Org');
+    const res = await api.post('/events', { title: 'x', start_date: '2025-01-02', end_date: '2025-01-01', organizer: [{ organizer: name }] });
+    expect(res.status).to.equal(400);
+    expect(await testWorld().services.db.collection('organizers').countDocuments({ organizer: name })).to.equal(0);
+  });
+});
+
+describe('events: category and tag links', () => {
+  it('links categories by ID, by slug and by name; an unknown name creates the category', async () => {
+    const byId = await created('/categories', { name: unique('Cat By Id') });
+    const bySlug = await created('/categories', { name: unique('Cat By Slug') });
+    const byName = await created('/categories', { name: unique('Cat By Name') });
+    const fresh = unique('Brand New Cat');
+    const event = await createEvent({ categories: [byId.id, bySlug.slug, byName.name.toUpperCase(), fresh] });
+    expect(event.categories.map((c: { id: number }) => c.id).slice(0, 3)).to.deep.equal([byId.id, bySlug.id, byName.id]);
+    const made = event.categories[3];
+    expect(made).to.include({ name: fresh, taxonomy: 'category', parent: 0, count: 1 });
+    const read = await api.get(`/categories/${made.id}`);
+    expect(read.status).to.equal(200);
+    expect(read.body.name).to.equal(fresh);
+    expect(event.categories[0]).to.deep.equal((await api.get(`/categories/${byId.id}`)).body);
+  });
+
+  it('links tags from a comma list and a single value; clears with []', async () => {
+    const tag = await created('/tags', { name: unique('Known Tag') });
+    const event = await createEvent({ tags: `${tag.id},${unique('comma-new')}` });
+    expect(event.tags).to.have.length(2);
+    expect(event.tags[0].id).to.equal(tag.id);
+    expect(event.tags[1].taxonomy).to.equal('tag');
+    const single = await api.patch(`/events/${event.id}`, { tags: tag.id });
+    expect(ids(single.body.tags)).to.deep.equal([tag.id]);
+    const cleared = await api.patch(`/events/${event.id}`, { tags: [], categories: [] });
+    expect(cleared.body.tags).to.deep.equal([]);
+    expect(cleared.body.categories).to.deep.equal([]);
+  });
+
+  it('rejects unknown term IDs and a tag ID given as a category, naming the parameter', async () => {
+    const tag = await created('/tags', { name: unique('Wrong Tax') });
+    const event = await createEvent();
+    expectInvalid(await api.patch(`/events/${event.id}`, { categories: [99999999] }), 'categories');
+    expectInvalid(await api.patch(`/events/${event.id}`, { categories: [tag.id] }), 'categories', /tag ID/);
+    expectInvalid(await api.patch(`/events/${event.id}`, { tags: [{ $ne: 1 }] }), 'tags');
+  });
+
+  it('drops a deleted term from the event', async () => {
+    const cat = await created('/categories', { name: unique('Short Lived') });
+    const event = await createEvent({ categories: [cat.id] });
+    expect(ids(event.categories)).to.deep.equal([cat.id]);
+    await api.delete(`/categories/${cat.id}`);
+    expect((await api.get(`/events/${event.id}`)).body.categories).to.deep.equal([]);
+  });
+});
+
+describe('events: post_parent', () => {
+  it('links an existing parent event and clears it with 0', async () => {
+    const parent = await createEvent();
+    const child = await createEvent({ post_parent: parent.id });
+    expect(child.post_parent).to.equal(parent.id);
+    expect((await api.patch(`/events/${child.id}`, { post_parent: 0 })).body.post_parent).to.equal(0);
+  });
+
+  it('rejects a non-event, a missing event, itself and cycles, naming post_parent', async () => {
+    const venue = await created('/venues', { venue: unique('Parent Venue') });
+    const a = await createEvent();
+    const b = await createEvent({ post_parent: a.id });
+    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: venue.id }), 'post_parent');
+    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: 99999999 }), 'post_parent');
+    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: a.id }), 'post_parent');
+    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: b.id }), 'post_parent', /ancestor/);
+    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: 'x' }), 'post_parent');
+  });
+
+  it('resets children when the parent is deleted permanently', async () => {
+    const parent = await createEvent();
+    const child = await createEvent({ post_parent: parent.id });
+    await api.delete(`/events/${parent.id}?force=true`);
+    expect((await api.get(`/events/${child.id}`)).body.post_parent).to.equal(0);
+  });
+});

@@ -1,0 +1,140 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { freePort } from '../../src/embedded/managedProcess';
+import { testWorld } from '../support/harness';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+const BODY = JSON.stringify({ title: 'sent slowly' });
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  at: number;
+}
+
+/** `npm start` as a child process, on the test world's servers with its own database and indexes. */
+function startMain(port: number): { child: ChildProcess; output: () => string; exited: Promise<Exit> } {
+  const { config } = testWorld();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      MONGO_URL: config.mongo.url,
+      ELASTICSEARCH_URL: config.elasticsearch.url,
+      MONGO_DATABASE: `${config.mongo.database}_main`,
+      INDEX_PREFIX: `${config.elasticsearch.indexPrefix}-main`,
+      LOG_LEVEL: 'warn',
+      // Startup creates the search indexes; a busy machine must not fail it.
+      ELASTICSEARCH_TIMEOUT_MS: '15000',
+      MONGO_TIMEOUT_MS: '15000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<Exit>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function connect(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+describe('npm start: startup and graceful shutdown', function () {
+  this.timeout(120_000);
+  let main: ReturnType<typeof startMain> | undefined;
+
+  after(async () => {
+    if (main && main.child.exitCode === null && main.child.signalCode === null) main.child.kill('SIGKILL');
+    const { services, config } = testWorld();
+    await services.search.indices
+      .delete({ index: `${config.elasticsearch.indexPrefix}-main-*`, ignore_unavailable: true })
+      .catch(() => undefined);
+  });
+
+  it('serves with both services ready, then on SIGTERM finishes in-flight requests and exits 0', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    main = startMain(port);
+    const started = main;
+    let exit: Exit | undefined;
+    void started.exited.then((e) => (exit = e));
+    await waitFor(
+      () => /calendar API listening on /.test(started.output()) || exit !== undefined,
+      90_000,
+      () => `"listening" (output so far: ${started.output()})`,
+    );
+    expect(exit, started.output()).to.equal(undefined);
+    expect(started.output()).to.include(`calendar API listening on ${base}/calendar/events/v1`);
+
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).to.equal(200);
+    expect(((await ready.json()) as { services: unknown }).services).to.deep.equal({
+      mongo: 'up',
+      elasticsearch: 'up',
+    });
+    // Leaves an idle keep-alive connection in fetch's pool: it must not hold the shutdown up.
+    const index = await fetch(`${base}/calendar/events/v1`);
+    expect(index.status).to.equal(200);
+    expect(((await index.json()) as { namespace: string }).namespace).to.equal('calendar/events/v1');
+
+    // A request in flight: headers and half the body sent before SIGTERM, the rest after.
+    const inFlight = await connect(port);
+    let response = '';
+    inFlight.on('data', (chunk: Buffer) => (response += chunk.toString()));
+    const half = Math.floor(BODY.length / 2);
+    inFlight.write(
+      `POST /calendar/events/v1/in-flight HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, half)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const signalledAt = Date.now();
+    started.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(exit, 'exited before the in-flight request finished').to.equal(undefined);
+    const refused = await connect(port).then(
+      (socket) => (socket.destroy(), false),
+      (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED',
+    );
+    expect(refused, 'new connections are refused while stopping').to.equal(true);
+
+    inFlight.write(BODY.slice(half));
+    await waitFor(
+      () => response.includes('\r\n\r\n') && response.includes('}'),
+      10_000,
+      () => `a response (${response})`,
+    );
+    expect(response).to.match(/^HTTP\/1\.1 404 /);
+    // The client keeps its connection open: the server must end it rather than idle until timeout.
+    expect(response.toLowerCase()).to.include('\r\nconnection: close\r\n');
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).to.deep.equal({
+      code: 'rest_no_route',
+      message: 'No route was found matching the URL and request method.',
+      data: { status: 404 },
+    });
+
+    const { code, signal, at } = await started.exited;
+    expect({ code, signal }, started.output()).to.deep.equal({ code: 0, signal: null });
+    expect(at - signalledAt, 'seconds from SIGTERM to exit').to.be.below(5_000);
+  });
+});

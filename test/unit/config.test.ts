@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CONFIG_ENV_VARS, ConfigError, loadConfig } from '../../config';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('config', () => {
+  it('has working defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).to.deep.equal({
+      env: 'development',
+      http: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024 },
+      siteUrl: 'http://127.0.0.1:8080',
+      apiUrl: 'http://127.0.0.1:8080',
+      defaultLanguage: 'en',
+      defaultTimezone: 'UTC',
+      mongo: { url: undefined, database: 'calendar', timeoutMs: 2000 },
+      elasticsearch: { url: undefined, indexPrefix: 'calendar', timeoutMs: 2000, refreshInterval: '500ms' },
+      sync: {
+        inProcess: true,
+        pollMs: 200,
+        batchSize: 500,
+        leaseMs: 30_000,
+        flushBytes: 5 * 1024 * 1024,
+        flushMs: 50,
+        concurrency: 2,
+      },
+      auth: { bootstrapAdminKey: true },
+      logLevel: 'info',
+    });
+  });
+
+  it('reads overrides from the environment, converting numbers and booleans', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      HOST: '0.0.0.0',
+      PORT: '9000',
+      PUBLIC_API_URL: 'https://api.example.org/',
+      SITE_URL: 'https://example.org//',
+      DEFAULT_LANGUAGE: 'fr',
+      DEFAULT_TIMEZONE: 'Europe/Paris',
+      MONGO_URL: 'mongodb://mongo:27017/?replicaSet=rs0',
+      MONGO_DATABASE: 'calendar_prod',
+      ELASTICSEARCH_URL: 'http://elasticsearch:9200',
+      INDEX_PREFIX: 'cal-prod',
+      SYNC_IN_PROCESS: 'false',
+      SYNC_BATCH_SIZE: '50',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config.env).to.equal('production');
+    expect(config.http).to.deep.include({ host: '0.0.0.0', port: 9000 });
+    expect(config.apiUrl).to.equal('https://api.example.org');
+    expect(config.siteUrl).to.equal('https://example.org');
+    expect(config.defaultLanguage).to.equal('fr');
+    expect(config.defaultTimezone).to.equal('Europe/Paris');
+    expect(config.mongo).to.deep.include({ url: 'mongodb://mongo:27017/?replicaSet=rs0', database: 'calendar_prod' });
+    expect(config.elasticsearch).to.deep.include({ url: 'http://elasticsearch:9200', indexPrefix: 'cal-prod' });
+    expect(config.sync).to.deep.include({ inProcess: false, batchSize: 50 });
+    expect(config.logLevel).to.equal('warn');
+  });
+
+  it('derives the API URL from HOST and PORT when PUBLIC_API_URL is unset', () => {
+    expect(loadConfig({ HOST: 'localhost', PORT: '3000' }).apiUrl).to.equal('http://localhost:3000');
+  });
+
+  it('creates the first-run admin key only in development unless told otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).auth.bootstrapAdminKey).to.equal(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).auth.bootstrapAdminKey).to.equal(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).auth.bootstrapAdminKey).to.equal(false);
+    expect(loadConfig({ NODE_ENV: 'development', BOOTSTRAP_ADMIN_KEY: 'false' }).auth.bootstrapAdminKey).to.equal(
+      false,
+    );
+  });
+
+  it('ignores environment variables it does not know', () => {
+    expect(() => loadConfig({ PATH: '/usr/bin', SOMETHING_ELSE: 'x' })).not.to.throw();
+  });
+
+  const badSettings: Array<[string, string]> = [
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['NODE_ENV', 'staging'],
+    ['DEFAULT_LANGUAGE', 'es'],
+    ['DEFAULT_TIMEZONE', 'Mars/Olympus_Mons'],
+    ['MONGO_URL', 'http://127.0.0.1:27017'],
+    ['ELASTICSEARCH_URL', 'not a url'],
+    ['INDEX_PREFIX', 'Upper Case'],
+    ['SYNC_IN_PROCESS', 'maybe'],
+    ['LOG_LEVEL', 'verbose'],
+  ];
+  for (const [name, value] of badSettings) {
+    it(`rejects ${name}=${value} with one line naming the setting`, () => {
+      const err = configError({ [name]: value });
+      expect(err.message).to.match(new RegExp(`^invalid setting ${name}: `));
+      expect(err.message).not.to.include('\n');
+    });
+  }
+
+  it('stops `npm start` before anything starts, printing that one line and exiting 2', function () {
+    this.timeout(45_000);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { PATH: process.env.PATH, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 40_000,
+    });
+    expect(result.status).to.equal(2);
+    expect(result.stderr.trim()).to.match(/^calendar: invalid setting PORT: "PORT" must be a number$/);
+    expect(result.stdout).to.equal('');
+  });
+
+  it('documents every setting in the README configuration table', () => {
+    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const documented = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented).to.have.members([...CONFIG_ENV_VARS]);
+  });
+});

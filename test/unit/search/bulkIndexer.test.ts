@@ -1,0 +1,101 @@
+import type { Client } from '@elastic/elasticsearch';
+import { expect } from 'chai';
+import { BulkIndexer, type BulkOperation } from '../../../src/search/bulkIndexer';
+
+type Line = Record<string, { _id: string }>;
+type Responder = (ids: string[], call: number) => number[] | Error;
+
+/** A stand-in for the client's bulk API: answers each operation with the status `respond` gives. */
+function fakeClient(respond: Responder = (ids) => ids.map(() => 201), delayMs = 5) {
+  const calls: string[][] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const client = {
+    async bulk({ operations }: { operations: unknown[] }) {
+      const ids = (
+        operations.filter((line) => 'index' in (line as object) || 'delete' in (line as object)) as Line[]
+      ).map((line) => Object.values(line)[0]!._id);
+      calls.push(ids);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      inFlight--;
+      const statuses = respond(ids, calls.length);
+      if (statuses instanceof Error) throw statuses;
+      return {
+        items: statuses.map((status) => ({
+          index: { status, ...(status >= 300 ? { error: { type: 'x', reason: `status ${status}` } } : {}) },
+        })),
+      };
+    },
+  };
+  return { client: client as unknown as Client, calls, maxInFlight: () => maxInFlight };
+}
+
+const op = (id: number, size = 10): BulkOperation => ({
+  action: 'index',
+  index: 'i',
+  id: String(id),
+  version: 1,
+  document: { text: 'x'.repeat(size) },
+});
+const options = { flushBytes: 1 << 20, flushMs: 10_000, concurrency: 2, retryBaseMs: 1 };
+
+describe('search/bulkIndexer', () => {
+  it('sends a request when the buffer reaches flushBytes, with at most `concurrency` in flight', async () => {
+    const fake = fakeClient(undefined, 20);
+    const indexer = new BulkIndexer(fake.client, { ...options, flushBytes: 300 });
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => indexer.push(op(i, 100))));
+    expect(outcomes.every((o) => o.ok && o.status === 201)).to.equal(true);
+    expect(fake.calls.length).to.be.above(5);
+    expect(fake.calls.flat()).to.have.length(20);
+    expect(fake.maxInFlight()).to.equal(2);
+  });
+
+  it('sends what is buffered after flushMs, or at once on flush()', async () => {
+    const fake = fakeClient();
+    const timed = new BulkIndexer(fake.client, { ...options, flushMs: 20 });
+    const started = Date.now();
+    expect(await timed.push(op(1))).to.deep.equal({ ok: true, status: 201 });
+    expect(Date.now() - started).to.be.at.least(15);
+    const manual = new BulkIndexer(fake.client, options);
+    const pending = manual.push(op(2));
+    await manual.flush();
+    expect(await pending).to.deep.equal({ ok: true, status: 201 });
+  });
+
+  it('treats version conflicts and deletes of missing documents as done, other 4xx as failed without retry', async () => {
+    const fake = fakeClient((ids) => ids.map((id) => ({ a: 409, b: 404, c: 400 })[id] ?? 201));
+    const indexer = new BulkIndexer(fake.client, options);
+    const results = Promise.all([
+      indexer.push({ ...op(0), id: 'a' }),
+      indexer.push({ action: 'delete', index: 'i', id: 'b', version: 2 }),
+      indexer.push({ ...op(0), id: 'c' }),
+    ]);
+    await indexer.flush();
+    const [conflict, missing, invalid] = await results;
+    expect(conflict).to.deep.equal({ ok: true, status: 409 });
+    expect(missing).to.deep.equal({ ok: true, status: 404 });
+    expect(invalid).to.include({ ok: false, status: 400 });
+    expect(fake.calls).to.have.length(1);
+  });
+
+  it('retries only the operations answered 429/5xx, with backoff', async () => {
+    const fake = fakeClient((ids, call) => ids.map((id) => (id === 'busy' && call < 3 ? 429 : 201)));
+    const indexer = new BulkIndexer(fake.client, options);
+    const results = Promise.all([indexer.push({ ...op(0), id: 'busy' }), indexer.push({ ...op(0), id: 'fine' })]);
+    await indexer.flush();
+    expect((await results).map((r) => r.ok)).to.deep.equal([true, true]);
+    expect(fake.calls).to.deep.equal([['busy', 'fine'], ['busy'], ['busy']]);
+  });
+
+  it('retries connection failures, then gives up with a failed outcome', async () => {
+    const down = Object.assign(new Error('connect ECONNREFUSED'), { name: 'ConnectionError' });
+    const fake = fakeClient(() => down);
+    const indexer = new BulkIndexer(fake.client, { ...options, maxRetries: 2 });
+    const result = indexer.push(op(1));
+    await indexer.flush();
+    expect(await result).to.deep.equal({ ok: false, status: 0, error: 'connect ECONNREFUSED' });
+    expect(fake.calls).to.have.length(3);
+  });
+});

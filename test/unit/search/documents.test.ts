@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import { toIndexDocument, wallClock, type RelatedData } from '../../../src/search/documents';
+import type { StoredRecord } from '../../../src/storage/recordStore';
+import type { EventDoc, TermDoc, VenueDoc } from '../../../src/storage/stores';
+
+const at = new Date('2026-01-01T00:00:00Z');
+const venue = (id: number, fields: Partial<VenueDoc>): StoredRecord<VenueDoc> => ({
+  id,
+  originalLang: 'en',
+  docs: {
+    en: {
+      _id: `${id}:en`,
+      id,
+      lang: 'en',
+      originalLang: 'en',
+      slug: `v${id}`,
+      createdAt: at,
+      modifiedAt: at,
+      venue: `Venue ${id}`,
+      status: 'publish',
+      geo_lat: null,
+      geo_lng: null,
+      ...fields,
+    } as VenueDoc,
+  },
+});
+const term = (id: number, name: string): StoredRecord<TermDoc> => ({
+  id,
+  originalLang: 'en',
+  docs: {
+    en: {
+      _id: `${id}:en`,
+      id,
+      lang: 'en',
+      originalLang: 'en',
+      slug: name.toLowerCase(),
+      createdAt: at,
+      modifiedAt: at,
+      name,
+      description: null,
+      parent: 0,
+    },
+  },
+});
+const related = (): RelatedData => ({
+  venues: new Map([
+    [1, venue(1, { geo_lat: 48.85, geo_lng: 2.35 })],
+    [2, venue(2, { status: 'trash', geo_lat: 1, geo_lng: 1 })],
+  ]),
+  organizers: new Map(),
+  categories: new Map([[5, term(5, 'Jazz')]]),
+  tags: new Map(),
+  eventStats: new Map(),
+});
+const event = (fields: Partial<EventDoc> = {}): StoredRecord<EventDoc> => ({
+  id: 9,
+  originalLang: 'en',
+  docs: {
+    en: {
+      _id: '9:en',
+      id: 9,
+      lang: 'en',
+      originalLang: 'en',
+      slug: 'e',
+      createdAt: at,
+      modifiedAt: at,
+      date: at,
+      status: 'publish',
+      author: 1,
+      title: 'Night',
+      description: '<p>Loud <b>music</b></p>',
+      excerpt: null,
+      image: null,
+      start: new Date('2026-05-11T03:30:00Z'),
+      end: new Date('2026-05-11T05:00:00Z'),
+      timezone: 'America/New_York',
+      all_day: false,
+      cost: null,
+      website: null,
+      show_map: null,
+      show_map_link: null,
+      hide_from_listings: false,
+      sticky: false,
+      featured: true,
+      ticketed: false,
+      post_parent: 0,
+      passwordHash: null,
+      venues: [1, 2],
+      organizers: [],
+      categories: [5],
+      tags: [],
+      ...fields,
+    } as EventDoc,
+  },
+});
+
+describe('search/documents', () => {
+  it('gives wall-clock times in the event zone', () => {
+    expect(wallClock(new Date('2026-05-11T03:30:00Z'), 'America/New_York')).to.equal('2026-05-10T23:30:00');
+  });
+
+  it('maps an event: plain text, names and location of live links, local and UTC dates, the record without json_ld', () => {
+    const doc = toIndexDocument('event', event(), 'en', { id: 9, title: 'Night', json_ld: {} }, related());
+    expect(doc).to.deep.include({
+      id: 9,
+      description: 'Loud music',
+      venue_names: ['Venue 1'],
+      category_names: ['Jazz'],
+      category_slugs: ['jazz'],
+      venue_ids: [1, 2],
+      start_local: '2026-05-10T23:30:00',
+      start_utc: '2026-05-11T03:30:00.000Z',
+      has_location: true,
+      location: [{ lat: 48.85, lon: 2.35 }],
+      featured: true,
+      password_protected: false,
+      record: { id: 9, title: 'Night' },
+    });
+  });
+
+  it('keeps the text of a protected event out of search', () => {
+    const doc = toIndexDocument('event', event({ passwordHash: 'salt:hash' }), 'en', { id: 9 }, related());
+    expect(doc).to.deep.include({
+      description: null,
+      excerpt: null,
+      venue_names: [],
+      password_protected: true,
+      title: 'Night',
+    });
+  });
+
+  it("changes a term's dependency fingerprint on a rename, not on a count change", () => {
+    const stored = term(5, 'Jazz');
+    const one = toIndexDocument('category', stored, 'en', { id: 5, name: 'Jazz', count: 1 }, related());
+    const two = toIndexDocument('category', stored, 'en', { id: 5, name: 'Jazz', count: 2 }, related());
+    const renamed = toIndexDocument('category', stored, 'en', { id: 5, name: 'Blues', count: 2 }, related());
+    expect(one.count).to.equal(1);
+    expect(one.deps).to.equal(two.deps);
+    expect(renamed.deps).not.to.equal(two.deps);
+  });
+
+  it("changes an event's fingerprint when what its terms and places count changes", () => {
+    const a = toIndexDocument('event', event(), 'en', { id: 9 }, related()).deps;
+    const retitled = toIndexDocument('event', event({ title: 'Other' }), 'en', { id: 9 }, related()).deps;
+    const drafted = toIndexDocument('event', event({ status: 'draft' }), 'en', { id: 9 }, related()).deps;
+    expect(retitled).to.equal(a);
+    expect(drafted).not.to.equal(a);
+  });
+});

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { DateTime } from 'luxon';
+import { eventDateClauses } from '../../../src/search/eventDates';
+import { ValidationError } from '../../../src/errors';
+
+describe('search/eventDates', () => {
+  const now = DateTime.fromISO('2026-03-10T15:45:30Z');
+
+  it('defaults to the start of today through the end of the day two years later, as wall-clock days', () => {
+    expect(eventDateClauses({}, 'UTC', now)).to.deep.equal([
+      { field: 'start_local', op: 'gte', value: '2026-03-10T00:00:00' },
+      { field: 'start_local', op: 'lte', value: '2028-03-10T23:59:59' },
+    ]);
+  });
+
+  it('takes "today" in the site time zone', () => {
+    // 15:45 UTC is already 00:45 on the 11th in Tokyo.
+    expect(eventDateClauses({}, 'Asia/Tokyo', now)[0]).to.deep.equal({
+      field: 'start_local',
+      op: 'gte',
+      value: '2026-03-11T00:00:00',
+    });
+  });
+
+  it('with strict_dates and no start_date starts at this instant, in UTC', () => {
+    expect(eventDateClauses({ strict_dates: true }, 'Europe/Paris', now)).to.deep.equal([
+      { field: 'start_utc', op: 'gte', value: '2026-03-10T15:45:30.000Z' },
+      { field: 'start_utc', op: 'lte', value: '2028-03-10T15:45:30.000Z' },
+    ]);
+  });
+
+  it('widens to whole days unless strict, and keeps zone-less times as wall-clock times when strict', () => {
+    const input = { start_date: '2026-04-01 12:00:00', end_date: '2026-04-02 08:00:00' };
+    expect(eventDateClauses(input, 'UTC', now)).to.deep.equal([
+      { field: 'start_local', op: 'gte', value: '2026-04-01T00:00:00' },
+      { field: 'start_local', op: 'lte', value: '2026-04-02T23:59:59' },
+    ]);
+    expect(eventDateClauses({ ...input, strict_dates: true }, 'UTC', now)).to.deep.equal([
+      { field: 'start_local', op: 'gte', value: '2026-04-01T12:00:00' },
+      { field: 'start_local', op: 'lte', value: '2026-04-02T08:00:00' },
+    ]);
+  });
+
+  it('compares instants with an offset in UTC when strict', () => {
+    expect(
+      eventDateClauses({ start_date: '2026-04-01T12:00:00+02:00', strict_dates: true }, 'UTC', now)[0],
+    ).to.deep.equal({
+      field: 'start_utc',
+      op: 'gte',
+      value: '2026-04-01T10:00:00.000Z',
+    });
+  });
+
+  it('defaults end_date to two years after a given start_date', () => {
+    expect(eventDateClauses({ start_date: '2030-01-15' }, 'UTC', now)[1]).to.deep.equal({
+      field: 'start_local',
+      op: 'lte',
+      value: '2032-01-15T23:59:59',
+    });
+  });
+
+  it('bounds starts_* and ends_* at the end of their day and drops the default window', () => {
+    expect(eventDateClauses({ starts_after: '2026-05-01', ends_before: '2026-05-31' }, 'UTC', now)).to.deep.equal([
+      { field: 'start_local', op: 'gt', value: '2026-05-01T23:59:59' },
+      { field: 'end_local', op: 'lte', value: '2026-05-31T23:59:59' },
+    ]);
+    expect(eventDateClauses({ start_date: '2026-05-01', starts_before: '2026-05-03' }, 'UTC', now)).to.have.length(3);
+  });
+
+  it('names the parameter that is not a date', () => {
+    expect(() => eventDateClauses({ ends_after: 'soon' }, 'UTC', now))
+      .to.throw(ValidationError)
+      .with.property('params')
+      .that.has.key('ends_after');
+  });
+});
