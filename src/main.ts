@@ -36,7 +36,8 @@ async function main(): Promise<void> {
     const { key } = await services.apiKeys.create('first administrator', 'administrator');
     console.log(`\nNo API keys existed, so one administrator key was created. It is shown only now:\n\n  ${key}\n`);
   }
-  await ensureSearchIndexes(services);
+  // Lists answer 503 until the indexes exist; the worker keeps trying to create them.
+  await ensureSearchIndexes(services).catch((err: Error) => log.warn({ err }, 'search indexes not ready yet'));
   const worker = config.sync.inProcess ? startSyncWorker(services) : undefined;
   const server = await startServer(services, config.http.host, config.http.port);
   console.log(`calendar API listening on ${server.url}/calendar/events/v1`);

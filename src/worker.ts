@@ -2,7 +2,6 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { readRunningState } from './embedded/embeddedServices';
 import { createLogger } from './log';
-import { ensureSearchIndexes } from './search/ensureIndexes';
 import { startSyncWorker } from './search/syncWorker';
 import { openServices } from './services';
 
@@ -35,7 +34,6 @@ async function main(): Promise<void> {
     };
   }
   const services = await openServices(config, log);
-  await ensureSearchIndexes(services);
   const worker = startSyncWorker(services);
   log.info({ owner: worker.owner }, 'sync worker started');
 

@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
 import { inLanguage } from '../storage/recordStore';
 import type { Status } from '../storage/stores';
+import { waitForIndex } from '../search/waitForIndex';
 import { viewOf } from './views';
 
 type Input = Record<string, unknown>;
@@ -36,8 +37,6 @@ export interface ResourceDefinition<D extends BaseDoc> {
   authorizeRead?(ctx: RequestContext<Input>, record: StoredRecord<D>): void;
   /** Adds single-read-only fields (e.g. an event's json_ld). */
   decorateSingle?(services: Services, record: StoredRecord<D>, body: Record<string, unknown>, lang: Language): Record<string, unknown>;
-  /** Called after each write with the record's ID (e.g. to honour `Prefer: wait-for-index`). */
-  afterWrite?(services: Services, ctx: RequestContext<Input>, id: number): Promise<void>;
 }
 
 const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH'];
@@ -93,7 +92,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const existing = await find(ctx);
     const content = await def.toContent(services, ctx, ctx.input, existing);
     const updated = await store.update(existing, lang(ctx), content);
-    await def.afterWrite?.(services, ctx, updated.id);
+    await waitForIndex(ctx, services, def.kind, updated.id);
     ctx.body = await present(updated, ctx);
   }
 
@@ -103,14 +102,14 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       const body = await present(record, ctx);
       await def.onPermanentDelete?.(services, record.id);
       await store.remove(record.id);
-      await def.afterWrite?.(services, ctx, record.id);
+      await waitForIndex(ctx, services, def.kind, record.id);
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;
     }
     const status = statusOf(inLanguage(record, lang(ctx)));
     if (status === 'trash') throw new GoneError(def.kind, record.id);
     const trashed = await store.update(record, record.originalLang, { status: 'trash', statusBeforeTrash: status } as unknown as Partial<D>);
-    await def.afterWrite?.(services, ctx, record.id);
+    await waitForIndex(ctx, services, def.kind, record.id);
     ctx.body = await present(trashed, ctx);
   }
 
@@ -127,7 +126,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       handler: async (ctx: RequestContext<Input>) => {
         const content = await def.toContent(services, ctx, ctx.input, null);
         const created = await store.create(lang(ctx), content);
-        await def.afterWrite?.(services, ctx, created.id);
+        await waitForIndex(ctx, services, def.kind, created.id);
         const body = await present(created, ctx);
         ctx.status = 201;
         ctx.set('Location', String(body.rest_url));

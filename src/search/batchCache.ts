@@ -7,7 +7,9 @@ import type { Stores } from '../storage/stores';
  * each batch in three languages, and the views load the same linked records for each.
  */
 export function withBatchCache(services: Services): Services {
-  const stores = Object.fromEntries(Object.entries(services.stores).map(([name, store]) => [name, cachedStore(store as RecordStore<BaseDoc>)])) as unknown as Stores;
+  const stores = Object.fromEntries(
+    Object.entries(services.stores).map(([name, store]) => [name, cachedStore(store as RecordStore<BaseDoc>)]),
+  ) as unknown as Stores;
   return { ...services, stores };
 }
 

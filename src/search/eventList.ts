@@ -74,6 +74,13 @@ function geoFilterOf(input: EventListInput): GeoFilter | undefined {
   return { lat, lng, radius: input.geoloc_radius, unit: input.geoloc_unit };
 }
 
+/** An empty list (`venue=`) filters nothing, as if not sent. */
+function withoutEmptyLists(input: EventListInput): EventListInput {
+  const copy: Record<string, unknown> = { ...input };
+  for (const [name, value] of Object.entries(copy)) if (Array.isArray(value) && value.length === 0) delete copy[name];
+  return copy as unknown as EventListInput;
+}
+
 /** One page of events from the search index, as the caller may see them. */
 export async function listEvents(
   services: Services,
@@ -81,6 +88,7 @@ export async function listEvents(
   caller: Caller,
   now: DateTime = DateTime.now(),
 ): Promise<ListResult> {
+  input = withoutEmptyLists(input);
   const page = pageRequest(input.page, input.per_page);
   const near = geoFilterOf(input);
   const search = input.search?.trim() || undefined;

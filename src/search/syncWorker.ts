@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { hostname } from 'node:os';
-import { LANGUAGES, type Language } from '../../config';
-import { viewOf } from '../routes/views';
 import type { Services } from '../services';
-import type { RecordStore, StoredRecord } from '../storage/recordStore';
 import type { ClaimedEntry, SyncKind } from '../storage/syncQueue';
-import { withBatchCache } from './batchCache';
-import { createBackgroundSearchClient } from './client';
+import { prepareGroup, type PreparedGroup } from './batchDocuments';
 import { BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
-import { toIndexDocument, type IndexDocument } from './documents';
+import { createBackgroundSearchClient } from './client';
 import { ensureSearchIndexes } from './ensureIndexes';
-import { aliasesOfKind, aliasName } from './indexNames';
-import { eventsLinking, loadRelated, type LinkedKind } from './relatedData';
 
 export interface SyncWorkerOptions {
   /** Lease owner name; unique per worker. */
@@ -24,24 +18,8 @@ export interface SyncWorkerOptions {
   backlogLogMs?: number;
 }
 
-/** What propagation needs from an index document that was there before this batch. */
-type PreviousDoc = Pick<IndexDocument, 'deps'> &
-  Partial<Record<'venue_ids' | 'organizer_ids' | 'category_ids' | 'tag_ids', number[]>>;
-
-interface PreparedGroup {
-  entries: ClaimedEntry[];
-  operations: Map<string, BulkOperation[]>;
-}
-
 const MAX_RETRY_MS = 30_000;
 const BASE_RETRY_MS = 500;
-const PREVIOUS_FIELDS = ['deps', 'venue_ids', 'organizer_ids', 'category_ids', 'tag_ids'];
-const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
-  ['venue', 'venue_ids'],
-  ['organizer', 'organizer_ids'],
-  ['category', 'category_ids'],
-  ['tag', 'tag_ids'],
-];
 
 /**
  * Keeps Elasticsearch in step with MongoDB from the durable sync queue: claims leased batches,
@@ -138,7 +116,7 @@ export class SyncWorker {
     for (const entry of claimed) groups.set(entry.kind, [...(groups.get(entry.kind) ?? []), entry]);
     const prepared = await Promise.all(
       [...groups].map(([kind, entries]) =>
-        this.prepare(kind, entries).catch((err: unknown) => {
+        prepareGroup(this.services, this.client, kind, entries).catch((err: unknown) => {
           this.services.log.error(
             { err, kind, ids: entries.map((e) => e.id) },
             'sync: could not prepare index documents',
@@ -156,7 +134,6 @@ export class SyncWorker {
     this.indexer.sendNow();
     const results = new Map<string, BulkOutcome[]>();
     for (const [key, outcome] of outcomes) results.set(key, await outcome);
-    if (process.env.SYNC_REFRESH && claimed.length < this.batchSize) await this.refresh(groups.keys());
     const flushed_ms = Date.now() - started;
     const done: ClaimedEntry[] = [];
     const failed: ClaimedEntry[] = [];
@@ -180,15 +157,6 @@ export class SyncWorker {
     );
   }
 
-  /**
-   * Live changes (a batch smaller than the batch size) are made searchable at once rather than
-   * at the next periodic refresh; a backfill of full batches leaves refreshing to the interval.
-   */
-  private async refresh(kinds: Iterable<SyncKind>): Promise<void> {
-    const index = [...kinds].flatMap((kind) => aliasesOfKind(this.services.config, kind));
-    await this.client.indices.refresh({ index }).catch((err: unknown) => this.services.log.warn({ err }, 'sync: refresh failed'));
-  }
-
   private async releaseWithBackoff(entries: ClaimedEntry[]): Promise<void> {
     const byDelay = new Map<number, ClaimedEntry[]>();
     for (const entry of entries) {
@@ -198,101 +166,6 @@ export class SyncWorker {
       byDelay.set(delay, [...(byDelay.get(delay) ?? []), entry]);
     }
     await Promise.all([...byDelay].map(([delay, group]) => this.services.sync.release(this.owner, group, delay)));
-  }
-
-  private storeOf(kind: SyncKind): RecordStore<any> {
-    const { stores } = this.services;
-    return {
-      event: stores.events,
-      venue: stores.venues,
-      organizer: stores.organizers,
-      category: stores.categories,
-      tag: stores.tags,
-    }[kind];
-  }
-
-  /** Reads the records (after claiming, so never older than the claimed version) and maps them. */
-  private async prepare(kind: SyncKind, entries: ClaimedEntry[]): Promise<PreparedGroup> {
-    const ids = entries.map((e) => e.id);
-    const services = withBatchCache(this.services);
-    const [records, previous] = await Promise.all([this.storeOf(kind).getMany(ids), this.previousDocs(kind, ids)]);
-    const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
-    const related = await loadRelated(services, kind, present);
-    const current = new Map<Language, Map<number, IndexDocument>>();
-    await Promise.all(
-      LANGUAGES.map(async (lang) => {
-        const apiRecords = present.length > 0 ? await viewOf(kind)(services, present, lang) : [];
-        const byId = new Map(apiRecords.map((record) => [record.id as number, record]));
-        const docs = new Map<number, IndexDocument>();
-        for (const record of present) {
-          const apiRecord = byId.get(record.id);
-          if (apiRecord) docs.set(record.id, toIndexDocument(kind, record, lang, apiRecord, related));
-        }
-        current.set(lang, docs);
-      }),
-    );
-    // Dependents are marked before indexing: a crash after indexing would hide the change on retry.
-    await this.propagate(kind, ids, previous, current);
-    const operations = new Map<string, BulkOperation[]>();
-    for (const entry of entries) {
-      const exists = records.has(entry.id);
-      const ops: BulkOperation[] = [];
-      for (const lang of LANGUAGES) {
-        const index = aliasName(this.services.config, kind, lang);
-        const document = current.get(lang)?.get(entry.id);
-        if (document) ops.push({ action: 'index', index, id: String(entry.id), version: entry.version, document });
-        else if (!exists) ops.push({ action: 'delete', index, id: String(entry.id), version: entry.version });
-      }
-      // A record the view could not present stays pending (released) rather than half-indexed.
-      if (ops.length === LANGUAGES.length) operations.set(entry.key, ops);
-    }
-    return { entries, operations };
-  }
-
-  /** The index documents as they were before this batch, in every language: one request. */
-  private async previousDocs(kind: SyncKind, ids: number[]): Promise<Map<Language, Map<number, PreviousDoc>>> {
-    const previous = new Map<Language, Map<number, PreviousDoc>>(LANGUAGES.map((lang) => [lang, new Map()]));
-    const langOfIndex = new Map<string, Language>();
-    const docs = LANGUAGES.flatMap((lang) => {
-      const index = aliasName(this.services.config, kind, lang);
-      langOfIndex.set(index, lang);
-      return ids.map((id) => ({ _index: index, _id: String(id) }));
-    });
-    const response = await this.client.mget<PreviousDoc>({ docs, _source_includes: PREVIOUS_FIELDS });
-    response.docs.forEach((doc, i) => {
-      const lang = langOfIndex.get(docs[i]!._index) as Language;
-      if ('found' in doc && doc.found && doc._source) previous.get(lang)?.set(Number(doc._id), doc._source);
-    });
-    return previous;
-  }
-
-  /** Marks dirty the records whose index documents depend on the changed ones. */
-  private async propagate(
-    kind: SyncKind,
-    ids: number[],
-    previous: Map<Language, Map<number, PreviousDoc>>,
-    current: Map<Language, Map<number, IndexDocument>>,
-  ): Promise<void> {
-    const changed = ids.filter((id) =>
-      LANGUAGES.some((lang) => previous.get(lang)?.get(id)?.deps !== current.get(lang)?.get(id)?.deps),
-    );
-    if (changed.length === 0) return;
-    const { sync } = this.services;
-    if (kind !== 'event') {
-      await sync.markDirty('event', await eventsLinking(this.services, kind as LinkedKind, changed));
-      return;
-    }
-    for (const [linkedKind, field] of EVENT_LINKS) {
-      const linked = new Set<number>();
-      for (const id of changed) {
-        for (const lang of LANGUAGES) {
-          for (const doc of [previous.get(lang)?.get(id), current.get(lang)?.get(id)]) {
-            for (const linkedId of (doc?.[field] as number[] | undefined) ?? []) linked.add(linkedId);
-          }
-        }
-      }
-      await sync.markDirty(linkedKind, [...linked]);
-    }
   }
 
   private requestWake(): void {

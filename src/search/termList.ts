@@ -81,7 +81,7 @@ export async function listTerms(
     services,
     buildTermSearch(aliasName(services.config, kind, caller.lang), {
       search: input.search?.trim() || undefined,
-      include: input.include,
+      include: input.include?.length ? input.include : undefined,
       exclude: input.exclude,
       ids,
       hideEmpty,

@@ -13,6 +13,8 @@ export async function connectMongo(options: MongoOptions): Promise<{ client: Mon
     connectTimeoutMS: options.timeoutMs,
     socketTimeoutMS: Math.max(options.timeoutMs * 5, 10_000),
     maxPoolSize: 50,
+    // jongodb breaks the driver's streaming (awaitable hello) monitor under load; polling works on both.
+    serverMonitoringMode: 'poll',
     retryWrites: true,
     appName: 'calendar',
   });

@@ -237,8 +237,9 @@ describe('responses conform to the documented schemas', () => {
       featured: true,
       i18n_language: 'fr',
       title: 'Concert de vérification',
-    });
+    }, WAIT);
     expect(put.status).to.equal(200);
+    expect(put.headers.get('preference-applied')).to.equal('wait-for-index');
     const organizer = await conforming.post('/organizers', { organizer: 'Doc Temp' });
     const trashed = await conforming.delete(`/organizers/${organizer.body.id}`);
     expect([trashed.status, trashed.body.status]).to.deep.equal([200, 'trash']);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
+import { storeEvent } from '../support/records';
 
 const API = 'http://api.calendar.test';
 const SITE = 'http://calendar.test';
@@ -249,8 +250,8 @@ describe('organizers: delete', () => {
     const { services } = testWorld();
     const doomed = await createOrganizer({ organizer: unique('Doomed Org') });
     const kept = await createOrganizer({ organizer: unique('Kept Org') });
-    const first = await services.stores.events.create('en', { title: unique('Show'), status: 'publish', venues: [], organizers: [kept.id, doomed.id] });
-    const second = await services.stores.events.create('fr', { title: unique('Spectacle'), status: 'publish', venues: [], organizers: [doomed.id] });
+    const first = await storeEvent('en', { title: unique('Show'), status: 'publish', venues: [], organizers: [kept.id, doomed.id] });
+    const second = await storeEvent('fr', { title: unique('Spectacle'), status: 'publish', venues: [], organizers: [doomed.id] });
     const res = await api.delete(`/organizers/${doomed.id}?force=true`);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ id: doomed.id, deleted: true });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
 import { createTerm, expectedTerm, uniqueToken } from '../support/terms';
+import { storeEvent } from '../support/records';
 
 function expectError(res: ApiResponse, status: number, code: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -16,7 +17,7 @@ function expectInvalid(res: ApiResponse, ...params: string[]): void {
 }
 
 async function eventWithTags(tags: number[], status = 'publish'): Promise<number> {
-  const created = await testWorld().services.stores.events.create('en', { title: `Event ${uniqueToken()}`, status, tags } as never);
+  const created = await storeEvent('en', { title: `Event ${uniqueToken()}`, status, tags } as never);
   return created.id;
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
+import { storeEvent } from '../support/records';
 
 const API = 'http://api.calendar.test';
 const SITE = 'http://calendar.test';
@@ -422,7 +423,7 @@ describe('venues: delete', () => {
     const doomed = await createVenue({ venue: unique('Linked') });
     await api.patch(`/venues/${doomed.id}?i18n_language=fr`, { venue: 'Lié' });
     const kept = await createVenue({ venue: unique('Kept') });
-    const event = await services.stores.events.create('en', { title: unique('Gig'), status: 'publish', venues: [doomed.id, kept.id], organizers: [] });
+    const event = await storeEvent('en', { title: unique('Gig'), status: 'publish', venues: [doomed.id, kept.id], organizers: [] });
     const res = await request('DELETE', under('fr', `/venues/${doomed.id}`), { force: 'yes' }, { key: true });
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ id: doomed.id, deleted: true });

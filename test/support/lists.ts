@@ -42,8 +42,6 @@ export async function writeIndexed(
   return res;
 }
 
-export const createIndexed = (path: string, body: unknown) => writeIndexed('POST', path, body);
-
 /** IDs listed by `GET path` (the list key is the collection name). */
 export async function listIds(path: string, options?: RequestOptions): Promise<number[]> {
   const res = await api.get(path, options);
