@@ -22,6 +22,12 @@ export const DEFAULT_BULK_FLUSH_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_BULK_FLUSH_MS = 50;
 export const DEFAULT_BULK_CONCURRENCY = 2;
 export const DEFAULT_REFRESH_INTERVAL = '500ms';
+/** Rate limits, per minute (token buckets refilled continuously; the burst is one minute's worth). */
+export const DEFAULT_RATE_LIMIT_WRITES_PER_KEY = 600;
+export const DEFAULT_RATE_LIMIT_WRITES_PER_IP = 1200;
+export const DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP = 30;
+/** Reverse proxies in front of the API whose X-Forwarded-For entries identify the client. */
+export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -44,6 +50,15 @@ export interface Config {
     concurrency: number;
   };
   auth: { bootstrapAdminKey: boolean };
+  /** Per-minute limits on writes (per key, per client IP) and on failed authentications (per IP). */
+  rateLimit: {
+    enabled: boolean;
+    writesPerKey: number;
+    writesPerIp: number;
+    authFailuresPerIp: number;
+    /** 0: the client address is the socket's; n: the n-th X-Forwarded-For entry from the right. */
+    trustedProxies: number;
+  };
   logLevel: string;
 }
 
@@ -86,6 +101,11 @@ const schema = Joi.object({
   BULK_FLUSH_MS: Joi.number().integer().min(1).default(DEFAULT_BULK_FLUSH_MS),
   BULK_CONCURRENCY: Joi.number().integer().min(1).max(16).default(DEFAULT_BULK_CONCURRENCY),
   BOOTSTRAP_ADMIN_KEY: Joi.boolean(),
+  RATE_LIMIT: Joi.boolean(),
+  RATE_LIMIT_WRITES_PER_KEY: Joi.number().integer().min(1).default(DEFAULT_RATE_LIMIT_WRITES_PER_KEY),
+  RATE_LIMIT_WRITES_PER_IP: Joi.number().integer().min(1).default(DEFAULT_RATE_LIMIT_WRITES_PER_IP),
+  RATE_LIMIT_AUTH_FAILURES_PER_IP: Joi.number().integer().min(1).default(DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP),
+  RATE_LIMIT_TRUSTED_PROXIES: Joi.number().integer().min(0).max(10).default(DEFAULT_RATE_LIMIT_TRUSTED_PROXIES),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default(DEFAULT_LOG_LEVEL),
@@ -132,6 +152,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // The first-run convenience key is for the embedded setup only, never production.
     auth: { bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY ?? envName === 'development' },
+    // Tests send many writes from one address; a test that checks the limits turns them on.
+    rateLimit: {
+      enabled: v.RATE_LIMIT ?? envName !== 'test',
+      writesPerKey: v.RATE_LIMIT_WRITES_PER_KEY,
+      writesPerIp: v.RATE_LIMIT_WRITES_PER_IP,
+      authFailuresPerIp: v.RATE_LIMIT_AUTH_FAILURES_PER_IP,
+      trustedProxies: v.RATE_LIMIT_TRUSTED_PROXIES,
+    },
     logLevel: v.LOG_LEVEL,
   };
 }

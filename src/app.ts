@@ -5,11 +5,14 @@ import { authenticate } from './http/authenticate';
 import { parseBody } from './http/body';
 import { errorBoundary } from './http/errorBoundary';
 import { negotiateLanguage } from './http/language';
+import { createRateLimits } from './http/rateLimit';
 import { requestId } from './http/requestId';
 import { buildRouter, routeFallback } from './http/router';
 import type { AppState, RouteSpec } from './http/types';
 import type { Logger } from './log';
 import { healthRoutes, type HealthChecks } from './routes/health';
+import { metricsEndpoint, requestMetrics } from './metrics/http';
+import type { Metrics } from './metrics/registry';
 
 export interface AppDependencies {
   config: Config;
@@ -17,6 +20,8 @@ export interface AppDependencies {
   apiKeys: ApiKeyStore;
   routes: RouteSpec[];
   health: HealthChecks;
+  /** Serves `GET /metrics` and records request latencies when given. */
+  metrics?: Metrics;
 }
 
 /** The HTTP application: one error boundary, then language, body, credentials and the route table. */
@@ -25,12 +30,16 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   app.silent = true;
   const router = buildRouter(deps.routes);
   app.use(requestId(deps.log));
+  if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(errorBoundary(deps.config.defaultLanguage));
   app.use(healthRoutes(deps.health));
+  if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   app.use(routeFallback(router));
   app.use(parseBody(deps.config.http.bodyLimitBytes));
   app.use(negotiateLanguage(deps.config.defaultLanguage));
-  app.use(authenticate(deps.apiKeys));
+  const limits = createRateLimits(deps.config.rateLimit);
+  app.use(authenticate(deps.apiKeys, limits));
+  app.use(limits.middleware);
   app.use(router.routes());
   return app;
 }

@@ -93,6 +93,14 @@ export class DependencyUnavailableError extends CalendarError {
   }
 }
 
+/** 429 `rest_rate_limited` (ours: CONTRACT part 9 has no 429 row), with Retry-After in seconds. */
+export class RateLimitedError extends CalendarError {
+  override name = 'RateLimitedError';
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'rest_rate_limited', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  }
+}
+
 export const notFound = (kind: RecordKind, id: number | string): NotFoundError =>
   new NotFoundError(`rest-${kind}-not-found`, `The ${kind} ${id} was not found.`);
 

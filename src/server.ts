@@ -25,6 +25,11 @@ export async function startServer(services: Services, host: string, port: number
       elasticsearch: () => pingSearch(services.search),
       sync: () => services.sync.backlog(),
     },
+    metrics: services.metrics.observe({
+      backlog: () => services.sync.backlog(),
+      mongo: () => pingMongo(services.db),
+      elasticsearch: () => pingSearch(services.search),
+    }),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(port, host, () => resolve(s));

@@ -3,6 +3,7 @@ import type { Db, MongoClient } from 'mongodb';
 import type { Config } from '../config';
 import { ApiKeyStore } from './auth/apiKeys';
 import type { Logger } from './log';
+import { createMetrics, type Metrics } from './metrics/registry';
 import { createSearchClient } from './search/client';
 import { connectMongo } from './storage/mongo';
 import { createStores, ensureStoreIndexes, type Stores } from './storage/stores';
@@ -18,6 +19,8 @@ export interface Services {
   sync: SyncQueue;
   apiKeys: ApiKeyStore;
   stores: Stores;
+  /** This process's Prometheus metrics (`GET /metrics`; the in-process sync worker reports to it). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export async function openServices(config: Config, log: Logger): Promise<Service
     sync,
     apiKeys,
     stores,
+    metrics: createMetrics(),
     close: async () => {
       await Promise.allSettled([client.close(), search.close()]);
     },

@@ -2,19 +2,62 @@ import type { Principal } from '../http/types';
 import type { RecordKind } from '../errors';
 import { ForbiddenError } from '../errors';
 import type { Status } from '../storage/stores';
+import { bypassesPassword, mayRead, readDenial, type Ownership } from './policy';
 
-export const ALL_STATUSES: Status[] = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
+type ApiRecord = Record<string, unknown>;
 
-/** Statuses `principal` may read. Anonymous callers see published records only (CONTRACT part 6). */
-export function readableStatuses(principal: Principal): Status[] {
-  return principal.keyId ? ALL_STATUSES : ['publish'];
+/** The status and author of a stored document or an API record (terms have neither: public). */
+export function ownershipOf(value: object): Ownership {
+  const record = value as { status?: unknown; author?: unknown };
+  return {
+    status: (typeof record.status === 'string' ? record.status : 'publish') as Status,
+    author: typeof record.author === 'number' ? record.author : 0,
+  };
 }
 
-/** Throws the 403 of CONTRACT part 6 when `principal` may not read a record in `status`. */
-export function assertReadable(kind: RecordKind, principal: Principal, status: Status, id: number): void {
-  if (readableStatuses(principal).includes(status)) return;
-  if (status === 'trash') {
-    throw new ForbiddenError(`${kind}-no-longer-available`, `The ${kind} with ID ${id} has been deleted.`);
+/** Throws the 403 of CONTRACT part 6 when `principal` may not read the record. */
+export function assertReadable(kind: RecordKind, principal: Principal, record: Ownership, id: number): void {
+  const code = readDenial(kind, principal, record);
+  if (code === null) return;
+  if (record.status === 'trash') throw new ForbiddenError(code, `The ${kind} with ID ${id} has been deleted.`);
+  throw new ForbiddenError(code, `The ${kind} with ID ${id} is not accessible.`);
+}
+
+const readable = (principal: Principal) => (linked: unknown) =>
+  typeof linked === 'object' && linked !== null && mayRead(principal, ownershipOf(linked as ApiRecord));
+
+/**
+ * An API event as `principal` may see it: embedded venues and organizers the caller may not read
+ * (a draft venue, for an anonymous caller) are left out. Used on single reads and on every list
+ * answer, so the stored list record may embed every live link (see src/search/eventList.ts).
+ */
+export function visibleEmbeds(event: ApiRecord, principal: Principal): ApiRecord {
+  const out = { ...event };
+  if ('venue' in event) {
+    const venues = (Array.isArray(event.venue) ? event.venue : [event.venue]).filter(readable(principal));
+    out.venue = venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues;
   }
-  throw new ForbiddenError(`${kind}-not-accessible`, `The ${kind} with ID ${id} is not accessible.`);
+  if (Array.isArray(event.organizer)) out.organizer = event.organizer.filter(readable(principal));
+  return out;
+}
+
+/** Fields of a protected event that lists blank for callers without the password (CONTRACT part 6). */
+export function blankProtected(event: ApiRecord): ApiRecord {
+  const costDetails = event.cost_details as ApiRecord | undefined;
+  return {
+    ...event,
+    description: '',
+    excerpt: '',
+    cost: '',
+    cost_details: { ...(costDetails ?? {}), currency_symbol: '', values: [] },
+    venue: [],
+    organizer: [],
+    website: '',
+  };
+}
+
+/** A listed event as `principal` may see it: protected text blanked, unreadable links left out. */
+export function listedEventFor(event: ApiRecord, passwordProtected: boolean, principal: Principal): ApiRecord {
+  const shown = passwordProtected && !bypassesPassword(principal, ownershipOf(event)) ? blankProtected(event) : event;
+  return visibleEmbeds(shown, principal);
 }

@@ -12,7 +12,7 @@ const STORAGE_ERRORS = new Set([
   'MongoNotConnectedError',
   'MongoPoolClearedError',
 ]);
-const SEARCH_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
+const SEARCH_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError', 'RequestAbortedError']);
 
 interface HttpError {
   status?: number;

@@ -1,9 +1,10 @@
 import type Joi from 'joi';
 import type { Language } from '../../config';
-import { assertReadable } from '../auth/visibility';
+import { applyVerdict, decideCreate, decideDelete, decideUpdate, writeRequestOf } from '../auth/policy';
+import { assertReadable, ownershipOf } from '../auth/visibility';
 import { GoneError, invalidKindId, notFound, type RecordKind } from '../errors';
 import { Joi as J, id as idParam } from '../http/params';
-import type { Method, RequestContext, RouteSpec } from '../http/types';
+import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
 import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
 import { inLanguage } from '../storage/recordStore';
@@ -30,13 +31,25 @@ export interface ResourceDefinition<D extends BaseDoc> {
   /** Addressable by slug (events, venues, organizers) and trashed before deletion (posts). */
   posts: boolean;
   /** Turns validated input into stored content (resolving links, deriving fields). */
-  toContent(services: Services, ctx: RequestContext<Input>, input: Input, existing: StoredRecord<D> | null): Promise<Partial<D>>;
+  toContent(
+    services: Services,
+    ctx: RequestContext<Input>,
+    input: Input,
+    existing: StoredRecord<D> | null,
+  ): Promise<Partial<D>>;
   /** Removes every reference to a permanently deleted record. */
   onPermanentDelete?(services: Services, id: number): Promise<void>;
   /** Checks beyond status visibility on single reads (e.g. event passwords). */
-  authorizeRead?(ctx: RequestContext<Input>, record: StoredRecord<D>): void;
+  authorizeRead?(ctx: RequestContext<Input>, record: StoredRecord<D>): Promise<void>;
+  /** The presented record as `principal` may see it (e.g. an event's embedded links it may read). */
+  visibleTo?(body: Record<string, unknown>, principal: Principal): Record<string, unknown>;
   /** Adds single-read-only fields (e.g. an event's json_ld). */
-  decorateSingle?(services: Services, record: StoredRecord<D>, body: Record<string, unknown>, lang: Language): Record<string, unknown>;
+  decorateSingle?(
+    services: Services,
+    record: StoredRecord<D>,
+    body: Record<string, unknown>,
+    lang: Language,
+  ): Record<string, unknown>;
 }
 
 const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH'];
@@ -44,6 +57,9 @@ const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH'];
 function statusOf(doc: BaseDoc): Status {
   return ((doc as BaseDoc & { status?: Status }).status ?? 'publish') as Status;
 }
+
+/** Status and author decide access; both are shared fields, the original document has them. */
+const ownershipOfRecord = (record: StoredRecord<BaseDoc>) => ownershipOf(inLanguage(record, record.originalLang));
 
 /** The generic CRUD routes of one resource: by ID, and by slug for posts (interface.md part 4). */
 export function resourceRoutes<D extends BaseDoc>(services: Services, def: ResourceDefinition<D>): RouteSpec[] {
@@ -56,8 +72,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
 
   async function present(record: StoredRecord<D>, ctx: RequestContext<Input>): Promise<Record<string, unknown>> {
-    const [body] = await view(services, [record], lang(ctx));
-    return def.decorateSingle ? def.decorateSingle(services, record, body!, lang(ctx)) : body!;
+    const [presented] = await view(services, [record], lang(ctx));
+    const body = def.visibleTo ? def.visibleTo(presented!, ctx.state.principal) : presented!;
+    return def.decorateSingle ? def.decorateSingle(services, record, body, lang(ctx)) : body;
   }
 
   async function findById(id: number): Promise<StoredRecord<D>> {
@@ -82,15 +99,16 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   async function read(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const record = await find(ctx);
-    const doc = inLanguage(record, lang(ctx));
-    assertReadable(def.kind, ctx.state.principal, statusOf(doc), record.id);
-    def.authorizeRead?.(ctx, record);
+    assertReadable(def.kind, ctx.state.principal, ownershipOfRecord(record), record.id);
+    await def.authorizeRead?.(ctx, record);
     ctx.body = await present(record, ctx);
   }
 
   async function update(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const existing = await find(ctx);
-    const content = await def.toContent(services, ctx, ctx.input, existing);
+    const verdict = decideUpdate(def.kind, ctx.state.principal, ownershipOfRecord(existing), writeRequestOf(ctx.input));
+    const input = applyVerdict(verdict, ctx.input);
+    const content = await def.toContent(services, ctx, input, existing);
     const updated = await store.update(existing, lang(ctx), content);
     await waitForIndex(ctx, services, def.kind, updated.id);
     ctx.body = await present(updated, ctx);
@@ -98,7 +116,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   async function remove(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const record = await find(ctx);
-    if (!def.posts || ctx.input.force === true) {
+    const force = ctx.input.force === true;
+    applyVerdict(decideDelete(def.kind, ctx.state.principal, ownershipOfRecord(record), force), ctx.input);
+    if (!def.posts || force) {
       const body = await present(record, ctx);
       await def.onPermanentDelete?.(services, record.id);
       await store.remove(record.id);
@@ -108,7 +128,10 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     }
     const status = statusOf(inLanguage(record, lang(ctx)));
     if (status === 'trash') throw new GoneError(def.kind, record.id);
-    const trashed = await store.update(record, record.originalLang, { status: 'trash', statusBeforeTrash: status } as unknown as Partial<D>);
+    const trashed = await store.update(record, record.originalLang, {
+      status: 'trash',
+      statusBeforeTrash: status,
+    } as unknown as Partial<D>);
     await waitForIndex(ctx, services, def.kind, record.id);
     ctx.body = await present(trashed, ctx);
   }
@@ -124,7 +147,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       response: def.kind,
       errors: [400, 401, 403, 413, 415],
       handler: async (ctx: RequestContext<Input>) => {
-        const content = await def.toContent(services, ctx, ctx.input, null);
+        const input = applyVerdict(decideCreate(def.kind, ctx.state.principal, writeRequestOf(ctx.input)), ctx.input);
+        const content = await def.toContent(services, ctx, input, null);
         const created = await store.create(lang(ctx), content);
         await waitForIndex(ctx, services, def.kind, created.id);
         const body = await present(created, ctx);
@@ -156,7 +180,11 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         resource: def.plural,
         summary: `Update a ${def.label} ${addressed} (POST, PUT and PATCH all merge)`,
         access: 'write',
-        input: def.writeSchema.keys({ i18n_language: language, ...(def.readSchema ? { password: J.string().max(255).allow('', null) } : {}), ...key }),
+        input: def.writeSchema.keys({
+          i18n_language: language,
+          ...(def.readSchema ? { password: J.string().max(255).allow('', null) } : {}),
+          ...key,
+        }),
         response: def.kind,
         errors: [400, 401, 403, 404],
         handler: (ctx: RequestContext<Input>) => update(ctx, find),
@@ -166,9 +194,16 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         path,
         pathKeys,
         resource: def.plural,
-        summary: def.posts ? `Trash a ${def.label} ${addressed} (force=true deletes permanently)` : `Delete a ${def.label} permanently`,
+        summary: def.posts
+          ? `Trash a ${def.label} ${addressed} (force=true deletes permanently)`
+          : `Delete a ${def.label} permanently`,
         access: 'write',
-        input: readSchema.keys({ ...key, ...(def.posts ? { force: J.flag().default(false).description('Delete permanently instead of trashing') } : {}) }),
+        input: readSchema.keys({
+          ...key,
+          ...(def.posts
+            ? { force: J.flag().default(false).description('Delete permanently instead of trashing') }
+            : {}),
+        }),
         response: def.kind,
         errors: [400, 401, 403, 404, 410],
         handler: (ctx: RequestContext<Input>) => remove(ctx, find),

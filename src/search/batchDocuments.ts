@@ -28,7 +28,7 @@ const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
   ['tag', 'tag_ids'],
 ];
 
-function storeOf(services: Services, kind: SyncKind): RecordStore<any> {
+export function storeOf(services: Services, kind: SyncKind): RecordStore<any> {
   const { stores } = services;
   return {
     event: stores.events,
@@ -37,6 +37,14 @@ function storeOf(services: Services, kind: SyncKind): RecordStore<any> {
     category: stores.categories,
     tag: stores.tags,
   }[kind];
+}
+
+export interface PrepareOptions {
+  /**
+   * Whether to mark dependents dirty when what they embed changed (default true). A full
+   * rebuild (src/ops/reindex.ts) rebuilds from the database and changes nothing dependents show.
+   */
+  propagate?: boolean;
 }
 
 /**
@@ -49,12 +57,14 @@ export async function prepareGroup(
   client: Client,
   kind: SyncKind,
   entries: ClaimedEntry[],
+  options: PrepareOptions = {},
 ): Promise<PreparedGroup> {
   const ids = entries.map((e) => e.id);
   const services = withBatchCache(rootServices);
+  const shouldPropagate = options.propagate ?? true;
   const [records, previous] = await Promise.all([
     storeOf(services, kind).getMany(ids),
-    previousDocs(services, client, kind, ids),
+    shouldPropagate ? previousDocs(services, client, kind, ids) : null,
   ]);
   const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
   const related = await loadRelated(services, kind, present);
@@ -72,7 +82,7 @@ export async function prepareGroup(
     }),
   );
   // Dependents are marked before indexing: a crash after indexing would hide the change on retry.
-  await propagate(services, kind, ids, previous, current);
+  if (previous) await propagate(services, kind, ids, previous, current);
   const operations = new Map<string, BulkOperation[]>();
   for (const entry of entries) {
     const exists = records.has(entry.id);

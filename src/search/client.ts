@@ -15,9 +15,20 @@ export function createSearchClient(options: SearchClientOptions): Client {
   });
 }
 
+/**
+ * Options of a request that must give up after `ms`. Not `requestTimeout`: with the undici
+ * connection (@elastic/transport 8.4), a per-request timeout that differs from the client's
+ * aborts every request in flight on that client when it fires (they share one abort emitter),
+ * so one slow list, or a /readyz probe, would fail unrelated lists. A signal of its own aborts
+ * only this request (RequestAbortedError).
+ */
+export function giveUpAfter(ms: number): { signal: AbortSignal; maxRetries: 0 } {
+  return { signal: AbortSignal.timeout(ms), maxRetries: 0 };
+}
+
 export async function pingSearch(client: Client): Promise<boolean> {
   try {
-    return await client.ping({}, { requestTimeout: 1000, maxRetries: 0 });
+    return await client.ping({}, giveUpAfter(1000));
   } catch {
     return false;
   }

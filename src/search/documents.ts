@@ -52,6 +52,8 @@ function linked<D extends BaseDoc>(
   });
 }
 
+const isPublished = (doc: { status?: string }): boolean => doc.status === 'publish';
+
 /** Only the fields lists show: the single-read extras (`json_ld`) stay out of the index. */
 function listRecord(apiRecord: Record<string, unknown>): Record<string, unknown> {
   const { json_ld: _jsonLd, ...rest } = apiRecord;
@@ -65,8 +67,10 @@ function eventDocument(
   related: RelatedData,
 ): IndexDocument {
   const doc = inLanguage(stored, lang);
-  const venues = linked(doc.venues, related.venues, lang);
-  const organizers = linked(doc.organizers, related.organizers, lang);
+  // Search text and locations come from published links only, so that no filter or `distance`
+  // reveals a draft venue; `record` embeds every live link, filtered per caller when listed.
+  const venues = linked(doc.venues, related.venues, lang).filter(isPublished);
+  const organizers = linked(doc.organizers, related.organizers, lang).filter(isPublished);
   const categories = linked(doc.categories, related.categories, lang);
   const tags = linked(doc.tags, related.tags, lang);
   const points = venues.map(pointOf).filter((p): p is GeoPoint => p !== null);

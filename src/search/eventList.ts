@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
 import type { Language } from '../../config';
 import { ValidationError } from '../errors';
+import { seesHiddenEvents } from '../auth/policy';
+import { listedEventFor } from '../auth/visibility';
 import type { Principal } from '../http/types';
 import type { Services } from '../services';
 import type { Status } from '../storage/stores';
@@ -10,7 +12,7 @@ import { aliasName } from './indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
 import { requireEvent, resolveTermRefs } from './references';
 import { withCurrentTermCounts } from './termCounts';
-import { seesEverything, statusFilter } from './visibility';
+import { statusFilter } from './visibility';
 
 /** The validated parameters of `GET /events` (interface.md 4.2, CONTRACT part 7). */
 export interface EventListInput extends DateFilterInput {
@@ -51,21 +53,6 @@ interface EventHit {
   password_protected?: boolean;
 }
 
-/** Fields a protected event shows in lists to callers below editor (CONTRACT part 6). */
-function blankProtected(record: Record<string, unknown>): Record<string, unknown> {
-  const costDetails = record.cost_details as Record<string, unknown> | undefined;
-  return {
-    ...record,
-    description: '',
-    excerpt: '',
-    cost: '',
-    cost_details: { ...(costDetails ?? {}), currency_symbol: '', values: [] },
-    venue: [],
-    organizer: [],
-    website: '',
-  };
-}
-
 function geoFilterOf(input: EventListInput): GeoFilter | undefined {
   const { geoloc_lat: lat, geoloc_lng: lng } = input;
   if (lat === undefined && lng === undefined) return undefined;
@@ -99,13 +86,12 @@ export async function listEvents(
   const [categoryIds, tagIds] = await Promise.all([
     input.categories && resolveTermRefs(services, 'category', input.categories, caller.lang, 'categories'),
     input.tags && resolveTermRefs(services, 'tag', input.tags, caller.lang, 'tags'),
-    input.post_parent ? requireEvent(services, input.post_parent, 'post_parent') : undefined,
+    input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
-  const privileged = seesEverything(caller.principal);
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
     status,
-    showHidden: privileged,
+    showHidden: seesHiddenEvents(caller.principal),
     search,
     include: input.include,
     categoryIds,
@@ -125,7 +111,7 @@ export async function listEvents(
   const response = await searchIndex<EventHit>(services, request);
   const items = response.hits.hits.map((hit) => {
     const source = hit._source as EventHit;
-    let record = source.password_protected && !privileged ? blankProtected(source.record) : source.record;
+    let record = listedEventFor(source.record, source.password_protected === true, caller.principal);
     if (distanceSortIndex !== null) {
       const distance = Number(hit.sort?.[distanceSortIndex]);
       record = { ...record, distance: Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null };

@@ -6,6 +6,7 @@ import type { AppContext } from '../http/types';
 import { restRoot } from '../http/urls';
 import type { Services } from '../services';
 import type { SyncKind } from '../storage/syncQueue';
+import { giveUpAfter } from './client';
 import { PLURAL } from './indexNames';
 
 export const DEFAULT_PER_PAGE = 6;
@@ -56,7 +57,8 @@ function requestTimeoutOf(services: Services): number {
 
 function isUnavailable(err: unknown): boolean {
   const e = err as { name?: string; meta?: { statusCode?: number; body?: { error?: { type?: string } } } };
-  if (e.name === 'ConnectionError' || e.name === 'TimeoutError' || e.name === 'NoLivingConnectionsError') return true;
+  if (['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError', 'RequestAbortedError'].includes(e.name ?? ''))
+    return true;
   const status = e.meta?.statusCode ?? 0;
   return status === 429 || status >= 500 || e.meta?.body?.error?.type === 'index_not_found_exception';
 }
@@ -67,7 +69,7 @@ export async function searchIndex<T>(
   request: estypes.SearchRequest,
 ): Promise<estypes.SearchResponse<T>> {
   try {
-    return await services.search.search<T>(request, { requestTimeout: requestTimeoutOf(services), maxRetries: 0 });
+    return await services.search.search<T>(request, giveUpAfter(requestTimeoutOf(services)));
   } catch (err) {
     if (isUnavailable(err)) throw new DependencyUnavailableError('search', err);
     throw err;

@@ -7,7 +7,7 @@ import { aliasName } from './indexNames';
 import { pagingParams, pageRequest, searchIndex, totalOf } from './listing';
 import { buildPostSearch } from './postQuery';
 import { requireEvent } from './references';
-import { STATUSES, statusFilter } from './visibility';
+import { STATUS_PARAM_DESCRIPTION, STATUSES, statusFilter } from './visibility';
 
 /** The validated parameters of `GET /venues` and `GET /organizers` (interface.md 4.3, 4.4). */
 export interface PostListInput {
@@ -33,7 +33,7 @@ export function postListSchema(label: string) {
     status: Joi.list()
       .items(Joi.string().valid(...STATUSES))
       .max(STATUSES.length)
-      .description('Post statuses to list (anonymous callers: publish only)'),
+      .description(STATUS_PARAM_DESCRIPTION),
     i18n_language: language(),
   });
 }
@@ -50,7 +50,7 @@ export async function listPosts(
   const status = statusFilter(caller.principal, input.status);
   let ids: number[] | undefined;
   if (input.event !== undefined) {
-    const event = await requireEvent(services, input.event, 'event');
+    const event = await requireEvent(services, input.event, 'event', caller.principal);
     const doc = inLanguage(event, event.originalLang);
     ids = (kind === 'venue' ? doc.venues : doc.organizers) ?? [];
   }

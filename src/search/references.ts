@@ -1,8 +1,10 @@
 import type { Language } from '../../config';
 import { ValidationError } from '../errors';
+import type { Principal } from '../http/types';
 import type { Services } from '../services';
-import type { StoredRecord } from '../storage/recordStore';
+import { inLanguage, type StoredRecord } from '../storage/recordStore';
 import type { EventDoc } from '../storage/stores';
+import { mayFilterBy } from './visibility';
 
 /**
  * Category or tag references of a filter (IDs or slugs) as IDs; any unknown one is a 400
@@ -43,9 +45,19 @@ export async function requireExisting(
   if (unknown.length > 0) throw new ValidationError({ [param]: `Unknown ${kind}: ${unknown.join(', ')}` });
 }
 
-/** The event with this ID, or a 400 naming `param` (not an event, or no such record). */
-export async function requireEvent(services: Services, id: number, param: string): Promise<StoredRecord<EventDoc>> {
+/**
+ * The event with this ID, or a 400 naming `param` (not an event, no such record, or an event
+ * `principal` may not read: a filter never reveals that a draft exists).
+ */
+export async function requireEvent(
+  services: Services,
+  id: number,
+  param: string,
+  principal: Principal,
+): Promise<StoredRecord<EventDoc>> {
   const event = await services.stores.events.get(id);
-  if (!event) throw new ValidationError({ [param]: `${id} is not an event` });
+  if (!event || !mayFilterBy(principal, inLanguage(event, event.originalLang))) {
+    throw new ValidationError({ [param]: `${id} is not an event` });
+  }
   return event;
 }

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { hostname } from 'node:os';
+import type { SyncReporter } from '../metrics/syncReporter';
 import type { Services } from '../services';
 import type { ClaimedEntry, SyncKind } from '../storage/syncQueue';
 import { prepareGroup, type PreparedGroup } from './batchDocuments';
 import { BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from './client';
 import { ensureSearchIndexes } from './ensureIndexes';
+import { activeReindexTargets, withReindexTargets } from './reindexTargets';
 
 export interface SyncWorkerOptions {
   /** Lease owner name; unique per worker. */
@@ -16,6 +18,8 @@ export interface SyncWorkerOptions {
   pollMs?: number;
   /** How often backlog size and oldest pending age are logged. */
   backlogLogMs?: number;
+  /** Where progress is reported (default: the process's metrics). */
+  reporter?: SyncReporter;
 }
 
 const MAX_RETRY_MS = 30_000;
@@ -36,6 +40,7 @@ export class SyncWorker {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly backlogLogMs: number;
+  private readonly reporter: SyncReporter;
   /** Batches in flight at once. */
   private readonly maxBatches: number;
   private running = false;
@@ -57,6 +62,7 @@ export class SyncWorker {
     this.leaseMs = options.leaseMs ?? sync.leaseMs;
     this.pollMs = options.pollMs ?? sync.pollMs;
     this.backlogLogMs = options.backlogLogMs ?? 30_000;
+    this.reporter = options.reporter ?? services.metrics.sync;
     this.maxBatches = Math.max(1, sync.concurrency);
     this.client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
     this.indexer = new BulkIndexer(this.client, {
@@ -125,10 +131,12 @@ export class SyncWorker {
         }),
       ),
     );
+    // Indexes being rebuilt (npm run reindex) get every write too; read per batch, never cached.
+    const rebuilding = await activeReindexTargets(this.services.db);
     const outcomes = new Map<string, Promise<BulkOutcome[]>>();
     for (const group of prepared) {
       for (const [key, operations] of group.operations)
-        outcomes.set(key, Promise.all(operations.map((op) => this.indexer.push(op))));
+        outcomes.set(key, Promise.all(withReindexTargets(operations, rebuilding).map((op) => this.indexer.push(op))));
     }
     const prepared_ms = Date.now() - started;
     this.indexer.sendNow();
@@ -149,7 +157,9 @@ export class SyncWorker {
     if (done.length > 0) {
       await this.services.sync.complete(this.owner, done);
       for (const entry of done) this.failures.delete(entry.key);
+      this.reporter.indexed(done);
     }
+    if (failed.length > 0) this.reporter.failed(failed);
     await this.releaseWithBackoff(failed);
     this.services.log.debug(
       { entries: claimed.length, failed: failed.length, prepared_ms, flushed_ms, total_ms: Date.now() - started },

@@ -68,7 +68,7 @@ export async function listTerms(
   const eventId = input.event ?? input.post;
   const eventParam = input.event !== undefined ? 'event' : 'post';
   const [event] = await Promise.all([
-    eventId !== undefined ? requireEvent(services, eventId, eventParam) : undefined,
+    eventId !== undefined ? requireEvent(services, eventId, eventParam, caller.principal) : undefined,
     input.include ? requireExisting(services, kind, input.include, 'include') : undefined,
     input.parent ? requireExisting(services, 'category', [input.parent], 'parent') : undefined,
   ]);

@@ -1,36 +1,40 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { ALL_STATUSES, listScope, mayRead } from '../auth/policy';
+import { ownershipOf } from '../auth/visibility';
 import { ValidationError } from '../errors';
 import type { Principal } from '../http/types';
 import type { Status } from '../storage/stores';
 import { boolQuery } from './fullText';
 
-export const STATUSES: readonly Status[] = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
+export const STATUSES: readonly Status[] = ALL_STATUSES;
 
-/** Editors and administrators see every record; others see published ones (and their own). */
-export function seesEverything(principal: Principal): boolean {
-  return principal.role === 'administrator' || principal.role === 'editor';
+/** What the `status` parameter of a list says about who sees what. */
+export const STATUS_PARAM_DESCRIPTION =
+  'Post statuses to list. Anonymous callers: publish only. Authors and contributors: publish, and their own records in any ' +
+  'other status. Editors and administrators: any. Default: every status the caller may read except trash';
+
+/**
+ * The status filter of a list for `principal` (CONTRACT part 6, src/auth/policy.ts listScope):
+ * anonymous callers list `publish` only; authors and contributors also their own records of other
+ * statuses; editors and above everything. `trash` only when asked for. A requested status the
+ * caller may not read is a 400 naming `status`.
+ */
+export function statusFilter(principal: Principal, requested: Status[] | undefined): estypes.QueryDslQueryContainer {
+  const scope = listScope(principal, requested);
+  if (scope.forbidden.length > 0) {
+    throw new ValidationError({ status: `You may not list records with status ${scope.forbidden.join(', ')}.` });
+  }
+  if (scope.own.length === 0) return { terms: { status: scope.everyone } };
+  const should: estypes.QueryDslQueryContainer[] = [];
+  if (scope.everyone.length > 0) should.push({ terms: { status: scope.everyone } });
+  should.push(boolQuery({ filter: [{ terms: { status: scope.own } }, { term: { author: principal.userId } }] }));
+  return boolQuery({ minimum_should_match: 1 }, should);
 }
 
 /**
- * The status filter of a list for `principal` (CONTRACT part 6): anonymous callers read
- * `publish` only; authors and contributors also their own records of other statuses (trash
- * excepted) when they ask for them; editors and above everything, `trash` only when asked.
- * A requested status the caller may not read is a 400 naming `status`.
+ * Whether `principal` may use the stored `event` as a list filter (`event`, `post`,
+ * `post_parent`): one it may not read is treated as no event at all (400), revealing nothing.
  */
-export function statusFilter(principal: Principal, requested: Status[] | undefined): estypes.QueryDslQueryContainer {
-  if (seesEverything(principal)) {
-    return { terms: { status: requested ?? STATUSES.filter((s) => s !== 'trash') } };
-  }
-  const wanted = requested ?? ['publish'];
-  const own = wanted.filter((status) => status !== 'publish');
-  const mayReadOwn = principal.role !== null && principal.userId > 0;
-  const forbidden = own.filter((status) => !mayReadOwn || status === 'trash');
-  if (forbidden.length > 0) {
-    throw new ValidationError({ status: `You may not list records with status ${forbidden.join(', ')}.` });
-  }
-  const should: estypes.QueryDslQueryContainer[] = [];
-  if (wanted.includes('publish')) should.push({ term: { status: 'publish' } });
-  if (own.length > 0)
-    should.push(boolQuery({ filter: [{ terms: { status: own } }, { term: { author: principal.userId } }] }));
-  return boolQuery({ minimum_should_match: 1 }, should);
+export function mayFilterBy(principal: Principal, event: object): boolean {
+  return mayRead(principal, ownershipOf(event));
 }

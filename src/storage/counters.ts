@@ -16,3 +16,12 @@ export async function nextId(db: Db, counter: CounterName): Promise<number> {
   if (!doc) throw new Error(`counter ${counter} did not return a value`);
   return doc.seq;
 }
+
+/** Allocates `count` consecutive IDs at once (bulk loads); returns the first. */
+export async function nextIds(db: Db, counter: CounterName, count: number): Promise<number> {
+  const doc = await db
+    .collection<CounterDoc>('counters')
+    .findOneAndUpdate({ _id: counter }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
+  if (!doc) throw new Error(`counter ${counter} did not return a value`);
+  return doc.seq - count + 1;
+}

@@ -17,6 +17,7 @@ export async function connectMongo(options: MongoOptions): Promise<{ client: Mon
     serverMonitoringMode: 'poll',
     retryWrites: true,
     appName: 'calendar',
+    monitorCommands: process.env.MONGO_MONITOR === '1',
   });
   await client.connect();
   return { client, db: client.db(options.database) };

@@ -1,7 +1,7 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
-import { nextId, type CounterName } from './counters';
+import { nextId, nextIds, type CounterName } from './counters';
 import { isDuplicateKey } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
 
@@ -35,7 +35,26 @@ export interface RecordStoreOptions<D> {
 
 type Content<D> = Partial<Omit<D, keyof BaseDoc>> & { slug?: string };
 
+/** A record for `createMany`: its original language and content, and optional translations. */
+export interface NewRecord<D extends BaseDoc> {
+  lang: Language;
+  content: Content<D>;
+  /** Translatable fields per other language (shared fields come from `content`). */
+  translations?: Partial<Record<Language, Content<D>>>;
+}
+
 const MAX_SLUG_ATTEMPTS = 20;
+/** Documents per insertMany of `createMany`: each command stays well within the socket timeout. */
+const BULK_INSERT_DOCS = 500;
+
+/** The IDs of a bulk insert are new: `_id` duplicates only come from the driver retrying it. */
+function isRetriedInsert(err: unknown): boolean {
+  if (!isDuplicateKey(err)) return false;
+  const writeErrors = (err as { writeErrors?: { errmsg?: string } | { errmsg?: string }[] }).writeErrors;
+  const listed = writeErrors === undefined ? [] : ([] as { errmsg?: string }[]).concat(writeErrors);
+  const messages = listed.length > 0 ? listed.map((e) => String(e.errmsg)) : [String((err as Error).message)];
+  return messages.every((message) => /\b_id_\b/.test(message));
+}
 
 /** The document of `lang`, else of the original language (CONTRACT part 5). */
 export function inLanguage<D extends BaseDoc>(record: StoredRecord<D>, lang: Language): D {
@@ -83,6 +102,17 @@ export class RecordStore<D extends BaseDoc> {
     return { own, shared };
   }
 
+  /** The document of a new record in its original language. */
+  private originalDoc(id: number, lang: Language, content: Content<D>, now: Date): Record<string, unknown> {
+    const { own, shared } = this.split(content);
+    return { ...shared, ...own, _id: `${id}:${lang}`, id, lang, originalLang: lang, createdAt: now, modifiedAt: now };
+  }
+
+  /** A translation: the original language's document with `lang`'s translatable fields. */
+  private translationDoc(original: Record<string, unknown>, lang: Language, own: Record<string, unknown>, now: Date): Record<string, unknown> {
+    return { ...original, ...own, _id: `${original.id as number}:${lang}`, lang, createdAt: now };
+  }
+
   async get(id: number): Promise<StoredRecord<D> | null> {
     const docs = (await this.docs.find({ id } as Filter<D>).toArray()) as D[];
     if (docs.length === 0) return null;
@@ -121,9 +151,8 @@ export class RecordStore<D extends BaseDoc> {
    */
   async create(lang: Language, content: Content<D>, options: { exactSlug?: boolean } = {}): Promise<StoredRecord<D>> {
     const id = await nextId(this.db, this.options.counter);
-    const { own, shared } = this.split(content);
-    const now = new Date();
-    const doc = { ...shared, ...own, _id: `${id}:${lang}`, id, lang, originalLang: lang, createdAt: now, modifiedAt: now };
+    const { own } = this.split(content);
+    const doc = this.originalDoc(id, lang, content, new Date());
     await this.sync.begin(this.options.kind, id);
     try {
       if (options.exactSlug) await this.docs.insertOne({ ...doc, slug: content.slug } as never);
@@ -148,7 +177,7 @@ export class RecordStore<D extends BaseDoc> {
       if (Object.keys(own).length > 0) await this.setWithUniqueSlug(existing, own);
     } else {
       const original = inLanguage(record, record.originalLang);
-      const copied: Record<string, unknown> = { ...(original as Record<string, unknown>), ...own, _id: `${id}:${lang}`, lang, createdAt: now };
+      const copied = this.translationDoc(original as unknown as Record<string, unknown>, lang, own, now);
       const source = (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
       await this.insertWithUniqueSlug(copied, source);
     }
@@ -183,6 +212,53 @@ export class RecordStore<D extends BaseDoc> {
       await this.sync.commit(this.options.kind, id);
     }
     return ids;
+  }
+
+  /**
+   * Bulk create for imports and demo data (src/ops/demoData.ts): IDs allocated as one block, the
+   * documents built exactly as `create` (and `update`, for `translations`) build them, one
+   * insertMany, and the sync entries written in bulk, bracketed like `create`'s (pending with a
+   * writer's grace before the insert, committed after). Slugs: a given `slug` is used as is; a
+   * missing one is generated from the name and suffixed with the record ID ("jazz-night-1234"),
+   * so no uniqueness query per record. A slug already taken fails the call (duplicate key).
+   * `queueIndexing: false` commits without queueing: only a reindex indexes these records.
+   * Returns the new IDs, in the order of `records`.
+   */
+  async createMany(records: NewRecord<D>[], options: { queueIndexing?: boolean } = {}): Promise<number[]> {
+    if (records.length === 0) return [];
+    const first = await nextIds(this.db, this.options.counter, records.length);
+    const ids = records.map((_record, i) => first + i);
+    const now = new Date();
+    const docs = records.flatMap((record, i) => {
+      const id = ids[i] as number;
+      const original = this.originalDoc(id, record.lang, record.content, now);
+      original.slug = this.bulkSlug(record.content as Record<string, unknown>, original, id);
+      const translations = Object.entries(record.translations ?? {}).flatMap(([lang, content]) => {
+        if (lang === record.lang || !content) return [];
+        const { own } = this.split(content);
+        const doc = this.translationDoc(original, lang as Language, own, now);
+        doc.slug = this.bulkSlug(own, doc, id);
+        return [doc];
+      });
+      return [original, ...translations];
+    });
+    await this.sync.beginNew(this.options.kind, ids);
+    try {
+      for (let i = 0; i < docs.length; i += BULK_INSERT_DOCS) {
+        await this.docs.insertMany(docs.slice(i, i + BULK_INSERT_DOCS) as never[], { ordered: false }).catch((err: unknown) => {
+          if (!isRetriedInsert(err)) throw err;
+        });
+      }
+    } finally {
+      await this.sync.commitNew(this.options.kind, ids, { queue: options.queueIndexing ?? true });
+    }
+    return ids;
+  }
+
+  private bulkSlug(given: Record<string, unknown>, doc: Record<string, unknown>, id: number): string {
+    if (typeof given.slug === 'string' && given.slug !== '') return slugify(given.slug) || String(id);
+    const base = slugify(String(doc[this.options.slugSource] ?? ''));
+    return base ? `${base}-${id}` : String(id);
   }
 
   async remove(id: number): Promise<void> {

@@ -26,6 +26,8 @@ export interface ClaimedEntry {
   kind: SyncKind;
   id: number;
   version: number;
+  /** When the entry last became dirty (for the write-to-indexed lag). */
+  dirtyAt?: Date;
 }
 
 const EPOCH = new Date(0);
@@ -116,7 +118,7 @@ export class SyncQueue extends EventEmitter {
     );
     return claimed
       .filter((entry): entry is SyncEntry => entry !== null)
-      .map((entry) => ({ key: entry._id, kind: entry.kind, id: entry.id, version: entry.version }));
+      .map((entry) => ({ key: entry._id, kind: entry.kind, id: entry.id, version: entry.version, dirtyAt: entry.dirtyAt }));
   }
 
   /** Marks entries indexed at the claimed version; an entry written meanwhile stays pending. */
@@ -149,6 +151,83 @@ export class SyncQueue extends EventEmitter {
   async indexedVersion(kind: SyncKind, id: number): Promise<number> {
     const entry = await this.entries.findOne({ _id: syncKey(kind, id) });
     return entry?.indexedVersion ?? 0;
+  }
+
+  // --- Bulk loads and ops scripts (src/ops): reindex, verify/repair, demo data -----------------
+
+  /** The entries of `ids` (records without one are absent from the map). */
+  async entriesOf(kind: SyncKind, ids: number[]): Promise<Map<number, SyncEntry>> {
+    if (ids.length === 0) return new Map();
+    const found = await this.entries.find({ _id: { $in: ids.map((id) => syncKey(kind, id)) } }).toArray();
+    return new Map(found.map((entry) => [entry.id, entry]));
+  }
+
+  async pendingCount(kind: SyncKind): Promise<number> {
+    return this.entries.countDocuments({ kind, pending: true });
+  }
+
+  /**
+   * `markDirty` for records whose index documents carry versions the queue may not know (a lost
+   * or restored sync_state, a document indexed by hand): each version is first raised to its
+   * floor, so the worker's write (at floor + 1 or more) is newer than the document it replaces.
+   */
+  async markDirtyAbove(kind: SyncKind, floors: Map<number, number>): Promise<void> {
+    const raising = new Map(floors);
+    for (let attempt = 0; raising.size > 0 && attempt < 5; attempt++) {
+      const current = await this.entriesOf(kind, [...raising.keys()]);
+      const raised = await Promise.all(
+        [...raising].map(async ([id, floor]) => {
+          const entry = current.get(id);
+          if (entry && entry.version >= floor) return true;
+          if (entry) return (await this.entries.updateOne({ _id: entry._id, version: entry.version }, { $set: { version: floor } })).matchedCount > 0;
+          // No entry: create it; a writer creating it at the same moment makes this retry.
+          const created = { _id: syncKey(kind, id), kind, id, version: floor, indexedVersion: 0, pending: false, dirtyAt: new Date(), leaseUntil: EPOCH, owner: null };
+          return this.entries.insertOne(created).then(
+            () => true,
+            () => false,
+          );
+        }),
+      );
+      [...raising.keys()].forEach((id, i) => raised[i] && raising.delete(id));
+    }
+    await this.markDirty(kind, [...floors.keys()]);
+  }
+
+  /**
+   * Bulk `begin` for records with new IDs: pending, held for the writer. Inserted (fast); should
+   * an entry exist already (a repair queued that ID before it was allocated), upserted instead.
+   */
+  async beginNew(kind: SyncKind, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const now = new Date();
+    const hold = { pending: true, dirtyAt: now, leaseUntil: new Date(now.getTime() + WRITE_GRACE_MS), owner: 'writer' };
+    try {
+      await this.entries.insertMany(
+        ids.map((id) => ({ _id: syncKey(kind, id), kind, id, version: 1, indexedVersion: 0, ...hold })),
+        { ordered: false },
+      );
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+      await this.entries.bulkWrite(
+        ids.map((id) => ({
+          updateOne: { filter: { _id: syncKey(kind, id) }, update: { $inc: { version: 1 }, $set: hold, $setOnInsert: { kind, id, indexedVersion: 0 } }, upsert: true },
+        })),
+        { ordered: false },
+      );
+    }
+  }
+
+  /**
+   * Bulk `commit` of `beginNew`. `queue: false` leaves the entries committed but not pending: the
+   * worker never indexes them and a reindex must (bulk loads that end with one).
+   */
+  async commitNew(kind: SyncKind, ids: number[], options: { queue: boolean }): Promise<void> {
+    if (ids.length === 0) return;
+    await this.entries.updateMany(
+      { _id: { $in: ids.map((id) => syncKey(kind, id)) } },
+      { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), leaseUntil: EPOCH, owner: null } },
+    );
+    if (options.queue) this.emit('dirty');
   }
 
   /** Backlog figures for /readyz, logs and metrics. */

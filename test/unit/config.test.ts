@@ -38,6 +38,7 @@ describe('config', () => {
         concurrency: 2,
       },
       auth: { bootstrapAdminKey: true },
+      rateLimit: { enabled: true, writesPerKey: 600, writesPerIp: 1200, authFailuresPerIp: 30, trustedProxies: 0 },
       logLevel: 'info',
     });
   });
@@ -81,6 +82,24 @@ describe('config', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).auth.bootstrapAdminKey).to.equal(false);
     expect(loadConfig({ NODE_ENV: 'development', BOOTSTRAP_ADMIN_KEY: 'false' }).auth.bootstrapAdminKey).to.equal(
       false,
+    );
+  });
+
+  it('rate-limits outside tests unless told otherwise, with limits from the environment', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).rateLimit.enabled).to.equal(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).rateLimit.enabled).to.equal(false);
+    expect(loadConfig({ NODE_ENV: 'test', RATE_LIMIT: 'true' }).rateLimit.enabled).to.equal(true);
+    expect(loadConfig({ NODE_ENV: 'production', RATE_LIMIT: 'false' }).rateLimit.enabled).to.equal(false);
+    expect(
+      loadConfig({
+        RATE_LIMIT_WRITES_PER_KEY: '5',
+        RATE_LIMIT_WRITES_PER_IP: '7',
+        RATE_LIMIT_AUTH_FAILURES_PER_IP: '3',
+        RATE_LIMIT_TRUSTED_PROXIES: '1',
+      }).rateLimit,
+    ).to.deep.equal({ enabled: true, writesPerKey: 5, writesPerIp: 7, authFailuresPerIp: 3, trustedProxies: 1 });
+    expect(configError({ RATE_LIMIT_WRITES_PER_KEY: '0' }).message).to.match(
+      /^invalid setting RATE_LIMIT_WRITES_PER_KEY: /,
     );
   });
 

@@ -1,5 +1,7 @@
-import { ValidationError } from '../../errors';
-import type { RequestContext } from '../../http/types';
+import { applyVerdict, decideCreate, mayLink, writeRequestOf } from '../../auth/policy';
+import { ownershipOf } from '../../auth/visibility';
+import { ForbiddenError, ValidationError, type RecordKind } from '../../errors';
+import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
 import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
 import type { EventDoc } from '../../storage/stores';
@@ -20,24 +22,53 @@ function refsOf(value: unknown): Ref[] {
   return (Array.isArray(value) ? value : [value]) as Ref[];
 }
 
-async function checkIds(store: RecordStore<BaseDoc>, param: string, kind: string, refs: Ref[]): Promise<void> {
+async function checkIds(
+  store: RecordStore<BaseDoc>,
+  param: string,
+  kind: string,
+  refs: Ref[],
+  principal: Principal,
+): Promise<void> {
   const ids = refs.filter((ref): ref is number => typeof ref === 'number');
   if (ids.length === 0) return;
   const found = await store.getMany(ids);
   const missing = [...new Set(ids.filter((id) => !found.has(id)))];
-  if (missing.length === 0) return;
+  if (missing.length === 0) {
+    const unreadable = ids.filter(
+      (id) => !mayLink(principal, ownershipOf(inLanguage(found.get(id)!, found.get(id)!.originalLang))),
+    );
+    if (unreadable.length === 0) return;
+    throw new ForbiddenError(
+      'rest_forbidden',
+      `You may not link ${kind} ${[...new Set(unreadable)].join(', ')}: only published ${kind}s and your own.`,
+    );
+  }
   const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
   const claim = missing.length === 1 ? `is not ${article} ${kind} ID` : `are not ${kind} IDs`;
   throw new ValidationError({ [param]: `${missing.join(', ')} ${claim}` });
 }
 
-async function linkAll<D extends BaseDoc>(services: Services, ctx: RequestContext<Input>, def: ResourceDefinition<D>, refs: Ref[]): Promise<number[]> {
+/** Inline records are created as their own create route would: same roles, same statuses. */
+function authorizeInline(kind: RecordKind, principal: Principal, refs: Ref[]): Ref[] {
+  return refs.map((ref) =>
+    typeof ref === 'number' ? ref : applyVerdict(decideCreate(kind, principal, writeRequestOf(ref)), ref),
+  );
+}
+
+async function linkAll<D extends BaseDoc>(
+  services: Services,
+  ctx: RequestContext<Input>,
+  def: ResourceDefinition<D>,
+  refs: Ref[],
+): Promise<number[]> {
   const ids: number[] = [];
   for (const ref of refs) {
     let id: number;
     if (typeof ref === 'number') id = ref;
     else {
-      const created = await def.store(services).create(ctx.state.language, await def.toContent(services, ctx, ref, null));
+      const created = await def
+        .store(services)
+        .create(ctx.state.language, await def.toContent(services, ctx, ref, null));
       id = created.id;
     }
     if (!ids.includes(id)) ids.push(id);
@@ -47,14 +78,30 @@ async function linkAll<D extends BaseDoc>(services: Services, ctx: RequestContex
 
 /**
  * Resolves the `venue` and `organizer` parameters of an event write (CONTRACT part 4): IDs must
- * be venues / organizers (else 400 naming the parameter); inline objects are created and linked
- * only by `commit()`, once every other check of the write has passed.
+ * be venues / organizers (else 400 naming the parameter) the caller may link (published or its
+ * own, editors any: else 403); inline objects follow the create rules of their kind (a
+ * contributor's are pending) and are created and linked only by `commit()`, once every other
+ * check of the write has passed.
  */
-export async function resolveLinks(services: Services, ctx: RequestContext<Input>, input: Input): Promise<{ commit(): Promise<Partial<Pick<EventDoc, LinkField>>> }> {
-  const venueRefs = input.venue === undefined ? undefined : refsOf(input.venue);
-  const organizerRefs = input.organizer === undefined ? undefined : refsOf(input.organizer);
-  if (venueRefs) await checkIds(services.stores.venues as unknown as RecordStore<BaseDoc>, 'venue', 'venue', venueRefs);
-  if (organizerRefs) await checkIds(services.stores.organizers as unknown as RecordStore<BaseDoc>, 'organizer', 'organizer', organizerRefs);
+export async function resolveLinks(
+  services: Services,
+  ctx: RequestContext<Input>,
+  input: Input,
+): Promise<{ commit(): Promise<Partial<Pick<EventDoc, LinkField>>> }> {
+  const { principal } = ctx.state;
+  const venueRefs = input.venue === undefined ? undefined : authorizeInline('venue', principal, refsOf(input.venue));
+  const organizerRefs =
+    input.organizer === undefined ? undefined : authorizeInline('organizer', principal, refsOf(input.organizer));
+  if (venueRefs)
+    await checkIds(services.stores.venues as unknown as RecordStore<BaseDoc>, 'venue', 'venue', venueRefs, principal);
+  if (organizerRefs)
+    await checkIds(
+      services.stores.organizers as unknown as RecordStore<BaseDoc>,
+      'organizer',
+      'organizer',
+      organizerRefs,
+      principal,
+    );
   return {
     async commit() {
       const out: Partial<Pick<EventDoc, LinkField>> = {};

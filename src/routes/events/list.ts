@@ -2,7 +2,7 @@ import { Joi, idList, language, text } from '../../http/params';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
 import { appliedParams, pagingParams, sendPage } from '../../search/listing';
-import { STATUSES } from '../../search/visibility';
+import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
 
 const date = (meaning: string) => Joi.dateInput().description(meaning);
@@ -39,7 +39,7 @@ export const eventListSchema = Joi.object({
   status: Joi.list()
     .items(Joi.string().valid(...STATUSES))
     .max(STATUSES.length)
-    .description('Post statuses to list (anonymous callers: publish only)'),
+    .description(STATUS_PARAM_DESCRIPTION),
   geoloc: Joi.flag().description('Only events whose venue has (true) or lacks (false) coordinates'),
   geoloc_lat: Joi.number().min(-90).max(90).description('Latitude of the point to search around (with geoloc_lng)'),
   geoloc_lng: Joi.number().min(-180).max(180).description('Longitude of the point to search around (with geoloc_lat)'),

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
@@ -11,11 +11,15 @@ export async function hashEventPassword(password: string): Promise<string> {
   return `${salt.toString('hex')}:${hash.toString('hex')}`;
 }
 
-/** True when `password` matches `stored` (`salt:hash`), compared in constant time. */
-export function verifyEventPassword(password: string, stored: string): boolean {
+/**
+ * True when `password` matches `stored` (`salt:hash`): scrypt off the event loop, then a
+ * constant-time comparison of the derived keys.
+ */
+export async function verifyEventPassword(password: string, stored: string): Promise<boolean> {
   const [saltHex, hashHex] = stored.split(':');
   if (!saltHex || !hashHex) return false;
   const expected = Buffer.from(hashHex, 'hex');
-  const actual = scryptSync(password, Buffer.from(saltHex, 'hex'), expected.length);
+  if (expected.length === 0) return false;
+  const actual = await scryptAsync(password, Buffer.from(saltHex, 'hex'), expected.length);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -2,6 +2,8 @@ import type { Language } from '../../../config';
 import { normalizeCost } from '../../domain/cost';
 import { resolveEventDates } from '../../domain/eventDates';
 import { eventJsonLd, type JsonLdEventSource } from '../../domain/jsonLd';
+import { bypassesPassword, mayManageTerms } from '../../auth/policy';
+import { ownershipOf, visibleEmbeds } from '../../auth/visibility';
 import { ForbiddenError } from '../../errors';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
@@ -18,8 +20,6 @@ type Input = Record<string, unknown>;
 
 const FLAGS = ['hide_from_listings', 'sticky', 'featured', 'ticketed'] as const;
 const DATE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day'] as const;
-/** Roles that read password-protected events without the password (CONTRACT part 6). */
-const PASSWORD_BYPASS_ROLES = new Set(['editor', 'administrator']);
 
 /** Defaults of a new event for the fields a create may leave out. */
 const CREATE_DEFAULTS: Partial<EventDoc> = {
@@ -41,12 +41,21 @@ const CREATE_DEFAULTS: Partial<EventDoc> = {
 
 const termList = (value: unknown): (number | string)[] => (Array.isArray(value) ? (value as (number | string)[]) : []);
 
-async function toEventContent(services: Services, ctx: RequestContext<Input>, input: Input, existing: StoredRecord<EventDoc> | null): Promise<Partial<EventDoc>> {
+async function toEventContent(
+  services: Services,
+  ctx: RequestContext<Input>,
+  input: Input,
+  existing: StoredRecord<EventDoc> | null,
+): Promise<Partial<EventDoc>> {
   const lang: Language = ctx.state.language;
   const current = existing ? inLanguage(existing, existing.originalLang) : null;
   const content: Partial<EventDoc> = {
     ...(existing ? {} : CREATE_DEFAULTS),
-    ...(postContent(input, existing as StoredRecord<PostDoc> | null, postContext(services, ctx, 'title')) as Partial<EventDoc>),
+    ...(postContent(
+      input,
+      existing as StoredRecord<PostDoc> | null,
+      postContext(services, ctx, 'title'),
+    ) as Partial<EventDoc>),
     ...(clearable(input, ['title', 'website', 'show_map', 'show_map_link']) as Partial<EventDoc>),
   };
   for (const flag of FLAGS) if (input[flag] !== undefined) content[flag] = input[flag] === true;
@@ -65,22 +74,30 @@ async function toEventContent(services: Services, ctx: RequestContext<Input>, in
     );
     Object.assign(content, dates);
   }
-  if (input.post_parent !== undefined) content.post_parent = await resolveParent(services, input.post_parent as number | null, existing?.id ?? null);
+  if (input.post_parent !== undefined)
+    content.post_parent = await resolveParent(services, input.post_parent as number | null, existing?.id ?? null);
   if (input.cost !== undefined) content.cost = normalizeCost(input.cost as string | number | null);
   const links = await resolveLinks(services, ctx, input);
-  if (input.categories !== undefined) content.categories = await resolveTermRefs(services, 'category', termList(input.categories), lang);
-  if (input.tags !== undefined) content.tags = await resolveTermRefs(services, 'tag', termList(input.tags), lang);
-  if (input.password !== undefined) content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
+  const mayCreateTerms = mayManageTerms(ctx.state.principal);
+  if (input.categories !== undefined)
+    content.categories = await resolveTermRefs(services, 'category', termList(input.categories), lang, mayCreateTerms);
+  if (input.tags !== undefined)
+    content.tags = await resolveTermRefs(services, 'tag', termList(input.tags), lang, mayCreateTerms);
+  if (input.password !== undefined)
+    content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
   Object.assign(content, await links.commit());
   return content;
 }
 
-function authorizeEventRead(ctx: RequestContext<Input>, record: StoredRecord<EventDoc>): void {
-  const hash = inLanguage(record, record.originalLang).passwordHash;
-  if (!hash || PASSWORD_BYPASS_ROLES.has(ctx.state.principal.role ?? '')) return;
+async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredRecord<EventDoc>): Promise<void> {
+  const doc = inLanguage(record, record.originalLang);
+  if (!doc.passwordHash || bypassesPassword(ctx.state.principal, ownershipOf(doc))) return;
   const given = ctx.input.password;
-  if (typeof given === 'string' && given !== '' && verifyEventPassword(given, hash)) return;
-  throw new ForbiddenError('event-password-protected', 'This event is password protected: send the right `password` parameter to read it.');
+  if (typeof given === 'string' && given !== '' && (await verifyEventPassword(given, doc.passwordHash))) return;
+  throw new ForbiddenError(
+    'event-password-protected',
+    'This event is password protected: send the right `password` parameter to read it.',
+  );
 }
 
 export const eventDefinition: ResourceDefinition<EventDoc> = {
@@ -98,7 +115,11 @@ export const eventDefinition: ResourceDefinition<EventDoc> = {
     await services.stores.events.updateShared({ post_parent: id }, { post_parent: 0 });
   },
   authorizeRead: authorizeEventRead,
-  decorateSingle: (_services, _record, body) => ({ ...body, json_ld: eventJsonLd(body as unknown as JsonLdEventSource) }),
+  visibleTo: visibleEmbeds,
+  decorateSingle: (_services, _record, body) => ({
+    ...body,
+    json_ld: eventJsonLd(body as unknown as JsonLdEventSource),
+  }),
 };
 
 /** Event routes: CRUD by ID and by slug (interface.md 4.2). */

@@ -98,6 +98,7 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
     410: [`${k}-is-in-trash`],
     413: ['rest_payload_too_large'],
     415: ['rest_unsupported_media_type'],
+    429: ['rest_rate_limited'],
   };
   return codes[status] ?? [];
 }
@@ -134,12 +135,14 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
       content: successContent(route, method, resolved),
     },
   };
-  // Every route validates i18n_language (400); every write needs a key (401) of a strong enough role (403).
-  const statuses = new Set([...(route.errors ?? []), 400, ...(route.access === 'write' ? [401, 403] : [])]);
+  // Every route validates i18n_language (400) and refuses a bad key (401; 429 after too many);
+  // every write needs a key of a strong enough role (403) and is rate-limited (429).
+  const statuses = new Set([...(route.errors ?? []), 400, 401, 429, ...(route.access === 'write' ? [403] : [])]);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const codes = errorCodes(status, route, kind, listing);
     const headers: Record<string, unknown> = { ...contentLanguage };
     if (status === 401) headers['WWW-Authenticate'] = header(t.headers.wwwAuthenticate, { type: 'string' }, true);
+    if (status === 429) headers['Retry-After'] = header(t.headers.retryAfter, { type: 'integer' }, true);
     responses[String(status)] = {
       description: `${t.statuses[String(status)] ?? String(status)}${codes.length ? `. ${t.codes}: ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`,
       headers,

@@ -43,6 +43,7 @@ export interface DocTexts {
     totalPages: string;
     link: string;
     wwwAuthenticate: string;
+    retryAfter: string;
   };
   bearer: string;
   referencePage: string;
@@ -106,6 +107,7 @@ const en: DocTexts = {
     '410': 'Already in the trash',
     '413': 'Body too large',
     '415': 'Unsupported body media type',
+    '429': 'Too many writes or failed authentications; retry after `Retry-After` seconds',
     default:
       'Unexpected failure: 500 `rest_internal_error`, or 503 `search-unavailable` / `storage-unavailable` with `Retry-After`',
   },
@@ -117,6 +119,7 @@ const en: DocTexts = {
     totalPages: 'Number of pages',
     link: 'RFC 8288 links to the `next` and `prev` pages, when they exist',
     wwwAuthenticate: 'The Bearer challenge',
+    retryAfter: 'Seconds to wait before retrying',
   },
   bearer: 'An API key created by the `apikey` ops script, sent as `Authorization: Bearer <key>`.',
   referencePage: 'Browsable reference page',
@@ -181,6 +184,7 @@ const fr: DocTexts = {
     '410': 'Déjà à la corbeille',
     '413': 'Corps trop volumineux',
     '415': 'Type de corps non pris en charge',
+    '429': 'Trop d’écritures ou d’authentifications échouées ; réessayer après `Retry-After` secondes',
     default:
       'Échec inattendu : 500 `rest_internal_error`, ou 503 `search-unavailable` / `storage-unavailable` avec `Retry-After`',
   },
@@ -192,6 +196,7 @@ const fr: DocTexts = {
     totalPages: 'Nombre de pages',
     link: 'Liens RFC 8288 vers les pages `next` et `prev`, quand elles existent',
     wwwAuthenticate: 'Le défi Bearer',
+    retryAfter: 'Secondes à attendre avant de réessayer',
   },
   bearer: 'Une clé d’API créée par le script d’exploitation `apikey`, envoyée en `Authorization: Bearer <clé>`.',
   referencePage: 'Page de référence navigable',
@@ -256,6 +261,7 @@ const de: DocTexts = {
     '410': 'Bereits im Papierkorb',
     '413': 'Body zu groß',
     '415': 'Nicht unterstützter Medientyp des Bodys',
+    '429': 'Zu viele Schreibzugriffe oder fehlgeschlagene Anmeldungen; nach `Retry-After` Sekunden erneut versuchen',
     default:
       'Unerwarteter Fehler: 500 `rest_internal_error` oder 503 `search-unavailable` / `storage-unavailable` mit `Retry-After`',
   },
@@ -267,6 +273,7 @@ const de: DocTexts = {
     totalPages: 'Anzahl der Seiten',
     link: 'RFC-8288-Links auf die Seiten `next` und `prev`, sofern vorhanden',
     wwwAuthenticate: 'Die Bearer-Aufforderung',
+    retryAfter: 'Sekunden bis zum nächsten Versuch',
   },
   bearer:
     'Ein mit dem Betriebsskript `apikey` erzeugter API-Schlüssel, gesendet als `Authorization: Bearer <Schlüssel>`.',

@@ -1,5 +1,5 @@
 /**
- * resolveTermRefs(services, taxonomy, refs, lang) → Promise<number[]>
+ * resolveTermRefs(services, taxonomy, refs, lang, mayCreate) → Promise<number[]>
  *
  * Turns the `categories` / `tags` values of an event write (CONTRACT part 4) into term IDs:
  * - a number, or a string of digits, is an ID: it must be a term of `taxonomy`; an unknown ID,
@@ -7,7 +7,8 @@
  * - any other string is trimmed and matched against existing terms of `taxonomy`: by slug
  *   (lower-cased; in `lang`, then any language), then by name ignoring case (in `lang`, then any
  *   language);
- * - an unmatched string is a new name: the term is created in `lang` (description null, parent 0).
+ * - an unmatched string is a new name: the term is created in `lang` (description null, parent 0),
+ *   when `mayCreate` (editors and above manage terms); otherwise it is a 403 `rest_forbidden`.
  *   Concurrent creations of the same name yield one term: creators insert with the exact slug of
  *   the name and, when the unique slug index refuses, re-read the term holding that slug.
  *   An empty or over-long name (or a non-integer / non-positive number) throws ValidationError.
@@ -16,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { Language } from '../../../config';
 import { slugify } from '../../domain/slug';
-import { ValidationError } from '../../errors';
+import { ForbiddenError, ValidationError } from '../../errors';
 import type { Services } from '../../services';
 import { isDuplicateKey } from '../../storage/mongo';
 import { inLanguage, type RecordStore } from '../../storage/recordStore';
@@ -35,13 +36,21 @@ function isIdRef(ref: TermRef): boolean {
   return typeof ref === 'number' || /^\d+$/.test(ref.trim());
 }
 
-export async function resolveTermRefs(services: Services, taxonomy: TermKind, refs: TermRef[], lang: Language): Promise<number[]> {
+export async function resolveTermRefs(
+  services: Services,
+  taxonomy: TermKind,
+  refs: TermRef[],
+  lang: Language,
+  mayCreate = true,
+): Promise<number[]> {
   const param = paramOf(taxonomy);
   const store = taxonomy === 'category' ? services.stores.categories : services.stores.tags;
   await checkIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)));
   const ids: number[] = [];
   for (const ref of refs) {
-    const id = isIdRef(ref) ? toId(param)(ref) : await resolveName(store, taxonomy, nameOf(param, ref as string), lang);
+    const id = isIdRef(ref)
+      ? toId(param)(ref)
+      : await resolveName(store, taxonomy, nameOf(param, ref as string), lang, mayCreate);
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;
@@ -63,21 +72,39 @@ function nameOf(param: string, ref: string): string {
 
 async function checkIds(services: Services, taxonomy: TermKind, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  const [own, other] = taxonomy === 'category' ? [services.stores.categories, services.stores.tags] : [services.stores.tags, services.stores.categories];
+  const [own, other] =
+    taxonomy === 'category'
+      ? [services.stores.categories, services.stores.tags]
+      : [services.stores.tags, services.stores.categories];
   const found = await own.getMany(ids);
   const missing = [...new Set(ids.filter((id) => !found.has(id)))];
   if (missing.length === 0) return;
   const otherKind = taxonomy === 'category' ? 'tag' : 'category';
   const wrongKind = await other.getMany(missing);
-  const problems = missing.map((id) => (wrongKind.has(id) ? `${id} is a ${otherKind} ID, not a ${taxonomy} ID` : `there is no ${taxonomy} with ID ${id}`));
+  const problems = missing.map((id) =>
+    wrongKind.has(id) ? `${id} is a ${otherKind} ID, not a ${taxonomy} ID` : `there is no ${taxonomy} with ID ${id}`,
+  );
   throw new ValidationError({ [paramOf(taxonomy)]: `${problems.join('; ')}.` });
 }
 
-async function resolveName(store: RecordStore<TermDoc>, taxonomy: TermKind, name: string, lang: Language): Promise<number> {
+async function resolveName(
+  store: RecordStore<TermDoc>,
+  taxonomy: TermKind,
+  name: string,
+  lang: Language,
+  mayCreate: boolean,
+): Promise<number> {
   const bySlug = await store.getBySlug(name.toLowerCase(), lang);
   if (bySlug) return bySlug.id;
   const byName = await findTermIdByName(store, name, lang);
   if (byName !== null) return byName;
+  if (!mayCreate) {
+    const plural = taxonomy === 'category' ? 'categories' : 'tags';
+    throw new ForbiddenError(
+      'rest_forbidden',
+      `There is no ${taxonomy} named ${JSON.stringify(name)}, and only editors and administrators may create ${plural}.`,
+    );
+  }
   return createByName(store, taxonomy, name, lang);
 }
 
@@ -86,7 +113,12 @@ function baseSlugOf(taxonomy: TermKind, name: string): string {
   return slugify(name) || `${taxonomy}-${createHash('sha1').update(name.toLowerCase()).digest('hex').slice(0, 10)}`;
 }
 
-async function createByName(store: RecordStore<TermDoc>, taxonomy: TermKind, name: string, lang: Language): Promise<number> {
+async function createByName(
+  store: RecordStore<TermDoc>,
+  taxonomy: TermKind,
+  name: string,
+  lang: Language,
+): Promise<number> {
   const base = baseSlugOf(taxonomy, name);
   for (let n = 1; n <= MAX_SLUG_CANDIDATES; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;

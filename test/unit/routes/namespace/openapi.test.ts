@@ -172,7 +172,9 @@ describe('openapi: the document of a table', () => {
     );
     expect(update.patch!.security).to.deep.equal([{ bearerAuth: [] }]);
     const create = doc.paths['/venues']!.post! as any;
-    expect(create.responses).to.have.keys('201', '400', '401', '403', 'default');
+    expect(create.responses).to.have.keys('201', '400', '401', '403', '429', 'default');
+    expect(create.responses['429'].description).to.include('`rest_rate_limited`');
+    expect(create.responses['429'].headers).to.have.property('Retry-After');
     expect(create.responses['201'].headers).to.have.property('Location');
     const list = doc.paths['/venues']!.get! as any;
     expect(list.security).to.deep.equal([{}, { bearerAuth: [] }]);

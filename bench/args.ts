@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  events: number;
+  /** Seconds of load per measured run (warm-up comes on top). */
+  duration: number;
+  connections: number;
+  /** Fixed rate of the write scenario. */
+  writeRate: number;
+  check: boolean;
+  /** Tiny run for CI: short warm-ups, no README-worthy numbers, targets never checked. */
+  smoke: boolean;
+  /** Also measure reindex peak RSS at this many events (`--reindex-scale [--scale-events N]`). */
+  reindexScale: number | null;
+  /** Profile the API child (node --cpu-prof) and summarise its top frames. */
+  cpuProf: boolean;
+  /** Folder of the JSON / Markdown results. */
+  out: string;
+  seed: number;
+  keep: boolean;
+  only: string[] | null;
+}
+
+const USAGE = `usage: npm run bench -- [--events N] [--duration S] [--connections C] [--write-rate R]
+       [--check] [--smoke] [--reindex-scale [--scale-events N]] [--cpu-prof] [--out DIR] [--seed N] [--keep]
+       [--only read,search,geo,write,reindex]`;
+
+function positiveInt(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, not "${text}"\n${USAGE}`);
+  return value;
+}
+
+export function parseBenchArgs(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      events: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      'write-rate': { type: 'string' },
+      check: { type: 'boolean', default: false },
+      smoke: { type: 'boolean', default: false },
+      'reindex-scale': { type: 'boolean', default: false },
+      'scale-events': { type: 'string' },
+      'cpu-prof': { type: 'boolean', default: false },
+      out: { type: 'string', default: 'results' },
+      seed: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  return {
+    events: positiveInt('events', values.events, 10_000),
+    duration: positiveInt('duration', values.duration, 10),
+    connections: positiveInt('connections', values.connections, 32),
+    writeRate: positiveInt('write-rate', values['write-rate'], 50),
+    check: values.check ?? false,
+    smoke: values.smoke ?? false,
+    reindexScale: values['reindex-scale'] ? positiveInt('scale-events', values['scale-events'], 100_000) : null,
+    cpuProf: values['cpu-prof'] ?? false,
+    out: values.out ?? 'results',
+    seed: positiveInt('seed', values.seed, 1),
+    keep: values.keep ?? false,
+    only: values.only ? values.only.split(',').map((s) => s.trim()) : null,
+  };
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { LagWatcher } from './lag';
+import type { LoadResult, LoadSpec } from './spec';
+
+/**
+ * One load run in its own process (so the load generator never shares an event loop with what
+ * it measures): `tsx bench/load/child.ts spec.json` prints a LoadResult as JSON on stdout.
+ */
+type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+
+function run(spec: LoadSpec, seconds: number, lag: LagWatcher | null): Promise<autocannon.Result> {
+  let next = Math.floor(Math.random() * spec.paths.length);
+  let written = 0;
+  const unique = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+  const setupRequest = (req: Request): Request => {
+    const path = spec.paths[next++ % spec.paths.length] as string;
+    if (!spec.bodies) return { ...req, path };
+    const body = spec.bodies[written % spec.bodies.length] as Record<string, unknown>;
+    written++;
+    return { ...req, path, body: JSON.stringify({ ...body, title: `${String(body.title)} ${unique}-${written}` }) };
+  };
+  const onResponse = lag
+    ? (status: number, body: string) => {
+        if (status === 201) lag.written(String((JSON.parse(body) as { id: unknown }).id));
+      }
+    : undefined;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: spec.url,
+        connections: spec.connections,
+        duration: seconds,
+        ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
+        headers: { ...(spec.bodies ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+        requests: [{ method: spec.method, setupRequest, ...(onResponse ? { onResponse } : {}) }] as autocannon.Request[],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+function summarise(result: autocannon.Result): LoadResult {
+  const codes = result.statusCodeStats as unknown as Record<string, { count: number }> | undefined;
+  const requests = result.requests.total;
+  return {
+    requests,
+    seconds: result.duration,
+    rps: requests / result.duration,
+    latency: {
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.average,
+    },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(codes ?? {}).map(([code, stat]) => [code, Number(stat.count)])),
+  };
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as LoadSpec;
+  if (spec.warmup > 0) await run(spec, spec.warmup, null);
+  const lag = spec.lag ? new LagWatcher(spec.lag.elasticsearchUrl, spec.lag.index, spec.lag.pollMs) : null;
+  lag?.start();
+  const result = summarise(await run(spec, spec.duration, lag));
+  if (lag && spec.lag) result.lag = await lag.finish(spec.lag.giveUpMs);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((err: Error) => {
+  console.error(`bench load: ${err.stack ?? err.message}`);
+  process.exit(1);
+});

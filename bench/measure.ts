@@ -1,0 +1,122 @@
+import { aliasName } from '../src/search/indexNames';
+import { runLoad } from './load/runLoad';
+import type { LoadResult, LoadSpec } from './load/spec';
+import type { RssSampler, ServerChild } from './processes';
+import type { Row } from './report';
+import type { ScenarioPaths } from './scenarios';
+import type { BenchWorld } from './world';
+
+export interface MeasureContext {
+  world: BenchWorld;
+  api: ServerChild;
+  baseline: ServerChild;
+  /** Samples the API child. */
+  apiRss: RssSampler;
+  connections: number;
+  duration: number;
+  warmup: number;
+  writeRate: number;
+  workDir: string;
+}
+
+export interface Measurement {
+  row: Row;
+  api: LoadResult;
+  baseline: LoadResult;
+  apiPeakRssMb: number;
+}
+
+const MB = 2 ** 20;
+
+function problems(result: LoadResult): string {
+  const bad = result.non2xx + result.errors;
+  return bad > 0 ? `${bad} failed (${JSON.stringify(result.statusCodes)}, ${result.errors} errors)` : '';
+}
+
+/** A read scenario at `connections`, the baseline first, then the API (both warmed up). */
+export async function measureThroughput(ctx: MeasureContext, scenario: string, paths: ScenarioPaths): Promise<Measurement> {
+  const spec = (url: string, list: string[]): LoadSpec => ({
+    url,
+    connections: ctx.connections,
+    duration: ctx.duration,
+    warmup: ctx.warmup,
+    method: 'GET',
+    paths: list,
+  });
+  const baseline = await runLoad(spec(ctx.baseline.url, paths.baseline), ctx.workDir);
+  await ctx.apiRss.take();
+  const api = await runLoad(spec(ctx.api.url, paths.api), ctx.workDir);
+  const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
+  const notes = [problems(api) && `API: ${problems(api)}`, problems(baseline) && `baseline: ${problems(baseline)}`].filter(Boolean).join('; ');
+  return {
+    api,
+    baseline,
+    apiPeakRssMb,
+    row: {
+      scenario,
+      rps: api.rps,
+      p50: api.latency.p50,
+      p99: api.latency.p99,
+      baselineRps: baseline.rps,
+      ratio: api.rps / baseline.rps,
+      peakRssMb: apiPeakRssMb,
+      notes: notes || `baseline p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms`,
+    },
+  };
+}
+
+/**
+ * Event creations at a fixed rate: write latency against a bare insert, and the lag from each
+ * write's response until a search finds it (no `Prefer: wait-for-index`).
+ */
+export async function measureWrites(ctx: MeasureContext, bodies: Record<string, unknown>[]): Promise<{ rows: Row[]; api: LoadResult; baseline: LoadResult; apiPeakRssMb: number }> {
+  const spec = (url: string, path: string, headers: Record<string, string>): LoadSpec => ({
+    url,
+    connections: 8,
+    duration: Math.max(ctx.duration, 10),
+    warmup: Math.min(ctx.warmup, 2),
+    overallRate: ctx.writeRate,
+    method: 'POST',
+    paths: [path],
+    headers,
+    bodies,
+  });
+  const baseline = await runLoad(spec(ctx.baseline.url, '/events', {}), ctx.workDir);
+  await ctx.apiRss.take();
+  const api = await runLoad(
+    {
+      ...spec(ctx.api.url, '/calendar/events/v1/events', { authorization: `Bearer ${ctx.world.adminKey}` }),
+      lag: { elasticsearchUrl: ctx.world.config.elasticsearch.url as string, index: aliasName(ctx.world.config, 'event', 'en'), pollMs: 20, giveUpMs: 15_000 },
+    },
+    ctx.workDir,
+  );
+  const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
+  const lag = api.lag;
+  return {
+    api,
+    baseline,
+    apiPeakRssMb,
+    rows: [
+      {
+        scenario: `4. POST /events at ${ctx.writeRate}/s`,
+        rps: api.rps,
+        p50: api.latency.p50,
+        p99: api.latency.p99,
+        baselineRps: baseline.rps,
+        ratio: null,
+        peakRssMb: apiPeakRssMb,
+        notes: [problems(api) && `API: ${problems(api)}`, `baseline insert p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms`].filter(Boolean).join('; '),
+      },
+      {
+        scenario: '4. sync lag, write → searchable',
+        rps: null,
+        p50: lag ? Math.round(lag.p50) : null,
+        p99: lag ? Math.round(lag.p99) : null,
+        baselineRps: null,
+        ratio: null,
+        peakRssMb: null,
+        notes: lag ? `p95 ${Math.round(lag.p95 ?? 0)} ms, max ${Math.round(lag.max)} ms, ${lag.samples} writes${lag.unseen ? `, ${lag.unseen} NEVER SEEN` : ''}` : 'not measured',
+      },
+    ],
+  };
+}

@@ -1,0 +1,126 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { parseBenchArgs, type BenchOptions } from './args';
+import { measureThroughput, measureWrites, type MeasureContext } from './measure';
+import { RssSampler, resultsPath, spawnServer, type ServerChild } from './processes';
+import { summariseProfiles } from './profile';
+import { machineDescription, textTable, writeReport, type BenchReport, type Row } from './report';
+import { checkParity, drawSamples, geoPaths, readPaths, searchPaths, writeBodies } from './scenarios';
+import { seedAndIndex } from './seed';
+import { evaluateTargets, type Measured } from './targets';
+import { openWorld } from './world';
+
+/**
+ * `npm run bench`: seeds a fresh database and index prefix, then measures the API against bare
+ * baselines on the same engines and data, scenario by scenario; prints one table, writes it as
+ * JSON and Markdown under results/, and with --check exits 1 naming every missed target.
+ */
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+const wanted = (options: BenchOptions, name: string) => !options.only || options.only.includes(name);
+
+async function main(): Promise<number> {
+  const options = parseBenchArgs(process.argv.slice(2));
+  const startedAt = new Date().toISOString();
+  const outDir = resultsPath(options.out);
+  const workDir = resultsPath(options.out, `work-${process.pid}`);
+  const profileDir = resultsPath(options.out, 'profiles', startedAt.replace(/[:.]/g, '-'));
+  await mkdir(workDir, { recursive: true });
+  const world = await openWorld(log);
+  log(`run ${world.runId}: database ${world.config.mongo.database}, index prefix ${world.config.elasticsearch.indexPrefix}`);
+  const children: ServerChild[] = [];
+  const rows: Row[] = [];
+  const details: Record<string, unknown> = {};
+  const measured: Measured = { lists: [], connections: options.connections, lagP99Ms: null, lagUnseen: 0, reindexRatio: null, apiPeakRssMb: null, reindexRss: null };
+  let apiRss: RssSampler | undefined;
+  try {
+    await seedAndIndex(world, options.events, options.seed, log);
+    const api = await spawnServer({
+      name: 'API',
+      script: 'src/main.ts',
+      env: world.childEnv,
+      nodeArgs: options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+      logFile: `${workDir}/api.log`,
+      readyPath: '/readyz',
+    });
+    children.push(api);
+    const baseline = await spawnServer({ name: 'baseline', script: 'bench/baseline/server.ts', env: world.childEnv, logFile: `${workDir}/baseline.log`, readyPath: '/healthz' });
+    children.push(baseline);
+    apiRss = new RssSampler(api.pid);
+    const ctx: MeasureContext = {
+      world,
+      api,
+      baseline,
+      apiRss,
+      connections: options.connections,
+      duration: options.duration,
+      warmup: options.smoke ? 1 : 3,
+      writeRate: options.writeRate,
+      workDir,
+    };
+    const samples = await drawSamples(world.services, options.seed);
+    const scenarios = [
+      { key: 'read', name: '1. GET /events/{id}', paths: readPaths(samples), kind: 'read' as const },
+      { key: 'search', name: '2. GET /events?search=', paths: searchPaths(samples, options.seed), kind: 'list' as const },
+      { key: 'geo', name: '3. GET /events geo+dates+category', paths: geoPaths(samples, options.seed), kind: 'list' as const },
+    ];
+    const parity: Record<string, string> = {};
+    let apiPeak = 0;
+    for (const scenario of scenarios.filter((s) => wanted(options, s.key))) {
+      const mismatch = await checkParity(api.url, baseline.url, scenario.paths, scenario.kind);
+      parity[scenario.key] = mismatch ?? 'same results';
+      if (mismatch) log(`WARNING: API and baseline differ: ${mismatch}`);
+      log(`measuring ${scenario.name}`);
+      const result = await measureThroughput(ctx, scenario.name, scenario.paths);
+      rows.push(result.row);
+      details[scenario.key] = { api: result.api, baseline: result.baseline };
+      measured.lists.push({ scenario: scenario.name, ratio: result.row.ratio as number, p99: result.api.latency.p99 });
+      apiPeak = Math.max(apiPeak, result.apiPeakRssMb);
+      log(textTable([result.row]).split('\n').pop() as string);
+    }
+    details.parity = parity;
+    if (wanted(options, 'write')) {
+      log(`measuring writes at ${options.writeRate}/s`);
+      const writes = await measureWrites(ctx, writeBodies(samples, options.seed));
+      rows.push(...writes.rows);
+      details.write = { api: writes.api, baseline: writes.baseline };
+      measured.lagP99Ms = writes.api.lag?.p99 ?? null;
+      measured.lagUnseen = writes.api.lag?.unseen ?? 0;
+      apiPeak = Math.max(apiPeak, writes.apiPeakRssMb);
+    }
+    measured.apiPeakRssMb = apiPeak || null;
+  } finally {
+    apiRss?.stop();
+    for (const child of children.reverse()) await child.stop().catch((err: Error) => log(`stopping ${child.name}: ${err.message}`));
+    await world.close(options.keep).catch((err: Error) => log(`cleanup: ${err.message}`));
+    await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+  if (options.cpuProf) details.profile = await summariseProfiles(profileDir, log);
+
+  const targets = options.smoke ? [] : evaluateTargets(measured);
+  const report: BenchReport = {
+    startedAt,
+    machine: machineDescription(),
+    options: { events: options.events, duration: options.duration, connections: options.connections, writeRate: options.writeRate, smoke: options.smoke },
+    rows,
+    targets,
+    details,
+  };
+  const file = await writeReport(outDir, report);
+  console.log(`\n${textTable(rows)}\n`);
+  for (const target of targets) console.log(`${target.ok ? 'pass' : 'FAIL'}  ${target.name}: ${target.measured}`);
+  console.log(`\nresults: ${file}`);
+  const failed = targets.filter((t) => !t.ok);
+  if (options.check && failed.length > 0) {
+    console.error(`\nbench: ${failed.length} target(s) missed:\n${failed.map((t) => `  - ${t.name} (measured ${t.measured})`).join('\n')}`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`bench: ${err.stack ?? err.message}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,157 @@
+import { LANGUAGES, type Language } from '../config';
+import type { Services } from '../src/services';
+
+/** Values drawn from the seeded data, so the scenarios ask for things that exist. */
+export interface Samples {
+  eventIds: number[];
+  words: Record<Language, string[]>;
+  places: { lat: number; lng: number }[];
+  venueIds: number[];
+  categoryIds: number[];
+}
+
+/** The same requests, addressed to the API and to the baseline. */
+export interface ScenarioPaths {
+  api: string[];
+  baseline: string[];
+}
+
+const ROOT = '/calendar/events/v1';
+const MAX_PATHS = 2_000;
+const DAY_MS = 24 * 3600 * 1000;
+
+function shuffled<T>(items: T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** Frequent title words of a language: searches that hit many events, as users' searches do. */
+async function titleWords(services: Services, lang: Language): Promise<string[]> {
+  const docs = await services.stores.events.docs.find({ lang }).limit(400).toArray();
+  const counts = new Map<string, number>();
+  for (const doc of docs) {
+    for (const word of String(doc.title ?? '').toLowerCase().split(/[^\p{L}]+/u)) {
+      if (word.length >= 4) counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 30)
+    .map(([word]) => word);
+}
+
+export async function drawSamples(services: Services, seed: number): Promise<Samples> {
+  const random = seededRandom(seed);
+  const { events, venues, categories } = services.stores;
+  const [eventIds, venueDocs, categoryIds, ...words] = await Promise.all([
+    events.docs.distinct('id', { lang: 'en', status: 'publish', passwordHash: null }) as Promise<number[]>,
+    venues.docs.find({ lang: 'en', geo_lat: { $ne: null } } as never).toArray(),
+    categories.docs.distinct('id', {}) as Promise<number[]>,
+    ...LANGUAGES.map((lang) => titleWords(services, lang)),
+  ]);
+  const places = new Map<string, { lat: number; lng: number }>();
+  for (const venue of venueDocs) {
+    const point = { lat: venue.geo_lat as number, lng: venue.geo_lng as number };
+    places.set(`${point.lat.toFixed(1)},${point.lng.toFixed(1)}`, point);
+  }
+  return {
+    eventIds: shuffled(eventIds, random).slice(0, MAX_PATHS),
+    words: Object.fromEntries(LANGUAGES.map((lang, i) => [lang, words[i] ?? []])) as Record<Language, string[]>,
+    places: [...places.values()],
+    venueIds: venueDocs.map((venue) => venue.id),
+    categoryIds,
+  };
+}
+
+const prefix = (lang: Language) => (lang === 'en' ? '' : `/${lang}`);
+
+export function readPaths(samples: Samples): ScenarioPaths {
+  return {
+    api: samples.eventIds.map((id) => `${ROOT}/events/${id}`),
+    baseline: samples.eventIds.map((id) => `/events/${id}?lang=en`),
+  };
+}
+
+export function searchPaths(samples: Samples, seed: number): ScenarioPaths {
+  const random = seededRandom(seed + 1);
+  const api: string[] = [];
+  const baseline: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
+    const choices = samples.words[lang];
+    if (choices.length === 0) continue;
+    const word = encodeURIComponent(choices[Math.floor(random() * choices.length)] as string);
+    api.push(`${prefix(lang)}${ROOT}/events?search=${word}`);
+    baseline.push(`/search?search=${word}&lang=${lang}`);
+  }
+  return { api, baseline };
+}
+
+/** Around a city, the next 90 days, one category, nearest first. */
+export function geoPaths(samples: Samples, seed: number, now = new Date()): ScenarioPaths {
+  const random = seededRandom(seed + 2);
+  const from = now.toISOString().slice(0, 10);
+  const to = new Date(now.getTime() + 90 * DAY_MS).toISOString().slice(0, 10);
+  const api: string[] = [];
+  const baseline: string[] = [];
+  for (let i = 0; i < 600 && samples.places.length > 0 && samples.categoryIds.length > 0; i++) {
+    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
+    const place = samples.places[Math.floor(random() * samples.places.length)] as { lat: number; lng: number };
+    const category = samples.categoryIds[Math.floor(random() * samples.categoryIds.length)] as number;
+    api.push(
+      `${prefix(lang)}${ROOT}/events?geoloc_lat=${place.lat}&geoloc_lng=${place.lng}&geoloc_radius=50&geoloc_unit=km` +
+        `&orderby=distance&start_date=${from}&end_date=${to}&categories=${category}`,
+    );
+    baseline.push(`/geo?lat=${place.lat}&lng=${place.lng}&radius=50&unit=km&from=${from}&to=${to}&category=${category}&lang=${lang}`);
+  }
+  return { api, baseline };
+}
+
+/** Event creations: a future date, a seeded venue and category. */
+export function writeBodies(samples: Samples, seed: number, now = new Date()): Record<string, unknown>[] {
+  const random = seededRandom(seed + 3);
+  const pick = <T>(items: T[]): T | undefined => items[Math.floor(random() * items.length)];
+  return Array.from({ length: 200 }, (_, i) => {
+    const start = new Date(now.getTime() + (1 + Math.floor(random() * 200)) * DAY_MS);
+    const venue = pick(samples.venueIds);
+    const category = pick(samples.categoryIds);
+    return {
+      title: `Bench write ${i}`,
+      description: '<p>Written by the benchmark to measure write latency and search lag.</p>',
+      start_date: start.toISOString().slice(0, 16).replace('T', ' '),
+      end_date: new Date(start.getTime() + 2 * 3600 * 1000).toISOString().slice(0, 16).replace('T', ' '),
+      ...(venue ? { venue } : {}),
+      ...(category ? { categories: [category] } : {}),
+    };
+  });
+}
+
+type Json = Record<string, unknown>;
+
+/** Whether the API and the baseline answer the first requests with the same events. */
+export async function checkParity(apiUrl: string, baselineUrl: string, paths: ScenarioPaths, kind: 'read' | 'list'): Promise<string | null> {
+  for (let i = 0; i < Math.min(5, paths.api.length); i++) {
+    const [api, base] = await Promise.all([
+      fetch(`${apiUrl}${paths.api[i]}`).then((res) => res.json() as Promise<Json>),
+      fetch(`${baselineUrl}${paths.baseline[i]}`).then((res) => res.json() as Promise<Json>),
+    ]);
+    if (kind === 'read') {
+      if (api.id !== base.id) return `${paths.api[i]}: API id ${String(api.id)} vs baseline ${String(base.id)}`;
+      continue;
+    }
+    const ids = (body: Json) => ((body.events as Json[] | undefined) ?? []).map((event) => event.id).join(',');
+    const baseTotal = (base.total as { value?: number } | undefined)?.value;
+    if (ids(api) !== ids(base) || api.total !== baseTotal)
+      return `${paths.api[i]}: API [${ids(api)}] of ${String(api.total)} vs baseline [${ids(base)}] of ${String(baseTotal)}`;
+  }
+  return null;
+}

@@ -1,0 +1,58 @@
+/** The measured figures the targets are checked against. */
+export interface Measured {
+  lists: { scenario: string; ratio: number; p99: number }[];
+  connections: number;
+  lagP99Ms: number | null;
+  lagUnseen: number;
+  reindexRatio: number | null;
+  apiPeakRssMb: number | null;
+  /** Reindex peak RSS at the scale run and at the base run (MB). */
+  reindexRss: { base: number; scaled: number } | null;
+}
+
+export interface TargetOutcome {
+  name: string;
+  ok: boolean;
+  measured: string;
+}
+
+const MIN_RATIO = 0.7;
+const MAX_P99_MS = 50;
+const MAX_LAG_P99_MS = 1_000;
+const MAX_API_RSS_MB = 250;
+const MAX_RSS_GROWTH = 1.3;
+
+/** Every target of issue 8 that this run measured. */
+export function evaluateTargets(m: Measured): TargetOutcome[] {
+  const out: TargetOutcome[] = [];
+  for (const list of m.lists) {
+    out.push({ name: `${list.scenario}: throughput >= ${MIN_RATIO} of baseline`, ok: list.ratio >= MIN_RATIO, measured: list.ratio.toFixed(2) });
+    out.push({
+      name: `${list.scenario}: p99 < ${MAX_P99_MS} ms at ${m.connections} connections`,
+      ok: list.p99 < MAX_P99_MS,
+      measured: `${list.p99} ms`,
+    });
+  }
+  if (m.lagP99Ms !== null) {
+    out.push({
+      name: `sync lag p99 <= ${MAX_LAG_P99_MS} ms, every write searchable`,
+      ok: m.lagP99Ms <= MAX_LAG_P99_MS && m.lagUnseen === 0,
+      measured: `${Math.round(m.lagP99Ms)} ms${m.lagUnseen ? `, ${m.lagUnseen} never seen` : ''}`,
+    });
+  }
+  if (m.reindexRatio !== null) {
+    out.push({ name: `reindex >= ${MIN_RATIO} of the raw bulk baseline`, ok: m.reindexRatio >= MIN_RATIO, measured: m.reindexRatio.toFixed(2) });
+  }
+  if (m.apiPeakRssMb !== null) {
+    out.push({ name: `API RSS under load <= ${MAX_API_RSS_MB} MB`, ok: m.apiPeakRssMb <= MAX_API_RSS_MB, measured: `${Math.round(m.apiPeakRssMb)} MB` });
+  }
+  if (m.reindexRss) {
+    const growth = m.reindexRss.scaled / m.reindexRss.base;
+    out.push({
+      name: `reindex peak RSS at scale within ${MAX_RSS_GROWTH}x of the base run`,
+      ok: growth <= MAX_RSS_GROWTH,
+      measured: `${Math.round(m.reindexRss.scaled)} / ${Math.round(m.reindexRss.base)} MB = ${growth.toFixed(2)}x`,
+    });
+  }
+  return out;
+}

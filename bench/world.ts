@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { loadConfig, type Config } from '../config';
+import { acquireServices, type RunningServices } from '../src/embedded/embeddedServices';
+import { createLogger } from '../src/log';
+import { openServices, type Services } from '../src/services';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+/** One bench run's own database and index prefix on the shared servers, removed at the end. */
+export interface BenchWorld {
+  runId: string;
+  config: Config;
+  services: Services;
+  /** Environment for the API, baseline, load and reindex children: same servers, same names. */
+  childEnv: NodeJS.ProcessEnv;
+  adminKey: string;
+  close(keep: boolean): Promise<void>;
+}
+
+/** Collections the service (and its ops scripts) may create; jongodb cannot list or drop them. */
+const KNOWN_COLLECTIONS = ['counters', 'sync_state', 'api_keys', 'events', 'venues', 'organizers', 'categories', 'tags', 'bench_writes'];
+
+async function emptyDatabase(services: Services): Promise<void> {
+  if (await services.db.dropDatabase().catch(() => false)) return;
+  const listed = await services.db
+    .listCollections({}, { nameOnly: true })
+    .toArray()
+    .then((infos) => infos.map((info) => info.name))
+    .catch(() => [] as string[]);
+  const names = new Set([...KNOWN_COLLECTIONS, ...listed]);
+  await Promise.all([...names].map((name) => services.db.collection(name).deleteMany({}).catch(() => undefined)));
+}
+
+export async function openWorld(log: (line: string) => void): Promise<BenchWorld> {
+  const runId = `b${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  let mongoUrl = process.env.MONGO_URL;
+  let elasticsearchUrl = process.env.ELASTICSEARCH_URL;
+  let embedded: RunningServices | undefined;
+  if (!mongoUrl || !elasticsearchUrl) {
+    embedded = await acquireServices(PROJECT_ROOT, 'bench', log);
+    mongoUrl ??= embedded.mongoUrl;
+    elasticsearchUrl ??= embedded.elasticsearchUrl;
+  }
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    MONGO_URL: mongoUrl,
+    ELASTICSEARCH_URL: elasticsearchUrl,
+    MONGO_DATABASE: `calendar_${runId}`,
+    INDEX_PREFIX: `bench-${runId}`,
+    BOOTSTRAP_ADMIN_KEY: 'false',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  const config = loadConfig(childEnv);
+  const services = await openServices(config, createLogger(config.logLevel));
+  const { key } = await services.apiKeys.create('bench administrator', 'administrator');
+  return {
+    runId,
+    config,
+    services,
+    childEnv,
+    adminKey: key,
+    close: async (keep) => {
+      if (!keep) {
+        await emptyDatabase(services);
+        await services.search.indices
+          .delete({ index: `${config.elasticsearch.indexPrefix}-*`, ignore_unavailable: true }, { requestTimeout: 60_000 })
+          .catch((err: Error) => log(`could not delete the bench indexes: ${err.message}`));
+      }
+      await services.close();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { Middleware } from 'koa';
+import type { Config } from '../../config';
+import { RateLimitedError } from '../errors';
+import type { AppContext, AppState } from './types';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Buckets kept at most; the fullest (least recently emptied) are dropped first when exceeded. */
+const MAX_BUCKETS = 100_000;
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/**
+ * In-memory token buckets: `perMinute` tokens refilled continuously, at most `perMinute` stored
+ * (one minute's burst). Each process has its own: deployments with several API instances need a
+ * shared store (or limits at the proxy) for a global limit.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.perMs = perMinute / 60_000;
+  }
+
+  private refill(key: string): Bucket {
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.perMinute, updatedAt: now };
+    bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.updatedAt) * this.perMs);
+    bucket.updatedAt = now;
+    // Re-inserted so that the map's order is least recently used first.
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
+    return bucket;
+  }
+
+  /** Seconds until `key` has a whole token again; 0 when it has one now. */
+  waitSeconds(key: string): number {
+    const bucket = this.refill(key);
+    return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
+  }
+
+  /** Takes a token: 0 when one was there, else the seconds to wait (nothing taken). */
+  take(key: string): number {
+    const wait = this.waitSeconds(key);
+    if (wait === 0) this.buckets.get(key)!.tokens -= 1;
+    return wait;
+  }
+}
+
+/** The limits of one API process (CONTRACT part 6 "Abuse"; documented in the /doc guide). */
+export interface RateLimits {
+  /** Before checking a presented key: 429 while the caller's address has failed too often. */
+  beforeAuthentication(ctx: AppContext): void;
+  /** After a failed authentication from the caller's address. */
+  authenticationFailed(ctx: AppContext): void;
+  middleware: Middleware<AppState>;
+}
+
+/**
+ * The address limits apply to: the connection's, or behind `trustedProxies` reverse proxies the
+ * `trustedProxies`-th `X-Forwarded-For` entry from the right (entries further left are the
+ * client's to forge). Not Koa's `proxy` mode, which would also trust forwarded hosts in URLs.
+ */
+export function clientAddress(ctx: Pick<AppContext, 'ip' | 'get'>, trustedProxies: number): string {
+  if (trustedProxies === 0) return ctx.ip;
+  const forwarded = ctx
+    .get('X-Forwarded-For')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (forwarded.length === 0) return ctx.ip;
+  return forwarded[Math.max(0, forwarded.length - trustedProxies)]!;
+}
+
+const tooMany = (what: string, seconds: number) =>
+  new RateLimitedError(`Too many ${what}; retry in ${seconds} second${seconds === 1 ? '' : 's'}.`, seconds);
+
+export function createRateLimits(config: Config['rateLimit'], now: () => number = Date.now): RateLimits {
+  if (!config.enabled) {
+    return {
+      beforeAuthentication: () => undefined,
+      authenticationFailed: () => undefined,
+      middleware: (_ctx, next) => next(),
+    };
+  }
+  const failures = new TokenBuckets(config.authFailuresPerIp, now);
+  const writesPerKey = new TokenBuckets(config.writesPerKey, now);
+  const writesPerIp = new TokenBuckets(config.writesPerIp, now);
+  return {
+    beforeAuthentication(ctx) {
+      const wait = failures.waitSeconds(clientAddress(ctx, config.trustedProxies));
+      if (wait > 0) throw tooMany('failed authentications from this address', wait);
+    },
+    authenticationFailed(ctx) {
+      failures.take(clientAddress(ctx, config.trustedProxies));
+    },
+    /** Writes: one token from the address's bucket and, with a key, one from the key's. */
+    middleware: async (ctx, next) => {
+      if (WRITE_METHODS.has(ctx.method)) {
+        const keyId = ctx.state.principal?.keyId;
+        const byKey = keyId ? writesPerKey.waitSeconds(keyId) : 0;
+        const address = clientAddress(ctx, config.trustedProxies);
+        const byIp = writesPerIp.waitSeconds(address);
+        if (byKey > 0 || byIp > 0)
+          throw tooMany(byKey > 0 ? 'writes with this API key' : 'writes from this address', Math.max(byKey, byIp));
+        if (keyId) writesPerKey.take(keyId);
+        writesPerIp.take(address);
+      }
+      await next();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Middleware } from 'koa';
+import type { AppContext, AppState } from '../http/types';
+import type { Metrics } from './registry';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const OUTSIDE_NAMESPACE = new Set(['/healthz', '/readyz', '/metrics']);
+const LANGUAGE_PREFIX = /^\/(?:en|fr|de)(?=\/calendar\/events\/v1(?:\/|$))/;
+
+/**
+ * The route label: the route table's pattern (`/calendar/events/v1/events/:id`, whatever the
+ * language prefix), never the raw URL, so that the number of series stays bounded.
+ */
+export function routeLabel(ctx: AppContext): string {
+  const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+  if (typeof matched === 'string') return matched.replace(LANGUAGE_PREFIX, '');
+  return OUTSIDE_NAMESPACE.has(ctx.path) ? ctx.path : 'unmatched';
+}
+
+/** Records every request's latency by method, route pattern and final status. */
+export function requestMetrics(metrics: Metrics): Middleware<AppState> {
+  return async (ctx, next) => {
+    const stop = metrics.httpDuration.startTimer();
+    try {
+      await next();
+    } finally {
+      stop({ method: METHODS.has(ctx.method) ? ctx.method : 'OTHER', route: routeLabel(ctx), status: String(ctx.status) });
+    }
+  };
+}
+
+/**
+ * `GET /metrics` (outside the namespace, like /healthz): Prometheus text format. No key: it holds
+ * only aggregate figures (route patterns, counts, latencies, backlog, memory), never record
+ * content, IDs or keys; restrict it at the network edge like the health routes.
+ */
+export function metricsEndpoint(metrics: Metrics): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    const { contentType, body } = await metrics.render();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentType;
+    ctx.body = body;
+  };
+}

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, LANGUAGES, loadConfig, type Config, type Language } from '../../config';
+import { readRunningState } from '../embedded/embeddedServices';
+import { createLogger } from '../log';
+import { createSearchClient, pingSearch } from '../search/client';
+import { PLURAL, SYNC_KINDS } from '../search/indexNames';
+import { openServices, type Services } from '../services';
+import type { SyncKind } from '../storage/syncQueue';
+import { InterruptedError, OpsError, UsageError } from './opsError';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Parses flags strictly; any mistake is a UsageError carrying `usage`. */
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+  try {
+    const parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true });
+    return parsed.values;
+  } catch (err) {
+    // node's own messages span several sentences; keep the first and add the usage.
+    throw new UsageError(`${(err as Error).message.split('. ')[0]}; ${usage}`);
+  }
+}
+
+const KIND_BY_NAME = new Map<string, SyncKind>(SYNC_KINDS.map((kind) => [PLURAL[kind], kind]));
+
+export function parseKinds(value: string | undefined, usage: string): SyncKind[] {
+  if (value === undefined || value === 'all') return [...SYNC_KINDS];
+  const kind = KIND_BY_NAME.get(value);
+  if (!kind) throw new UsageError(`unknown --kind "${value}": use one of ${[...KIND_BY_NAME.keys()].join(', ')} or all; ${usage}`);
+  return [kind];
+}
+
+export function parseLangs(value: string | undefined, usage: string): Language[] {
+  if (value === undefined || value === 'all') return [...LANGUAGES];
+  if (!LANGUAGES.includes(value as Language)) throw new UsageError(`unknown --lang "${value}": use one of ${LANGUAGES.join(', ')} or all; ${usage}`);
+  return [value as Language];
+}
+
+export function parsePositiveInt(name: string, value: string | undefined, fallback: number, max: number, usage: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${value}"; ${usage}`);
+  return n;
+}
+
+function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+/** MONGO_URL / ELASTICSEARCH_URL, else the servers of `npm run services:start`. */
+async function resolveUrls(config: Config): Promise<Config> {
+  if (config.mongo.url && config.elasticsearch.url) return config;
+  const running = await readRunningState(PROJECT_ROOT);
+  if (!running) {
+    throw new OpsError('no MongoDB / Elasticsearch to connect to: set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first');
+  }
+  return {
+    ...config,
+    mongo: { ...config.mongo, url: config.mongo.url ?? running.mongo.url },
+    elasticsearch: { ...config.elasticsearch, url: config.elasticsearch.url ?? running.elasticsearch.url },
+  };
+}
+
+/** Connects like the API does, with one clear line when a server does not answer. */
+export async function connectForOps(): Promise<Services> {
+  const config = await resolveUrls(loadConfig());
+  const esUrl = config.elasticsearch.url as string;
+  const probe = createSearchClient({ url: esUrl, timeoutMs: config.elasticsearch.timeoutMs });
+  const answers = await pingSearch(probe);
+  await probe.close();
+  if (!answers) throw new OpsError(`Elasticsearch does not answer at ${withoutPassword(esUrl)}: start it (npm run services:start) or set ELASTICSEARCH_URL`);
+  // Operator output is the progress and report; the service log only for warnings unless asked.
+  const log = createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn');
+  try {
+    return await openServices(config, log);
+  } catch (err) {
+    throw new OpsError(
+      `could not connect to MongoDB at ${withoutPassword(config.mongo.url as string)} (${(err as Error).message.split('\n')[0]}): start it (npm run services:start) or set MONGO_URL`,
+    );
+  }
+}
+
+/**
+ * Runs a script's main: Ctrl-C aborts `signal` (the operation cleans up; a second Ctrl-C
+ * exits at once); errors become one line on stderr. Exit codes: main's, 2 for usage and
+ * configuration mistakes, 130 when interrupted, 1 for any other failure.
+ */
+export function runCli(name: string, main: (argv: string[], signal: AbortSignal) => Promise<number>): void {
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(`\n${name}: interrupting, cleaning up (Ctrl-C again to quit at once)\n`);
+    controller.abort();
+  });
+  main(process.argv.slice(2), controller.signal).then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      const message = err instanceof OpsError || err instanceof UsageError || err instanceof ConfigError ? err.message : `${err.message.split('\n')[0]}`;
+      console.error(`${name}: ${message}`);
+      if (err instanceof UsageError || err instanceof ConfigError) process.exit(2);
+      process.exit(err instanceof InterruptedError ? 130 : 1);
+    },
+  );
+}

@@ -1,0 +1,14 @@
+/** A failure an operator can act on: its message is the one line the script prints (exit 1). */
+export class OpsError extends Error {
+  override name = 'OpsError';
+}
+
+/** A mistake in the command line: one line with the usage (exit 2). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The run was interrupted (Ctrl-C, an AbortSignal): nothing was swapped. */
+export class InterruptedError extends OpsError {
+  override name = 'InterruptedError';
+}

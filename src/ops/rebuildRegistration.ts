@@ -1,0 +1,77 @@
+import type { Db } from 'mongodb';
+import { reindexTargets, TARGET_HEARTBEAT_MS, TARGET_STALE_MS, type ReindexTarget } from '../search/reindexTargets';
+import { OpsError } from './opsError';
+
+/** A heartbeat gap this long means workers may have ignored the registration: no swap then. */
+const MAX_SAFE_GAP_MS = TARGET_STALE_MS / 2;
+
+/**
+ * The registration of the indexes a reindex run is building, so that the sync worker mirrors
+ * every write to them (src/search/reindexTargets.ts). Kept alive by a heartbeat; the run checks
+ * before swapping that the heartbeat never lapsed long enough for a worker to skip the targets.
+ */
+export class RebuildRegistration {
+  private timer: NodeJS.Timeout | null = null;
+  private lastBeat: number;
+  private maxGapMs = 0;
+
+  private constructor(
+    private readonly db: Db,
+    readonly targets: ReindexTarget[],
+    started: number,
+  ) {
+    this.lastBeat = started;
+  }
+
+  static async register(db: Db, targets: Omit<ReindexTarget, 'startedAt' | 'heartbeatAt'>[]): Promise<RebuildRegistration> {
+    const now = new Date();
+    const full = targets.map((target) => ({ ...target, startedAt: now, heartbeatAt: now }));
+    await reindexTargets(db).insertMany(full);
+    const registration = new RebuildRegistration(db, full, now.getTime());
+    registration.timer = setInterval(() => void registration.beat(), TARGET_HEARTBEAT_MS);
+    registration.timer.unref();
+    return registration;
+  }
+
+  /** Registrations of other runs for `aliases` that are still alive (their heartbeat is fresh). */
+  static async othersAlive(db: Db, aliases: string[], runId: string): Promise<ReindexTarget[]> {
+    const found = await reindexTargets(db)
+      .find({ alias: { $in: aliases } })
+      .toArray();
+    return found.filter((target) => target.runId !== runId && Date.now() - target.heartbeatAt.getTime() < TARGET_STALE_MS);
+  }
+
+  /** Forgets the registrations of `aliases` (left by crashed runs). */
+  static async clear(db: Db, aliases: string[]): Promise<void> {
+    await reindexTargets(db).deleteMany({ alias: { $in: aliases } });
+  }
+
+  private async beat(): Promise<void> {
+    const now = Date.now();
+    try {
+      await reindexTargets(this.db).updateMany({ _id: { $in: this.targets.map((t) => t._id) } }, { $set: { heartbeatAt: new Date(now) } });
+      this.maxGapMs = Math.max(this.maxGapMs, now - this.lastBeat);
+      this.lastBeat = now;
+    } catch {
+      // A missed beat only widens the gap that assertAlive() checks.
+    }
+  }
+
+  /** Refreshes the heartbeat now and fails if it ever lapsed long enough to be ignored. */
+  async assertAlive(): Promise<void> {
+    await this.beat();
+    const gap = Math.max(this.maxGapMs, Date.now() - this.lastBeat);
+    if (gap >= MAX_SAFE_GAP_MS) {
+      throw new OpsError(
+        `the rebuild's registration went without a heartbeat for ${Math.round(gap / 1000)} s (MongoDB unreachable or the process stalled), so writes in that time may be missing from the new index; the live alias is unchanged: run the reindex again`,
+      );
+    }
+  }
+
+  /** Stops the heartbeat and removes the registration (workers stop mirroring at their next batch). */
+  async release(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await reindexTargets(this.db).deleteMany({ _id: { $in: this.targets.map((t) => t._id) } });
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * Zero-downtime rebuild of the search indexes (`npm run reindex`, scripts/reindex.ts).
+ *
+ *   reindex(services, options?) → Promise<ReindexResult>
+ *
+ * options: `kinds` (default all five), `langs` (default all three), `batchSize` (records per
+ * batch, default 500), `dryRun` (print what would happen and the counts, change nothing),
+ * `signal` (AbortSignal: interrupts the run, nothing swapped), `progress` (a ProgressFactory from
+ * ./progress, default silent), `say` (operator lines, default none), `onBatch(kind, done)`.
+ *
+ * For each kind, for the selected languages:
+ *  1. refuses if another live run is rebuilding the same aliases; deletes half-built indexes and
+ *     registrations of earlier (interrupted) runs;
+ *  2. creates the next versioned index behind each alias (`…-events-en-v3`) with the current
+ *     mapping, with a write alias (`…-events-en-rebuild`), and registers it in MongoDB
+ *     (`reindex_targets`, heartbeat): the sync worker then writes every change to the live alias
+ *     AND the new index until the swap (external versions make the order irrelevant);
+ *  3. streams every record from MongoDB in batches (bounded memory), reads its sync version
+ *     before its content, maps it with the worker's prepareGroup and loads it with the worker's
+ *     BulkIndexer;
+ *  4. checks the load had no errors, the heartbeat never lapsed, and that the new index holds as
+ *     many documents as MongoDB has records (give or take the changes in flight);
+ *  5. swaps the aliases in ONE updateAliases call, unregisters, deletes the old indexes.
+ * Any failure or interruption before the swap removes the new index and leaves the live aliases
+ * untouched; running again starts over.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@elastic/elasticsearch';
+import { LANGUAGES, type Language } from '../../config';
+import type { Services } from '../services';
+import { storeOf } from '../search/batchDocuments';
+import { createBackgroundSearchClient } from '../search/client';
+import { SYNC_KINDS } from '../search/indexNames';
+import { TARGET_STALE_MS } from '../search/reindexTargets';
+import type { SyncKind } from '../storage/syncQueue';
+import * as admin from './indexAdmin';
+import { InterruptedError, OpsError } from './opsError';
+import { startProgress, type ProgressFactory } from './progress';
+import { RebuildRegistration } from './rebuildRegistration';
+import { countRecords } from './recordStream';
+import { loadRecords } from './reindexLoad';
+
+export interface ReindexOptions {
+  kinds?: readonly SyncKind[];
+  langs?: readonly Language[];
+  batchSize?: number;
+  dryRun?: boolean;
+  signal?: AbortSignal;
+  progress?: ProgressFactory;
+  say?: (line: string) => void;
+  onBatch?: (kind: SyncKind, done: number) => void | Promise<void>;
+}
+
+export interface ReindexedAlias {
+  lang: Language;
+  alias: string;
+  /** Indexes the alias pointed to before (deleted after the swap). */
+  from: string[];
+  to: string;
+  /** Documents in the new index at the swap (dry run: in the live index). */
+  documents: number;
+}
+
+export interface KindReport {
+  kind: SyncKind;
+  records: number;
+  errors: number;
+  seconds: number;
+  aliases: ReindexedAlias[];
+}
+
+export interface ReindexResult {
+  dryRun: boolean;
+  kinds: KindReport[];
+  records: number;
+  errors: number;
+  seconds: number;
+}
+
+export const DEFAULT_REINDEX_BATCH = 500;
+/** Searches still running on an old index when it is swapped out get this long to finish. */
+const OLD_INDEX_GRACE_MS = 1_000;
+
+interface Run {
+  id: string;
+  services: Services;
+  client: Client;
+  langs: readonly Language[];
+  options: ReindexOptions;
+  say: (line: string) => void;
+}
+
+interface Build {
+  state: admin.AliasState;
+  index: string;
+  writeAlias: string;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function reindex(services: Services, options: ReindexOptions = {}): Promise<ReindexResult> {
+  const started = Date.now();
+  const client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
+  const run: Run = {
+    id: randomBytes(4).toString('hex'),
+    services,
+    client,
+    langs: options.langs ?? LANGUAGES,
+    options,
+    say: options.say ?? (() => undefined),
+  };
+  const kinds: KindReport[] = [];
+  const oldIndexes: string[] = [];
+  try {
+    for (const kind of options.kinds ?? SYNC_KINDS) kinds.push(await reindexKind(run, kind, oldIndexes));
+    if (oldIndexes.length > 0) {
+      await sleep(OLD_INDEX_GRACE_MS);
+      await admin.deleteIndexes(client, oldIndexes).catch((err: Error) => run.say(`could not delete the old indexes (the next reindex will): ${err.message}`));
+    }
+  } catch (err) {
+    if (options.signal?.aborted) throw new InterruptedError('interrupted before the swap: the live aliases are unchanged; run the reindex again');
+    throw err;
+  } finally {
+    await client.close();
+  }
+  return {
+    dryRun: Boolean(options.dryRun),
+    kinds,
+    records: kinds.reduce((sum, k) => sum + k.records, 0),
+    errors: kinds.reduce((sum, k) => sum + k.errors, 0),
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+async function reindexKind(run: Run, kind: SyncKind, oldIndexes: string[]): Promise<KindReport> {
+  const { services, client } = run;
+  const started = Date.now();
+  const states = await Promise.all(run.langs.map((lang) => admin.readAliasState(client, services.config, kind, lang)));
+  const aliases = states.map((state) => state.alias);
+  const others = await RebuildRegistration.othersAlive(services.db, aliases, run.id);
+  if (others.length > 0) {
+    const ageS = Math.round((Date.now() - Math.max(...others.map((t) => t.heartbeatAt.getTime()))) / 1000);
+    throw new OpsError(
+      `another reindex is rebuilding ${admin.label(kind)} (heartbeat ${ageS} s ago): wait for it to finish; if it was killed, run again in ${Math.round(TARGET_STALE_MS / 1000)} s`,
+    );
+  }
+  const builds: Build[] = states.map((state) => ({ state, index: admin.nextIndexName(services.config, state), writeAlias: admin.rebuildAlias(state.alias) }));
+  const records = await countRecords(storeOf(services, kind));
+  if (run.options.dryRun) return describeDryRun(run, kind, builds, records);
+
+  await clearLeftovers(run, builds);
+  for (const build of builds) {
+    if (build.state.live.length === 0) run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
+    await admin.createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias).catch((err: unknown) => {
+      if (/resource_already_exists/.test(String((err as Error).message))) {
+        throw new OpsError(`${build.index} appeared meanwhile: another reindex is running; wait for it to finish`);
+      }
+      throw err;
+    });
+  }
+  let registration: RebuildRegistration | undefined;
+  let report: KindReport;
+  try {
+    registration = await RebuildRegistration.register(
+      services.db,
+      builds.map((b) => ({ _id: b.writeAlias, alias: b.state.alias, index: b.index, kind, lang: b.state.lang, runId: run.id })),
+    );
+    report = await loadAndCheck(run, kind, builds, records, registration, started);
+    await registration.assertAlive();
+    const before = await admin.swapAliases(client, builds.map((b) => ({ alias: b.state.alias, index: b.index })));
+    for (const alias of report.aliases) alias.from = before.get(alias.alias) ?? [];
+    oldIndexes.push(...[...before.values()].flat());
+  } catch (err) {
+    await abandon(run, builds, registration).catch((cleanup: Error) => run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`));
+    throw err;
+  }
+  // Swapped: what remains is tidying up; a failure here leaves leftovers the next run removes.
+  await registration.release().catch(() => undefined);
+  await Promise.all(builds.map((b) => admin.removeWriteAlias(client, b.writeAlias).catch(() => undefined)));
+  for (const alias of report.aliases) run.say(`${admin.label(kind, alias.lang)}: ${alias.alias} → ${alias.to} (${alias.documents} documents; was ${alias.from.join(', ') || 'none'})`);
+  return { ...report, seconds: (Date.now() - started) / 1000 };
+}
+
+async function loadAndCheck(
+  run: Run,
+  kind: SyncKind,
+  builds: Build[],
+  expected: number,
+  registration: RebuildRegistration,
+  started: number,
+): Promise<KindReport> {
+  const { services, client } = run;
+  const progress = (run.options.progress ?? ((label, total) => startProgress({ label, total, silent: true })))(`reindex ${admin.label(kind)}`, expected);
+  let loaded;
+  try {
+    loaded = await loadRecords(services, client, {
+      kind,
+      targets: new Map(builds.map((b) => [b.state.alias, b.writeAlias])),
+      batchSize: run.options.batchSize ?? DEFAULT_REINDEX_BATCH,
+      signal: run.options.signal,
+      progress,
+      onBatch: run.options.onBatch,
+    });
+  } finally {
+    progress.finish();
+  }
+  if (loaded.errors > 0) {
+    throw new OpsError(
+      `${loaded.errors} ${admin.label(kind)} could not be indexed (${loaded.samples.join('; ')}); the live aliases are unchanged: fix them and run the reindex again`,
+    );
+  }
+  await registration.assertAlive();
+  await Promise.all(builds.map((b) => admin.finishBuildIndex(client, services.config, b.index)));
+  const [records, pending] = await Promise.all([countRecords(storeOf(services, kind)), services.sync.pendingCount(kind)]);
+  const aliases: ReindexedAlias[] = [];
+  for (const build of builds) {
+    const documents = await admin.documentCount(client, build.index);
+    if (Math.abs(documents - records) > pending) {
+      throw new OpsError(
+        `count check failed for ${admin.label(kind, build.state.lang)}: ${records} records in MongoDB but ${documents} documents in ${build.index} (${pending} changes in flight); the live alias is unchanged: see "npm run sync:verify", then run the reindex again`,
+      );
+    }
+    aliases.push({ lang: build.state.lang, alias: build.state.alias, from: build.state.live, to: build.index, documents });
+  }
+  return { kind, records: loaded.records, errors: 0, seconds: (Date.now() - started) / 1000, aliases };
+}
+
+/** Registrations and half-built indexes of earlier, interrupted runs. */
+async function clearLeftovers(run: Run, builds: Build[]): Promise<void> {
+  const { services, client } = run;
+  await RebuildRegistration.clear(services.db, builds.map((b) => b.state.alias));
+  for (const build of builds) {
+    await admin.removeWriteAlias(client, build.writeAlias);
+    if (build.state.leftovers.length > 0) {
+      run.say(`deleting ${build.state.leftovers.join(', ')}, left half-built by an earlier run`);
+      await admin.deleteIndexes(client, build.state.leftovers);
+    }
+  }
+}
+
+/** Undoes a rebuild that did not swap: never deletes an index an alias serves from. */
+async function abandon(run: Run, builds: Build[], registration: RebuildRegistration | undefined): Promise<void> {
+  await registration?.release();
+  for (const build of builds) {
+    await admin.removeWriteAlias(run.client, build.writeAlias);
+    const live = await admin.indexesBehind(run.client, build.state.alias);
+    if (!live.includes(build.index)) await admin.deleteIndexes(run.client, [build.index]);
+  }
+}
+
+async function describeDryRun(run: Run, kind: SyncKind, builds: Build[], records: number): Promise<KindReport> {
+  const aliases: ReindexedAlias[] = [];
+  for (const { state, index } of builds) {
+    const documents = state.live.length > 0 ? (await run.client.count({ index: state.alias })).count : 0;
+    const now = state.live.length > 0 ? `${state.alias} → ${state.live.join(', ')} (${documents} documents)` : `${state.alias} does not exist`;
+    const leftovers = state.leftovers.length > 0 ? `; would delete ${state.leftovers.join(', ')} (left by an earlier run)` : '';
+    run.say(`${admin.label(kind, state.lang)}: ${now}; would build ${index} from ${records} records and swap${leftovers}`);
+    aliases.push({ lang: state.lang, alias: state.alias, from: state.live, to: index, documents });
+  }
+  return { kind, records, errors: 0, seconds: 0, aliases };
+}

@@ -1,0 +1,106 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { Services } from '../services';
+import { prepareGroup, storeOf } from '../search/batchDocuments';
+import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
+import type { SyncKind } from '../storage/syncQueue';
+import type { Progress } from './progress';
+import { currentVersions, recordIdBatches } from './recordStream';
+
+/** Batches prepared while the previous one is being indexed (as the worker does). */
+const BATCHES_IN_FLIGHT = 2;
+const ERROR_SAMPLES = 5;
+
+export interface LoadOptions {
+  kind: SyncKind;
+  /** Live alias → the write alias of the index being built behind it (selected languages only). */
+  targets: ReadonlyMap<string, string>;
+  batchSize: number;
+  signal?: AbortSignal;
+  progress: Progress;
+  onBatch?: (kind: SyncKind, done: number) => void | Promise<void>;
+}
+
+export interface LoadResult {
+  records: number;
+  errors: number;
+  /** A few failures, `id: reason`, for the error line. */
+  samples: string[];
+}
+
+interface BatchResult {
+  records: number;
+  failed: string[];
+}
+
+/**
+ * Streams every record of the kind from MongoDB and bulk-loads it into the new indexes with the
+ * worker's own code path: versions read first, then `prepareGroup` (the same reads, views and
+ * mapper), then the same BulkIndexer, at the same external versions.
+ */
+export async function loadRecords(services: Services, client: Client, options: LoadOptions): Promise<LoadResult> {
+  const { sync } = services.config;
+  const indexer = new BulkIndexer(client, {
+    flushBytes: sync.flushBytes,
+    flushMs: sync.flushMs,
+    concurrency: sync.concurrency,
+    log: services.log,
+  });
+  const result: LoadResult = { records: 0, errors: 0, samples: [] };
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  const store = storeOf(services, options.kind);
+  try {
+    for await (const ids of recordIdBatches(store, options.batchSize, options.signal)) {
+      while (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
+      if (failure !== undefined) break;
+      options.signal?.throwIfAborted();
+      const batch: Promise<void> = loadBatch(services, client, indexer, options, ids)
+        .then(async (done) => {
+          result.records += done.records;
+          result.errors += done.failed.length;
+          result.samples.push(...done.failed.slice(0, ERROR_SAMPLES - result.samples.length));
+          options.progress.tick(done.records, done.failed.length);
+          await options.onBatch?.(options.kind, result.records);
+        })
+        .catch((err: unknown) => {
+          failure ??= err;
+        })
+        .finally(() => inFlight.delete(batch));
+      inFlight.add(batch);
+    }
+  } finally {
+    await Promise.allSettled(inFlight);
+    await indexer.close();
+  }
+  if (failure !== undefined) throw failure;
+  options.signal?.throwIfAborted();
+  return result;
+}
+
+async function loadBatch(
+  services: Services,
+  client: Client,
+  indexer: BulkIndexer,
+  options: LoadOptions,
+  ids: number[],
+): Promise<BatchResult> {
+  const entries = await currentVersions(services.sync, options.kind, ids);
+  const group = await prepareGroup(services, client, options.kind, entries, { propagate: false });
+  const failed: string[] = [];
+  const outcomes = entries.map(async (entry) => {
+    const operations = group.operations.get(entry.key);
+    if (!operations) {
+      failed.push(`${entry.id}: the record could not be presented (incomplete?)`);
+      return;
+    }
+    const ops = operations.flatMap((op): BulkOperation[] => {
+      const target = options.targets.get(op.index);
+      return target ? [{ ...op, index: target }] : [];
+    });
+    const results = await Promise.all(ops.map((op) => indexer.push(op)));
+    const error = results.find((outcome) => !outcome.ok);
+    if (error) failed.push(`${entry.id}: ${error.error ?? `status ${error.status}`}`);
+  });
+  await Promise.all(outcomes);
+  return { records: ids.length, failed };
+}

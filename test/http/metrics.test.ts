@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { api, request, ROOT } from '../support/api';
+import { testWorld } from '../support/harness';
+import { searchReady, writeIndexed } from '../support/lists';
+
+/** `name{labels} value` lines of a Prometheus text exposition, by metric name. */
+function samples(text: string, name: string): { labels: string; value: number }[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .map((line) => {
+      const match = /^[^{ ]+(\{.*\})? (\S+)$/.exec(line)!;
+      return { labels: match[1] ?? '', value: Number(match[2]) };
+    });
+}
+
+async function scrape(): Promise<{ status: number; type: string | null; text: string }> {
+  const res = await fetch(`${testWorld().baseUrl}/metrics`);
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
+describe('GET /metrics', () => {
+  it('serves Prometheus text without a key, outside the namespace', async () => {
+    const { status, type, text } = await scrape();
+    expect(status).to.equal(200);
+    expect(type).to.match(/^text\/plain; version=0\.0\.4/);
+    expect(text).to.include('# TYPE calendar_http_request_duration_seconds histogram');
+    expect(samples(text, 'process_resident_memory_bytes')[0]!.value).to.be.above(10_000_000);
+    expect((await request('GET', `${ROOT}/metrics`)).status).to.equal(404);
+  });
+
+  it('labels request latencies by route pattern and status, never by raw URL', async () => {
+    await api.get('/events/987654321');
+    await request('GET', '/fr/calendar/events/v1/events/987654322');
+    await api.get('/no/such/route');
+    const { text } = await scrape();
+    const counts = samples(text, 'calendar_http_request_duration_seconds_count');
+    const notFound = counts.find(
+      (s) => s.labels === '{method="GET",route="/calendar/events/v1/events/:id",status="404"}',
+    );
+    expect(notFound?.value, text).to.be.at.least(2);
+    expect(counts.some((s) => s.labels === '{method="GET",route="unmatched",status="404"}')).to.equal(true);
+    expect(text).not.to.include('987654321');
+    expect(text).not.to.include('/fr/calendar');
+  });
+
+  it('reports dependencies up, the sync backlog, indexed entries and the write-to-index lag', async function () {
+    this.timeout(60_000);
+    await searchReady();
+    await writeIndexed('POST', '/tags', { name: `metrics tag ${Date.now()}` });
+    const { text } = await scrape();
+    expect(samples(text, 'calendar_dependency_up').map((s) => `${s.labels} ${s.value}`)).to.have.members([
+      '{dependency="mongo"} 1',
+      '{dependency="elasticsearch"} 1',
+    ]);
+    expect(samples(text, 'calendar_sync_backlog_entries')[0]!.value).to.be.at.least(0);
+    expect(samples(text, 'calendar_sync_oldest_pending_seconds')[0]!.value).to.be.at.least(0);
+    expect(samples(text, 'calendar_sync_indexed_total').find((s) => s.labels === '{kind="tag"}')?.value).to.be.at.least(1);
+    expect(samples(text, 'calendar_sync_lag_seconds_count').find((s) => s.labels === '{kind="tag"}')?.value).to.be.at.least(1);
+    expect(text).to.include('# TYPE calendar_sync_bulk_failures_total counter');
+  });
+});

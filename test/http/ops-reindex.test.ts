@@ -1,0 +1,209 @@
+import { expect } from 'chai';
+import { LANGUAGES } from '../../config';
+import { indexesBehind } from '../../src/ops/indexAdmin';
+import { InterruptedError, OpsError } from '../../src/ops/opsError';
+import { countRecords } from '../../src/ops/recordStream';
+import { reindex } from '../../src/ops/reindex';
+import { verifySync } from '../../src/ops/verify';
+import { aliasName } from '../../src/search/indexNames';
+import { reindexTargets } from '../../src/search/reindexTargets';
+import { syncKey } from '../../src/storage/syncQueue';
+import { api } from '../support/api';
+import { testWorld } from '../support/harness';
+import { daysFromNow, listIds, searchReady, settle, unique } from '../support/lists';
+import { storeEvent } from '../support/records';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('ops: reindex (npm run reindex)', function () {
+  this.timeout(180_000);
+  const word = unique('rebuild');
+  const titles = new Map<number, string>();
+  let writes = 0;
+
+  /** Creates an event (or renames one) over HTTP, remembering the last title of each. */
+  async function write(id?: number): Promise<void> {
+    const title = `${word} ${++writes}`;
+    const res = id
+      ? await api.post(`/events/${id}`, { title })
+      : await api.post('/events', { title, start_date: daysFromNow(5), end_date: daysFromNow(5, '23:00:00') });
+    expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
+    titles.set(res.body.id as number, title);
+  }
+
+  const alias = (lang: (typeof LANGUAGES)[number] = 'en') => aliasName(testWorld().config, 'event', lang);
+
+  before(async function () {
+    this.timeout(120_000);
+    await searchReady();
+    for (let i = 0; i < 30; i++) {
+      const record = await storeEvent('en', { title: `${word} seeded ${i}` });
+      titles.set(record.id, `${word} seeded ${i}`);
+    }
+    await settle();
+  });
+
+  it('rebuilds behind the alias while writes continue: none is lost, lists keep answering', async () => {
+    const { services } = testWorld();
+    const client = services.search;
+    const before = await Promise.all(LANGUAGES.map((lang) => indexesBehind(client, alias(lang))));
+    const existing = [...titles.keys()];
+    const listStatuses: number[] = [];
+    let stop = false;
+    const background = (async () => {
+      for (let n = 0; !stop; n++) {
+        await write(n % 2 === 0 ? undefined : existing[n % existing.length]);
+        listStatuses.push((await api.get(`/events?search=${word}`)).status);
+        await sleep(10);
+      }
+    })();
+    // Writes from inside the load too, so some surely land between registration and swap,
+    // including renames of records the rebuild has already copied.
+    const result = await reindex(services, {
+      kinds: ['event'],
+      batchSize: 4,
+      onBatch: async (_kind, done) => {
+        await write(existing[done % existing.length]);
+        await write();
+      },
+    });
+    stop = true;
+    await background;
+    await settle();
+
+    expect(result.records).to.be.at.least(30);
+    expect(result.errors).to.equal(0);
+    expect(listStatuses.length).to.be.greaterThan(0);
+    expect(listStatuses.every((status) => status === 200), String(listStatuses)).to.equal(true);
+    for (const [i, lang] of LANGUAGES.entries()) {
+      const now = await indexesBehind(client, alias(lang));
+      expect(now).to.have.length(1);
+      expect(now[0]).to.match(new RegExp(`^${alias(lang)}-v\\d+$`)).and.not.equal(before[i]![0]);
+      expect(await client.indices.exists({ index: before[i]![0]! })).to.equal(false);
+    }
+    expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
+
+    const ids = [...titles.keys()];
+    const entries = await services.sync.entriesOf('event', ids);
+    for (const lang of LANGUAGES) {
+      const { docs } = await client.mget<{ title: string }>({ index: alias(lang), ids: ids.map(String) });
+      for (const doc of docs) {
+        const id = Number(doc._id);
+        expect('found' in doc && doc.found, `event ${id} in ${lang}`).to.equal(true);
+        if (!('found' in doc)) continue;
+        expect(doc._version, `version of ${id}`).to.equal(entries.get(id)?.version);
+        expect(doc._source?.title, `title of ${id}`).to.equal(titles.get(id));
+      }
+      expect((await client.count({ index: alias(lang) })).count).to.equal(await countRecords(services.stores.events));
+    }
+    expect(writes).to.be.greaterThan(10);
+    expect((await verifySync(services, { kinds: ['event'] })).inSync).to.equal(true);
+  });
+
+  it('an interrupted rebuild leaves the live alias serving the old index; a re-run succeeds', async () => {
+    const { services } = testWorld();
+    const client = services.search;
+    const before = await indexesBehind(client, alias());
+    const controller = new AbortController();
+    let batches = 0;
+    const error = await reindex(services, {
+      kinds: ['event'],
+      batchSize: 3,
+      signal: controller.signal,
+      onBatch: () => {
+        if (++batches === 2) controller.abort();
+      },
+    }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(error).to.be.instanceOf(InterruptedError);
+    expect((error as Error).message).to.match(/live aliases are unchanged/);
+    expect(await indexesBehind(client, alias())).to.deep.equal(before);
+    const versioned = Object.keys(await client.indices.get({ index: `${alias()}-v*` }));
+    expect(versioned, 'the half-built index is removed').to.deep.equal(before);
+    expect(await client.indices.existsAlias({ name: `${alias()}-rebuild` })).to.equal(false);
+    expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
+    expect((await listIds(`/events?search=${word}&per_page=50`)).length).to.be.greaterThan(20);
+
+    await reindex(services, { kinds: ['event'] });
+    const after = await indexesBehind(client, alias());
+    expect(after).to.have.length(1).and.not.deep.equal(before);
+    expect((await listIds(`/events?search=${word}&per_page=50`)).length).to.be.greaterThan(20);
+  });
+
+  it('a re-run deletes what a crashed run left: its half-built index and stale registration', async () => {
+    const { services } = testWorld();
+    const client = services.search;
+    const leftover = `${alias('fr')}-v90`;
+    await client.indices.create({ index: leftover, aliases: { [`${alias('fr')}-rebuild`]: {} } });
+    await reindexTargets(services.db).insertOne({
+      _id: `${alias('fr')}-rebuild`,
+      alias: alias('fr'),
+      index: leftover,
+      kind: 'event',
+      lang: 'fr',
+      runId: 'crashed',
+      startedAt: new Date(Date.now() - 3_600_000),
+      heartbeatAt: new Date(Date.now() - 3_600_000),
+    });
+    const lines: string[] = [];
+    await reindex(services, { kinds: ['event'], langs: ['fr'], say: (line) => lines.push(line) });
+    expect(await client.indices.exists({ index: leftover })).to.equal(false);
+    expect(await indexesBehind(client, alias('fr'))).to.deep.equal([`${alias('fr')}-v91`]);
+    expect(lines.join('\n')).to.include(`deleting ${leftover}, left half-built by an earlier run`);
+    expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
+  });
+
+  it('refuses to start while another live run rebuilds the same alias, and changes nothing', async () => {
+    const { services } = testWorld();
+    const before = await indexesBehind(services.search, alias('de'));
+    await reindexTargets(services.db).insertOne({
+      _id: `${alias('de')}-rebuild`,
+      alias: alias('de'),
+      index: `${alias('de')}-v99`,
+      kind: 'event',
+      lang: 'de',
+      runId: 'other',
+      startedAt: new Date(),
+      heartbeatAt: new Date(),
+    });
+    try {
+      const error = await reindex(services, { kinds: ['event'], langs: ['de'] }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(error).to.be.instanceOf(OpsError);
+      expect((error as Error).message).to.match(/^another reindex is rebuilding events \(heartbeat \d+ s ago\): wait for it to finish/);
+    } finally {
+      await reindexTargets(services.db).deleteMany({ runId: 'other' });
+    }
+    expect(await indexesBehind(services.search, alias('de'))).to.deep.equal(before);
+  });
+
+  it('--dry-run prints the plan and the counts and changes nothing', async () => {
+    const { services } = testWorld();
+    const before = await indexesBehind(services.search, alias());
+    const lines: string[] = [];
+    const result = await reindex(services, { kinds: ['event'], langs: ['en'], dryRun: true, say: (line) => lines.push(line) });
+    expect(result.dryRun).to.equal(true);
+    expect(await indexesBehind(services.search, alias())).to.deep.equal(before);
+    const records = await countRecords(services.stores.events);
+    expect(lines).to.deep.equal([
+      `events/en: ${alias()} → ${before[0]} (${records} documents); would build ${alias()}-v${Number(/-v(\d+)$/.exec(before[0]!)![1]) + 1} from ${records} records and swap`,
+    ]);
+  });
+
+  it('the sync entry of a record without one is created, so the worker and the rebuild agree', async () => {
+    const { services } = testWorld();
+    const record = await storeEvent('en', { title: `${word} no entry` });
+    await settle();
+    await services.sync.entries.deleteOne({ _id: syncKey('event', record.id) });
+    await reindex(services, { kinds: ['event'], langs: ['en'] });
+    await settle();
+    const entry = (await services.sync.entriesOf('event', [record.id])).get(record.id);
+    expect(entry?.version).to.be.greaterThan(0);
+    const doc = await services.search.get({ index: alias(), id: String(record.id) });
+    expect(doc._version).to.equal(entry?.version);
+  });
+});

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../config';
+import { createSearchClient, pingSearch } from '../../src/search/client';
+import { searchIndex } from '../../src/search/listing';
+import type { Services } from '../../src/services';
+import { sleep } from './support/http';
+
+const EMPTY_RESULT = JSON.stringify({
+  took: 1,
+  timed_out: false,
+  _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+  hits: { total: { value: 0, relation: 'eq' }, hits: [] },
+});
+
+/** A fake Elasticsearch: `/hang/_search` and `/_ping`-like HEAD / never answer, `/quick/_search` answers after 1.2 s. */
+function fakeElasticsearch(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    res.setHeader('x-elastic-product', 'Elasticsearch');
+    res.setHeader('content-type', 'application/json');
+    if (req.url?.startsWith('/quick/')) setTimeout(() => res.end(EMPTY_RESULT), 1_200);
+    // Anything else hangs until the client gives up.
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+describe('reliability: search timeouts stay per request', () => {
+  let server: http.Server;
+  let services: Services;
+
+  before(async () => {
+    server = await fakeElasticsearch();
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const config = loadConfig({ NODE_ENV: 'test', ELASTICSEARCH_URL: url, ELASTICSEARCH_TIMEOUT_MS: '2000' });
+    services = { config, search: createSearchClient({ url, timeoutMs: 2_000 }) } as unknown as Services;
+  });
+
+  after(async () => {
+    await services.search.close();
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('a list that times out (503) does not abort another list in flight on the same client', async () => {
+    const hanging = searchIndex(services, { index: 'hang' }).then(
+      () => 'answered',
+      (err: { status?: number; code?: string }) => `${err.status} ${err.code}`,
+    );
+    await sleep(1_000);
+    const started = Date.now();
+    // In flight when the hanging one gives up (after 1.75 s), answered at 2.2 s.
+    const quick = await searchIndex(services, { index: 'quick' });
+    expect(quick.hits.hits).to.deep.equal([]);
+    expect(Date.now() - started).to.be.within(1_100, 1_900);
+    expect(await hanging).to.equal('503 search-unavailable');
+  });
+
+  it('a readiness probe that gives up does not abort a list in flight', async () => {
+    const probe = pingSearch(services.search);
+    await sleep(500);
+    const quick = await searchIndex(services, { index: 'quick' });
+    expect(quick.hits.hits).to.deep.equal([]);
+    expect(await probe).to.equal(false);
+  });
+});

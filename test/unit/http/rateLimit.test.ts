@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { clientAddress, createRateLimits, TokenBuckets } from '../../../src/http/rateLimit';
+import { RateLimitedError } from '../../../src/errors';
+
+/** A request context from `ip`, with these headers. */
+const from = (ip: string, headers: Record<string, string> = {}) =>
+  ({ ip, get: (name: string) => headers[name.toLowerCase()] ?? '' }) as never;
+
+describe('http/rateLimit', () => {
+  it('gives a minute’s burst, then refills continuously', () => {
+    let now = 0;
+    const buckets = new TokenBuckets(3, () => now);
+    expect([buckets.take('k'), buckets.take('k'), buckets.take('k')]).to.deep.equal([0, 0, 0]);
+    expect(buckets.take('k')).to.equal(20);
+    now += 10_000;
+    expect(buckets.take('k')).to.equal(10);
+    now += 10_000;
+    expect(buckets.take('k')).to.equal(0);
+    expect(buckets.take('other')).to.equal(0);
+    now += 10 * 60_000;
+    expect([buckets.take('k'), buckets.take('k'), buckets.take('k'), buckets.take('k')]).to.deep.equal([0, 0, 0, 20]);
+  });
+
+  it('waits at least one second when less than a token is missing', () => {
+    let now = 0;
+    const buckets = new TokenBuckets(600, () => now);
+    for (let i = 0; i < 600; i++) buckets.take('k');
+    now += 99;
+    expect(buckets.waitSeconds('k')).to.equal(1);
+  });
+
+  it('blocks an address after too many failed authentications, until it refills', () => {
+    let now = 0;
+    const limits = createRateLimits(
+      { enabled: true, writesPerKey: 10, writesPerIp: 10, authFailuresPerIp: 2, trustedProxies: 0 },
+      () => now,
+    );
+    limits.beforeAuthentication(from('1.2.3.4'));
+    limits.authenticationFailed(from('1.2.3.4'));
+    limits.authenticationFailed(from('1.2.3.4'));
+    expect(() => limits.beforeAuthentication(from('1.2.3.4')))
+      .to.throw(RateLimitedError)
+      .that.deep.includes({ status: 429, code: 'rest_rate_limited', headers: { 'Retry-After': '30' } });
+    limits.beforeAuthentication(from('5.6.7.8'));
+    now += 30_000;
+    limits.beforeAuthentication(from('1.2.3.4'));
+  });
+
+  it('does nothing when turned off', async () => {
+    const limits = createRateLimits({
+      enabled: false,
+      writesPerKey: 1,
+      writesPerIp: 1,
+      authFailuresPerIp: 1,
+      trustedProxies: 0,
+    });
+    for (let i = 0; i < 5; i++) limits.authenticationFailed(from('1.2.3.4'));
+    limits.beforeAuthentication(from('1.2.3.4'));
+    let calls = 0;
+    const ctx = { method: 'POST', ip: '1.2.3.4', state: { principal: { keyId: 'k' } } } as never;
+    for (let i = 0; i < 5; i++) await limits.middleware(ctx, async () => void calls++);
+    expect(calls).to.equal(5);
+  });
+
+  it('takes the client address from the trusted proxies only', () => {
+    const headers = { 'x-forwarded-for': 'forged, 203.0.113.7' };
+    expect(clientAddress(from('10.0.0.1', headers), 0)).to.equal('10.0.0.1');
+    expect(clientAddress(from('10.0.0.1', headers), 1)).to.equal('203.0.113.7');
+    expect(clientAddress(from('10.0.0.2', { 'x-forwarded-for': 'forged, 203.0.113.7, 10.0.0.1' }), 2)).to.equal(
+      '203.0.113.7',
+    );
+    expect(clientAddress(from('10.0.0.1', { 'x-forwarded-for': '203.0.113.7' }), 3)).to.equal('203.0.113.7');
+    expect(clientAddress(from('10.0.0.1'), 1)).to.equal('10.0.0.1');
+  });
+});
