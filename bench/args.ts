@@ -17,13 +17,16 @@ export interface BenchOptions {
   /** Folder of the JSON / Markdown results. */
   out: string;
   seed: number;
+  /** Leave the database and indexes in place (implied by `reuse`). */
   keep: boolean;
+  /** Run ID of a kept earlier run whose seeded data to measure again (no seeding). */
+  reuse: string | null;
   only: string[] | null;
 }
 
 const USAGE = `usage: npm run bench -- [--events N] [--duration S] [--connections C] [--write-rate R]
-       [--check] [--smoke] [--reindex-scale [--scale-events N]] [--cpu-prof] [--out DIR] [--seed N] [--keep]
-       [--only read,search,geo,write,reindex]`;
+       [--check] [--smoke] [--reindex-scale [--scale-events N]] [--cpu-prof] [--out DIR] [--seed N]
+       [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,write,reindex]`;
 
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -48,6 +51,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       out: { type: 'string', default: 'results' },
       seed: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      reuse: { type: 'string' },
       only: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -69,7 +73,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? false,
     out: values.out ?? 'results',
     seed: positiveInt('seed', values.seed, 1),
-    keep: values.keep ?? false,
+    keep: (values.keep ?? false) || values.reuse !== undefined,
+    reuse: values.reuse ?? null,
     only: values.only ? values.only.split(',').map((s) => s.trim()) : null,
   };
 }

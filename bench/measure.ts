@@ -82,6 +82,7 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
     bodies,
   });
   const baseline = await runLoad(spec(ctx.baseline.url, '/events', {}), ctx.workDir);
+  await ctx.world.services.stores.events.docs.deleteMany({ lang: 'bench' } as never);
   await ctx.apiRss.take();
   const api = await runLoad(
     {

@@ -120,3 +120,16 @@ export class RssSampler {
 export function resultsPath(out: string, ...parts: string[]): string {
   return path.resolve(PROJECT_ROOT, out, ...parts);
 }
+
+/** Runs a TypeScript script in a child node process and parses the JSON line it prints last. */
+export async function runJsonChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const line = stdout.trim().split('\n').pop();
+  if (code !== 0 || !line) throw new Error(`${script} failed (exit ${code}): ${stderr.trim().slice(-2000)}`);
+  return JSON.parse(line) as T;
+}

@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { parseBenchArgs, type BenchOptions } from './args';
 import { measureThroughput, measureWrites, type MeasureContext } from './measure';
+import { measureReindex } from './reindexBench';
 import { RssSampler, resultsPath, spawnServer, type ServerChild } from './processes';
 import { summariseProfiles } from './profile';
 import { machineDescription, textTable, writeReport, type BenchReport, type Row } from './report';
@@ -25,7 +26,7 @@ async function main(): Promise<number> {
   const workDir = resultsPath(options.out, `work-${process.pid}`);
   const profileDir = resultsPath(options.out, 'profiles', startedAt.replace(/[:.]/g, '-'));
   await mkdir(workDir, { recursive: true });
-  const world = await openWorld(log);
+  const world = await openWorld(log, options.reuse);
   log(`run ${world.runId}: database ${world.config.mongo.database}, index prefix ${world.config.elasticsearch.indexPrefix}`);
   const children: ServerChild[] = [];
   const rows: Row[] = [];
@@ -33,7 +34,9 @@ async function main(): Promise<number> {
   const measured: Measured = { lists: [], connections: options.connections, lagP99Ms: null, lagUnseen: 0, reindexRatio: null, apiPeakRssMb: null, reindexRss: null };
   let apiRss: RssSampler | undefined;
   try {
-    await seedAndIndex(world, options.events, options.seed, log);
+    if (options.reuse) log(`reusing the data of run ${options.reuse}`);
+    else details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
+    if (options.only?.every((name) => name === 'seed')) return 0;
     const api = await spawnServer({
       name: 'API',
       script: 'src/main.ts',
@@ -88,10 +91,21 @@ async function main(): Promise<number> {
       apiPeak = Math.max(apiPeak, writes.apiPeakRssMb);
     }
     measured.apiPeakRssMb = apiPeak || null;
+    apiRss.stop();
+    // The reindex runs alone: the API and the baseline server are stopped first.
+    for (const child of children.splice(0).reverse()) await child.stop();
+    if (wanted(options, 'reindex')) {
+      const reindexed = await measureReindex(world, workDir, options.reindexScale, options.seed, log);
+      rows.push(...reindexed.rows);
+      details.reindex = reindexed.details;
+      measured.reindexRatio = reindexed.ratio;
+      measured.reindexRss = reindexed.rss;
+    }
   } finally {
     apiRss?.stop();
     for (const child of children.reverse()) await child.stop().catch((err: Error) => log(`stopping ${child.name}: ${err.message}`));
     await world.close(options.keep).catch((err: Error) => log(`cleanup: ${err.message}`));
+    if (options.keep) log(`data kept: measure it again with --reuse ${world.runId}`);
     await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
   }
   if (options.cpuProf) details.profile = await summariseProfiles(profileDir, log);

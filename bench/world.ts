@@ -19,7 +19,7 @@ export interface BenchWorld {
 }
 
 /** Collections the service (and its ops scripts) may create; jongodb cannot list or drop them. */
-const KNOWN_COLLECTIONS = ['counters', 'sync_state', 'api_keys', 'events', 'venues', 'organizers', 'categories', 'tags', 'bench_writes'];
+const KNOWN_COLLECTIONS = ['counters', 'sync_state', 'api_keys', 'events', 'venues', 'organizers', 'categories', 'tags', 'reindex_targets'];
 
 async function emptyDatabase(services: Services): Promise<void> {
   if (await services.db.dropDatabase().catch(() => false)) return;
@@ -32,8 +32,11 @@ async function emptyDatabase(services: Services): Promise<void> {
   await Promise.all([...names].map((name) => services.db.collection(name).deleteMany({}).catch(() => undefined)));
 }
 
-export async function openWorld(log: (line: string) => void): Promise<BenchWorld> {
-  const runId = `b${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+/** Seeding a big collection on jongodb takes long per insert: the bench's own client waits longer. */
+const BENCH_STORAGE_TIMEOUT_MS = '30000';
+
+export async function openWorld(log: (line: string) => void, reuse: string | null = null): Promise<BenchWorld> {
+  const runId = reuse ?? `b${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   let mongoUrl = process.env.MONGO_URL;
   let elasticsearchUrl = process.env.ELASTICSEARCH_URL;
   let embedded: RunningServices | undefined;
@@ -52,7 +55,7 @@ export async function openWorld(log: (line: string) => void): Promise<BenchWorld
     BOOTSTRAP_ADMIN_KEY: 'false',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
-  const config = loadConfig(childEnv);
+  const config = loadConfig({ ...childEnv, MONGO_TIMEOUT_MS: BENCH_STORAGE_TIMEOUT_MS });
   const services = await openServices(config, createLogger(config.logLevel));
   const { key } = await services.apiKeys.create('bench administrator', 'administrator');
   return {

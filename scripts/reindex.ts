@@ -1,5 +1,4 @@
 import { connectForOps, parseFlags, parseKinds, parseLangs, parsePositiveInt, runCli } from '../src/ops/cli';
-import { UsageError } from '../src/ops/opsError';
 import { formatRate, progressTo } from '../src/ops/progress';
 import { DEFAULT_REINDEX_BATCH, reindex } from '../src/ops/reindex';
 
@@ -10,10 +9,19 @@ const USAGE =
 runCli('reindex', async (argv, signal) => {
   const flags = parseFlags(
     argv,
-    { kind: { type: 'string' }, lang: { type: 'string' }, batch: { type: 'string' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean' } },
+    {
+      kind: { type: 'string' },
+      lang: { type: 'string' },
+      batch: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
     USAGE,
   );
-  if (flags.help) throw new UsageError(USAGE);
+  if (flags.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const options = {
     kinds: parseKinds(flags.kind, USAGE),
     langs: parseLangs(flags.lang, USAGE),
@@ -22,7 +30,12 @@ runCli('reindex', async (argv, signal) => {
   };
   const services = await connectForOps();
   try {
-    const result = await reindex(services, { ...options, signal, progress: progressTo(), say: (line) => console.log(line) });
+    const result = await reindex(services, {
+      ...options,
+      signal,
+      progress: progressTo(),
+      say: (line) => console.log(line),
+    });
     const rate = result.seconds > 0 ? result.records / result.seconds : 0;
     console.log(
       result.dryRun

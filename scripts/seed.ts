@@ -12,13 +12,21 @@ const MODES: SeedIndexMode[] = ['reindex', 'worker', 'none'];
  * reindex`), so the data is searchable at once; `worker` leaves it to the API's sync worker.
  */
 runCli('seed', async (argv, signal) => {
-  const flags = parseFlags(argv, { events: { type: 'string' }, seed: { type: 'string' }, index: { type: 'string' }, help: { type: 'boolean' } }, USAGE);
-  if (flags.help) throw new UsageError(USAGE);
+  const flags = parseFlags(
+    argv,
+    { events: { type: 'string' }, seed: { type: 'string' }, index: { type: 'string' }, help: { type: 'boolean' } },
+    USAGE,
+  );
+  if (flags.help) {
+    console.log(USAGE);
+    return 0;
+  }
   if (flags.events === undefined) throw new UsageError(`--events is required; ${USAGE}`);
   const events = parsePositiveInt('events', flags.events, 0, 1_000_000, USAGE);
   const seed = parsePositiveInt('seed', flags.seed, 1, 2 ** 31 - 1, USAGE);
   const index = (flags.index ?? 'reindex') as SeedIndexMode;
-  if (!MODES.includes(index)) throw new UsageError(`unknown --index "${flags.index}": use one of ${MODES.join(', ')}; ${USAGE}`);
+  if (!MODES.includes(index))
+    throw new UsageError(`unknown --index "${flags.index}": use one of ${MODES.join(', ')}; ${USAGE}`);
   const services = await connectForOps();
   try {
     const progress = startProgress({ label: 'seed events', total: events });

@@ -1,17 +1,24 @@
 import { connectForOps, parseFlags, parseKinds, parseLangs, runCli } from '../src/ops/cli';
-import { UsageError } from '../src/ops/opsError';
 import { progressTo } from '../src/ops/progress';
 import { formatVerifyReport, verifySync } from '../src/ops/verify';
 
-const USAGE = 'usage: npm run sync:verify -- [--kind events|venues|organizers|categories|tags|all] [--lang en|fr|de|all] [--repair]';
+const USAGE =
+  'usage: npm run sync:verify -- [--kind events|venues|organizers|categories|tags|all] [--lang en|fr|de|all] [--repair]';
 
 /**
  * `npm run sync:verify`: compares MongoDB and Elasticsearch (src/ops/verify.ts). Exit 0 when in
  * sync, 1 when not (a deploy gate), 2 on a usage mistake.
  */
 runCli('sync:verify', async (argv, signal) => {
-  const flags = parseFlags(argv, { kind: { type: 'string' }, lang: { type: 'string' }, repair: { type: 'boolean' }, help: { type: 'boolean' } }, USAGE);
-  if (flags.help) throw new UsageError(USAGE);
+  const flags = parseFlags(
+    argv,
+    { kind: { type: 'string' }, lang: { type: 'string' }, repair: { type: 'boolean' }, help: { type: 'boolean' } },
+    USAGE,
+  );
+  if (flags.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const kinds = parseKinds(flags.kind, USAGE);
   const langs = parseLangs(flags.lang, USAGE);
   const repair = Boolean(flags.repair);

@@ -12,7 +12,11 @@ import { InterruptedError, OpsError, UsageError } from './opsError';
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 /** Parses flags strictly; any mistake is a UsageError carrying `usage`. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+  usage: string,
+) {
   try {
     const parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true });
     return parsed.values;
@@ -27,20 +31,31 @@ const KIND_BY_NAME = new Map<string, SyncKind>(SYNC_KINDS.map((kind) => [PLURAL[
 export function parseKinds(value: string | undefined, usage: string): SyncKind[] {
   if (value === undefined || value === 'all') return [...SYNC_KINDS];
   const kind = KIND_BY_NAME.get(value);
-  if (!kind) throw new UsageError(`unknown --kind "${value}": use one of ${[...KIND_BY_NAME.keys()].join(', ')} or all; ${usage}`);
+  if (!kind)
+    throw new UsageError(
+      `unknown --kind "${value}": use one of ${[...KIND_BY_NAME.keys()].join(', ')} or all; ${usage}`,
+    );
   return [kind];
 }
 
 export function parseLangs(value: string | undefined, usage: string): Language[] {
   if (value === undefined || value === 'all') return [...LANGUAGES];
-  if (!LANGUAGES.includes(value as Language)) throw new UsageError(`unknown --lang "${value}": use one of ${LANGUAGES.join(', ')} or all; ${usage}`);
+  if (!LANGUAGES.includes(value as Language))
+    throw new UsageError(`unknown --lang "${value}": use one of ${LANGUAGES.join(', ')} or all; ${usage}`);
   return [value as Language];
 }
 
-export function parsePositiveInt(name: string, value: string | undefined, fallback: number, max: number, usage: string): number {
+export function parsePositiveInt(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  max: number,
+  usage: string,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${value}"; ${usage}`);
+  if (!/^\d+$/.test(value) || n < 1 || n > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${value}"; ${usage}`);
   return n;
 }
 
@@ -53,7 +68,9 @@ async function resolveUrls(config: Config): Promise<Config> {
   if (config.mongo.url && config.elasticsearch.url) return config;
   const running = await readRunningState(PROJECT_ROOT);
   if (!running) {
-    throw new OpsError('no MongoDB / Elasticsearch to connect to: set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first');
+    throw new OpsError(
+      'no MongoDB / Elasticsearch to connect to: set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first',
+    );
   }
   return {
     ...config,
@@ -69,7 +86,10 @@ export async function connectForOps(): Promise<Services> {
   const probe = createSearchClient({ url: esUrl, timeoutMs: config.elasticsearch.timeoutMs });
   const answers = await pingSearch(probe);
   await probe.close();
-  if (!answers) throw new OpsError(`Elasticsearch does not answer at ${withoutPassword(esUrl)}: start it (npm run services:start) or set ELASTICSEARCH_URL`);
+  if (!answers)
+    throw new OpsError(
+      `Elasticsearch does not answer at ${withoutPassword(esUrl)}: start it (npm run services:start) or set ELASTICSEARCH_URL`,
+    );
   // Operator output is the progress and report; the service log only for warnings unless asked.
   const log = createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn');
   try {
@@ -96,7 +116,10 @@ export function runCli(name: string, main: (argv: string[], signal: AbortSignal)
   main(process.argv.slice(2), controller.signal).then(
     (code) => process.exit(code),
     (err: Error) => {
-      const message = err instanceof OpsError || err instanceof UsageError || err instanceof ConfigError ? err.message : `${err.message.split('\n')[0]}`;
+      const message =
+        err instanceof OpsError || err instanceof UsageError || err instanceof ConfigError
+          ? err.message
+          : `${err.message.split('\n')[0]}`;
       console.error(`${name}: ${message}`);
       if (err instanceof UsageError || err instanceof ConfigError) process.exit(2);
       process.exit(err instanceof InterruptedError ? 130 : 1);

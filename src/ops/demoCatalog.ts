@@ -22,14 +22,31 @@ export const COUNTRIES: Record<string, { name: Texts; zip: string; phone: string
   CA: { name: t('Canada', 'Canada', 'Kanada'), zip: 'A#A #A#', phone: '+1 514 ###-####', currency: '$# CAD' },
   DE: { name: t('Germany', 'Allemagne', 'Deutschland'), zip: '#####', phone: '+49 30 #######', currency: '# €' },
   AT: { name: t('Austria', 'Autriche', 'Österreich'), zip: '####', phone: '+43 1 #######', currency: '# €' },
-  GB: { name: t('United Kingdom', 'Royaume-Uni', 'Vereinigtes Königreich'), zip: 'A## #AA', phone: '+44 20 #### ####', currency: '£#' },
+  GB: {
+    name: t('United Kingdom', 'Royaume-Uni', 'Vereinigtes Königreich'),
+    zip: 'A## #AA',
+    phone: '+44 20 #### ####',
+    currency: '£#',
+  },
   IE: { name: t('Ireland', 'Irlande', 'Irland'), zip: 'D## A#A#', phone: '+353 1 ### ####', currency: '€#' },
-  US: { name: t('United States', 'États-Unis', 'Vereinigte Staaten'), zip: '#####', phone: '+1 212 ###-####', currency: '$#' },
+  US: {
+    name: t('United States', 'États-Unis', 'Vereinigte Staaten'),
+    zip: '#####',
+    phone: '+1 212 ###-####',
+    currency: '$#',
+  },
   AU: { name: t('Australia', 'Australie', 'Australien'), zip: '####', phone: '+61 2 #### ####', currency: 'A$#' },
   NL: { name: t('Netherlands', 'Pays-Bas', 'Niederlande'), zip: '#### AA', phone: '+31 20 ### ####', currency: '€#' },
 };
 
-const city = (name: Texts, country: string, zone: string, lat: number, lng: number, lang: Language): City => ({ name, country, zone, lat, lng, lang });
+const city = (name: Texts, country: string, zone: string, lat: number, lng: number, lang: Language): City => ({
+  name,
+  country,
+  zone,
+  lat,
+  lng,
+  lang,
+});
 
 /** Real cities with their coordinates and time zones. */
 export const CITIES: City[] = [
@@ -77,40 +94,147 @@ export const CITIES: City[] = [
 ];
 
 /** Venue names are composed in the city's language: `first` + `second`. */
-export const VENUE_NAMES: Record<Language, { first: string[]; second: string[]; pattern: (a: string, b: string) => string }> = {
+export const VENUE_NAMES: Record<
+  Language,
+  { first: string[]; second: string[]; pattern: (a: string, b: string) => string }
+> = {
   en: {
-    first: ['Riverside', 'Old Mill', 'Corn Exchange', 'Union', 'Harbour', 'Victoria', 'Northern', 'Grand', 'Parkside', 'Market'],
-    second: ['Hall', 'Arts Centre', 'Theatre', 'Club', 'Gallery', 'Music Hall', 'Playhouse', 'Social', 'Warehouse', 'Library'],
+    first: [
+      'Riverside',
+      'Old Mill',
+      'Corn Exchange',
+      'Union',
+      'Harbour',
+      'Victoria',
+      'Northern',
+      'Grand',
+      'Parkside',
+      'Market',
+    ],
+    second: [
+      'Hall',
+      'Arts Centre',
+      'Theatre',
+      'Club',
+      'Gallery',
+      'Music Hall',
+      'Playhouse',
+      'Social',
+      'Warehouse',
+      'Library',
+    ],
     pattern: (a, b) => `${a} ${b}`,
   },
   fr: {
-    first: ['Théâtre', 'Salle', 'Espace', 'Halle', 'La Cave', 'Café-concert', 'Galerie', 'Maison de la culture', 'Auditorium', 'Le Club'],
-    second: ['du Parc', 'des Arts', 'Saint-Michel', 'de la Gare', 'du Port', 'Lumière', 'des Halles', 'Voltaire', 'du Marché', 'Bellevue'],
+    first: [
+      'Théâtre',
+      'Salle',
+      'Espace',
+      'Halle',
+      'La Cave',
+      'Café-concert',
+      'Galerie',
+      'Maison de la culture',
+      'Auditorium',
+      'Le Club',
+    ],
+    second: [
+      'du Parc',
+      'des Arts',
+      'Saint-Michel',
+      'de la Gare',
+      'du Port',
+      'Lumière',
+      'des Halles',
+      'Voltaire',
+      'du Marché',
+      'Bellevue',
+    ],
     pattern: (a, b) => `${a} ${b}`,
   },
   de: {
-    first: ['Theater', 'Kulturzentrum', 'Konzerthaus', 'Halle', 'Kino', 'Galerie', 'Kunsthaus', 'Club', 'Kellerbühne', 'Markthalle'],
+    first: [
+      'Theater',
+      'Kulturzentrum',
+      'Konzerthaus',
+      'Halle',
+      'Kino',
+      'Galerie',
+      'Kunsthaus',
+      'Club',
+      'Kellerbühne',
+      'Markthalle',
+    ],
     second: ['am Park', 'am Markt', 'Mitte', 'am Hafen', 'Nord', 'am See', 'Altstadt', 'am Ring', 'Süd', 'am Fluss'],
     pattern: (a, b) => `${a} ${b}`,
   },
 };
 
 export const STREETS: Record<Language, { names: string[]; pattern: (n: number, street: string) => string }> = {
-  en: { names: ['High Street', 'Station Road', 'Main Street', 'Market Square', 'Church Lane', 'Park Avenue'], pattern: (n, s) => `${n} ${s}` },
-  fr: { names: ['rue de la République', 'boulevard Voltaire', 'avenue Jean Jaurès', 'rue Victor Hugo', 'quai des Arts', 'place du Marché'], pattern: (n, s) => `${n} ${s}` },
-  de: { names: ['Hauptstraße', 'Bahnhofstraße', 'Schillerstraße', 'Goethestraße', 'Marktplatz', 'Gartenweg'], pattern: (n, s) => `${s} ${n}` },
+  en: {
+    names: ['High Street', 'Station Road', 'Main Street', 'Market Square', 'Church Lane', 'Park Avenue'],
+    pattern: (n, s) => `${n} ${s}`,
+  },
+  fr: {
+    names: [
+      'rue de la République',
+      'boulevard Voltaire',
+      'avenue Jean Jaurès',
+      'rue Victor Hugo',
+      'quai des Arts',
+      'place du Marché',
+    ],
+    pattern: (n, s) => `${n} ${s}`,
+  },
+  de: {
+    names: ['Hauptstraße', 'Bahnhofstraße', 'Schillerstraße', 'Goethestraße', 'Marktplatz', 'Gartenweg'],
+    pattern: (n, s) => `${s} ${n}`,
+  },
 };
 
 export const VENUE_DESCRIPTIONS: Texts[] = [
-  t('<p>A much-loved stage in the heart of {city}, with a bar and a small garden.</p>', '<p>Une scène très appréciée au cœur de {city}, avec un bar et un petit jardin.</p>', '<p>Eine beliebte Bühne im Herzen von {city}, mit Bar und kleinem Garten.</p>'),
-  t('<p>A former warehouse in {city} turned into a space for concerts, exhibitions and talks.</p>', '<p>Un ancien entrepôt de {city} devenu un lieu de concerts, d’expositions et de conférences.</p>', '<p>Ein ehemaliges Lagerhaus in {city}, heute ein Ort für Konzerte, Ausstellungen und Vorträge.</p>'),
-  t('<p>Step-free access, hearing loop and seating for 300 people.</p>', '<p>Accès de plain-pied, boucle magnétique et 300 places assises.</p>', '<p>Barrierefreier Zugang, Induktionsschleife und 300 Sitzplätze.</p>'),
+  t(
+    '<p>A much-loved stage in the heart of {city}, with a bar and a small garden.</p>',
+    '<p>Une scène très appréciée au cœur de {city}, avec un bar et un petit jardin.</p>',
+    '<p>Eine beliebte Bühne im Herzen von {city}, mit Bar und kleinem Garten.</p>',
+  ),
+  t(
+    '<p>A former warehouse in {city} turned into a space for concerts, exhibitions and talks.</p>',
+    '<p>Un ancien entrepôt de {city} devenu un lieu de concerts, d’expositions et de conférences.</p>',
+    '<p>Ein ehemaliges Lagerhaus in {city}, heute ein Ort für Konzerte, Ausstellungen und Vorträge.</p>',
+  ),
+  t(
+    '<p>Step-free access, hearing loop and seating for 300 people.</p>',
+    '<p>Accès de plain-pied, boucle magnétique et 300 places assises.</p>',
+    '<p>Barrierefreier Zugang, Induktionsschleife und 300 Sitzplätze.</p>',
+  ),
 ];
 
 export const ORGANIZER_NAMES: Record<Language, string[]> = {
-  en: ['{city} Jazz Society', '{city} Film Club', 'Friends of the {city} Museum', '{city} Makers Collective', 'Northern Lights Promotions', '{city} Science Festival'],
-  fr: ['Association {city} Jazz', 'Ciné-club de {city}', 'Les Amis du musée de {city}', 'Collectif Fabrique {city}', 'Productions Lumière', 'Fête de la science {city}'],
-  de: ['Jazzverein {city}', 'Filmclub {city}', 'Freundeskreis Museum {city}', 'Kulturverein {city}', 'Nordlicht Veranstaltungen', 'Wissenschaftstage {city}'],
+  en: [
+    '{city} Jazz Society',
+    '{city} Film Club',
+    'Friends of the {city} Museum',
+    '{city} Makers Collective',
+    'Northern Lights Promotions',
+    '{city} Science Festival',
+  ],
+  fr: [
+    'Association {city} Jazz',
+    'Ciné-club de {city}',
+    'Les Amis du musée de {city}',
+    'Collectif Fabrique {city}',
+    'Productions Lumière',
+    'Fête de la science {city}',
+  ],
+  de: [
+    'Jazzverein {city}',
+    'Filmclub {city}',
+    'Freundeskreis Museum {city}',
+    'Kulturverein {city}',
+    'Nordlicht Veranstaltungen',
+    'Wissenschaftstage {city}',
+  ],
 };
 
 export interface CategoryDef {
@@ -119,7 +243,11 @@ export interface CategoryDef {
   children?: CategoryDef[];
 }
 
-const cat = (key: string, name: Texts, children?: CategoryDef[]): CategoryDef => ({ key, name, ...(children ? { children } : {}) });
+const cat = (key: string, name: Texts, children?: CategoryDef[]): CategoryDef => ({
+  key,
+  name,
+  ...(children ? { children } : {}),
+});
 
 /** A small hierarchy: root categories with leaves; events get a leaf and its root. */
 export const CATEGORIES: CategoryDef[] = [
@@ -139,7 +267,10 @@ export const CATEGORIES: CategoryDef[] = [
     cat('markets', t('Markets', 'Marchés', 'Märkte')),
     cat('wine', t('Wine tasting', 'Dégustation de vin', 'Weinprobe')),
   ]),
-  cat('talks', t('Talks', 'Conférences', 'Vorträge'), [cat('science', t('Science', 'Sciences', 'Wissenschaft')), cat('technology', t('Technology', 'Technologie', 'Technik'))]),
+  cat('talks', t('Talks', 'Conférences', 'Vorträge'), [
+    cat('science', t('Science', 'Sciences', 'Wissenschaft')),
+    cat('technology', t('Technology', 'Technologie', 'Technik')),
+  ]),
   cat('family', t('Family', 'Famille', 'Familie')),
   cat('sports', t('Sports', 'Sport', 'Sport')),
 ];
@@ -162,19 +293,61 @@ export const TAGS: { key: string; name: Texts }[] = [
 
 /** Kinds of event per leaf category (or root without leaves), with their names. */
 export const EVENT_TYPES: Record<string, Texts[]> = {
-  jazz: [t('Jazz night', 'Soirée jazz', 'Jazzabend'), t('Late-night jam session', 'Jam session de minuit', 'Jamsession zu später Stunde'), t('Swing dance night', 'Soirée swing', 'Swing-Tanzabend')],
-  classical: [t('Chamber music recital', 'Récital de musique de chambre', 'Kammermusikabend'), t('Symphony concert', 'Concert symphonique', 'Sinfoniekonzert'), t('Organ recital', 'Récital d’orgue', 'Orgelkonzert')],
-  'rock-pop': [t('Indie rock showcase', 'Plateau rock indé', 'Indie-Rock-Abend'), t('Singer-songwriter evening', 'Soirée auteurs-compositeurs', 'Liedermacherabend')],
-  electronic: [t('Techno night', 'Nuit techno', 'Techno-Nacht'), t('Ambient listening session', 'Séance d’écoute ambient', 'Ambient-Hörsession')],
-  theatre: [t('Improv comedy show', 'Spectacle d’improvisation', 'Improtheater'), t('Premiere of a new play', 'Première d’une nouvelle pièce', 'Premiere eines neuen Stücks')],
-  exhibitions: [t('Exhibition opening', 'Vernissage', 'Ausstellungseröffnung'), t('Guided tour of the collection', 'Visite guidée de la collection', 'Führung durch die Sammlung')],
-  cinema: [t('Open-air cinema', 'Cinéma en plein air', 'Open-Air-Kino'), t('Silent film with live piano', 'Film muet avec piano live', 'Stummfilm mit Live-Klavier')],
-  dance: [t('Contemporary dance', 'Danse contemporaine', 'Zeitgenössischer Tanz'), t('Tango evening', 'Soirée tango', 'Tangoabend')],
-  markets: [t('Farmers market', 'Marché de producteurs', 'Bauernmarkt'), t('Flea market', 'Marché aux puces', 'Flohmarkt'), t('Christmas market', 'Marché de Noël', 'Weihnachtsmarkt')],
-  wine: [t('Natural wine tasting', 'Dégustation de vins nature', 'Naturweinprobe'), t('Cheese and wine evening', 'Soirée vins et fromages', 'Wein- und Käseabend')],
-  science: [t('Science café', 'Café des sciences', 'Wissenschaftscafé'), t('Astronomy night', 'Nuit d’astronomie', 'Astronomienacht')],
-  technology: [t('Open-source meetup', 'Rencontre open source', 'Open-Source-Treffen'), t('Introduction to robotics', 'Initiation à la robotique', 'Einführung in die Robotik')],
-  family: [t('Storytelling for kids', 'Contes pour enfants', 'Märchenstunde für Kinder'), t('Family science workshop', 'Atelier scientifique en famille', 'Familien-Forscherwerkstatt')],
+  jazz: [
+    t('Jazz night', 'Soirée jazz', 'Jazzabend'),
+    t('Late-night jam session', 'Jam session de minuit', 'Jamsession zu später Stunde'),
+    t('Swing dance night', 'Soirée swing', 'Swing-Tanzabend'),
+  ],
+  classical: [
+    t('Chamber music recital', 'Récital de musique de chambre', 'Kammermusikabend'),
+    t('Symphony concert', 'Concert symphonique', 'Sinfoniekonzert'),
+    t('Organ recital', 'Récital d’orgue', 'Orgelkonzert'),
+  ],
+  'rock-pop': [
+    t('Indie rock showcase', 'Plateau rock indé', 'Indie-Rock-Abend'),
+    t('Singer-songwriter evening', 'Soirée auteurs-compositeurs', 'Liedermacherabend'),
+  ],
+  electronic: [
+    t('Techno night', 'Nuit techno', 'Techno-Nacht'),
+    t('Ambient listening session', 'Séance d’écoute ambient', 'Ambient-Hörsession'),
+  ],
+  theatre: [
+    t('Improv comedy show', 'Spectacle d’improvisation', 'Improtheater'),
+    t('Premiere of a new play', 'Première d’une nouvelle pièce', 'Premiere eines neuen Stücks'),
+  ],
+  exhibitions: [
+    t('Exhibition opening', 'Vernissage', 'Ausstellungseröffnung'),
+    t('Guided tour of the collection', 'Visite guidée de la collection', 'Führung durch die Sammlung'),
+  ],
+  cinema: [
+    t('Open-air cinema', 'Cinéma en plein air', 'Open-Air-Kino'),
+    t('Silent film with live piano', 'Film muet avec piano live', 'Stummfilm mit Live-Klavier'),
+  ],
+  dance: [
+    t('Contemporary dance', 'Danse contemporaine', 'Zeitgenössischer Tanz'),
+    t('Tango evening', 'Soirée tango', 'Tangoabend'),
+  ],
+  markets: [
+    t('Farmers market', 'Marché de producteurs', 'Bauernmarkt'),
+    t('Flea market', 'Marché aux puces', 'Flohmarkt'),
+    t('Christmas market', 'Marché de Noël', 'Weihnachtsmarkt'),
+  ],
+  wine: [
+    t('Natural wine tasting', 'Dégustation de vins nature', 'Naturweinprobe'),
+    t('Cheese and wine evening', 'Soirée vins et fromages', 'Wein- und Käseabend'),
+  ],
+  science: [
+    t('Science café', 'Café des sciences', 'Wissenschaftscafé'),
+    t('Astronomy night', 'Nuit d’astronomie', 'Astronomienacht'),
+  ],
+  technology: [
+    t('Open-source meetup', 'Rencontre open source', 'Open-Source-Treffen'),
+    t('Introduction to robotics', 'Initiation à la robotique', 'Einführung in die Robotik'),
+  ],
+  family: [
+    t('Storytelling for kids', 'Contes pour enfants', 'Märchenstunde für Kinder'),
+    t('Family science workshop', 'Atelier scientifique en famille', 'Familien-Forscherwerkstatt'),
+  ],
   sports: [t('City fun run', 'Course populaire', 'Stadtlauf'), t('Yoga in the park', 'Yoga au parc', 'Yoga im Park')],
 };
 

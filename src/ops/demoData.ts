@@ -85,14 +85,18 @@ class Dice {
   }
   /** `#` → digit, `A` → capital letter. */
   pattern(shape: string): string {
-    return shape.replace(/[#A]/g, (c) => (c === '#' ? String(this.int(0, 9)) : String.fromCharCode(65 + this.int(0, 25))));
+    return shape.replace(/[#A]/g, (c) =>
+      c === '#' ? String(this.int(0, 9)) : String.fromCharCode(65 + this.int(0, 25)),
+    );
   }
 }
 
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_m, key: string) => values[key] ?? '');
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_m, key: string) => values[key] ?? '');
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** Rich text as the API stores it (templates hold only allowed markup; sanitised once). */
-const richText = (template: string, values: Record<string, string>) => sanitizeRichText(fill(template, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, escapeHtml(v)]))));
+const richText = (template: string, values: Record<string, string>) =>
+  sanitizeRichText(fill(template, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, escapeHtml(v)]))));
 
 const POST_DEFAULTS = { author: 1, image: null, excerpt: null } as const;
 
@@ -106,8 +110,20 @@ export async function seedDemo(services: Services, options: SeedOptions): Promis
 
   const categories = await seedCategories(services, queueIndexing);
   const tags = await seedTags(services, queueIndexing);
-  const venues = await seedVenues(services, dice, Math.min(2000, Math.max(8, Math.ceil(total / 50))), now, queueIndexing);
-  const organizers = await seedOrganizers(services, dice, Math.min(1000, Math.max(5, Math.ceil(total / 100))), now, queueIndexing);
+  const venues = await seedVenues(
+    services,
+    dice,
+    Math.min(2000, Math.max(8, Math.ceil(total / 50))),
+    now,
+    queueIndexing,
+  );
+  const organizers = await seedOrganizers(
+    services,
+    dice,
+    Math.min(1000, Math.max(5, Math.ceil(total / 100))),
+    now,
+    queueIndexing,
+  );
   const passwordHash = await hashEventPassword('demo');
   const events: number[] = [];
   const chunkSize = options.chunkSize ?? 1000;
@@ -127,7 +143,10 @@ export async function seedDemo(services: Services, options: SeedOptions): Promis
     categories: [...categories.byKey.values()],
     tags: [...tags.values()],
   };
-  const counts = Object.fromEntries(Object.entries(ids).map(([kind, list]) => [kind, list.length])) as Record<Kinds, number>;
+  const counts = Object.fromEntries(Object.entries(ids).map(([kind, list]) => [kind, list.length])) as Record<
+    Kinds,
+    number
+  >;
   return { counts, ids, seconds: (Date.now() - started) / 1000 };
 }
 
@@ -138,7 +157,12 @@ interface Terms {
 }
 
 /** Creates the terms missing (looked up by English slug) and returns every term's ID by key. */
-async function seedTermLevel(services: Services, kind: 'categories' | 'tags', defs: { key: string; name: catalog.Texts; parent?: number }[], queueIndexing: boolean): Promise<Map<string, number>> {
+async function seedTermLevel(
+  services: Services,
+  kind: 'categories' | 'tags',
+  defs: { key: string; name: catalog.Texts; parent?: number }[],
+  queueIndexing: boolean,
+): Promise<Map<string, number>> {
   const store = services.stores[kind];
   const ids = new Map<string, number>();
   const missing: typeof defs = [];
@@ -150,7 +174,10 @@ async function seedTermLevel(services: Services, kind: 'categories' | 'tags', de
   const records: NewRecord<TermDoc>[] = missing.map((def) => ({
     lang: 'en',
     content: { name: def.name.en, slug: def.key, description: null, parent: def.parent ?? 0 },
-    translations: { fr: { name: def.name.fr, slug: slugify(def.name.fr) || def.key }, de: { name: def.name.de, slug: slugify(def.name.de) || def.key } },
+    translations: {
+      fr: { name: def.name.fr, slug: slugify(def.name.fr) || def.key },
+      de: { name: def.name.de, slug: slugify(def.name.de) || def.key },
+    },
   }));
   const created = await store.createMany(records, { queueIndexing });
   missing.forEach((def, i) => ids.set(def.key, created[i] as number));
@@ -163,7 +190,12 @@ async function seedCategories(services: Services, queueIndexing: boolean): Promi
   for (const root of catalog.CATEGORIES) {
     if (!root.children) rootOf.set(root.key, root.key);
     const parent = byKey.get(root.key) as number;
-    const children = await seedTermLevel(services, 'categories', (root.children ?? []).map((child) => ({ ...child, parent })), queueIndexing);
+    const children = await seedTermLevel(
+      services,
+      'categories',
+      (root.children ?? []).map((child) => ({ ...child, parent })),
+      queueIndexing,
+    );
     for (const [key, id] of children) {
       byKey.set(key, id);
       rootOf.set(key, root.key);
@@ -180,11 +212,18 @@ function publishedBefore(dice: Dice, now: DateTime): Date {
   return now.minus({ days: dice.int(30, 400), minutes: dice.int(0, 1439) }).toJSDate();
 }
 
-async function seedVenues(services: Services, dice: Dice, count: number, now: DateTime, queueIndexing: boolean): Promise<SeededVenue[]> {
+async function seedVenues(
+  services: Services,
+  dice: Dice,
+  count: number,
+  now: DateTime,
+  queueIndexing: boolean,
+): Promise<SeededVenue[]> {
   const seeded: SeededVenue[] = [];
   const records: NewRecord<VenueDoc>[] = [];
   for (let i = 0; i < count; i++) {
-    const city = catalog.CITIES[i % catalog.CITIES.length] as catalog.City;
+    // A stride prime to the number of cities: few venues still span the three languages.
+    const city = catalog.CITIES[(i * 5) % catalog.CITIES.length] as catalog.City;
     const country = catalog.COUNTRIES[city.country] as (typeof catalog.COUNTRIES)[string];
     const names = catalog.VENUE_NAMES[city.lang];
     const name = names.pattern(dice.pick(names.first), dice.pick(names.second));
@@ -214,14 +253,22 @@ async function seedVenues(services: Services, dice: Dice, count: number, now: Da
         geo_lat: Number((city.lat + (dice.next() - 0.5) * 0.06).toFixed(6)),
         geo_lng: Number((city.lng + (dice.next() - 0.5) * 0.08).toFixed(6)),
       },
-      translations: Object.fromEntries(LANGUAGES.filter((lang) => lang !== city.lang).map((lang) => [lang, { description: describe(lang) }])),
+      translations: Object.fromEntries(
+        LANGUAGES.filter((lang) => lang !== city.lang).map((lang) => [lang, { description: describe(lang) }]),
+      ),
     });
   }
   const ids = await services.stores.venues.createMany(records, { queueIndexing });
   return seeded.map((venue, i) => ({ ...venue, id: ids[i] as number }));
 }
 
-async function seedOrganizers(services: Services, dice: Dice, count: number, now: DateTime, queueIndexing: boolean): Promise<{ id: number; name: string }[]> {
+async function seedOrganizers(
+  services: Services,
+  dice: Dice,
+  count: number,
+  now: DateTime,
+  queueIndexing: boolean,
+): Promise<{ id: number; name: string }[]> {
   const names: string[] = [];
   const records: NewRecord<OrganizerDoc>[] = [];
   for (let i = 0; i < count; i++) {
@@ -267,32 +314,56 @@ function demoEvent(dice: Dice, now: DateTime, context: EventContext): NewRecord<
   const city = venue.city;
   const categoryKey = dice.pick([...context.categories.rootOf.keys()]);
   const type = dice.pick(catalog.EVENT_TYPES[categoryKey] ?? catalog.EVENT_TYPES.family!);
-  const organizers = dice.chance(0.75) ? [...new Set([dice.pick(context.organizers), ...(dice.chance(0.2) ? [dice.pick(context.organizers)] : [])])] : [];
+  const organizers = dice.chance(0.75)
+    ? [...new Set([dice.pick(context.organizers), ...(dice.chance(0.2) ? [dice.pick(context.organizers)] : [])])]
+    : [];
   const tagKeys = new Set<string>(online ? ['online'] : []);
   for (let n = dice.int(0, 3); n > 0; n--) tagKeys.add(dice.pick(catalog.TAGS).key);
   const free = tagKeys.has('free') || dice.chance(0.3);
 
   // A third in the past, the rest within the coming year; evenings mostly, some all-day.
-  const day = now.setZone(city.zone).startOf('day').plus({ days: dice.chance(0.35) ? -dice.int(1, 365) : dice.int(0, 365) });
+  const day = now
+    .setZone(city.zone)
+    .startOf('day')
+    .plus({ days: dice.chance(0.35) ? -dice.int(1, 365) : dice.int(0, 365) });
   const allDay = dice.chance(0.1);
-  const start = allDay ? day : day.set({ hour: dice.pick([10, 14, 18, 19, 20, 20, 21]), minute: dice.pick([0, 0, 30]) });
-  const end = allDay ? day.plus({ days: dice.pick([0, 0, 1, 2]) }) : start.plus({ minutes: dice.pick([60, 90, 120, 180, 240]) });
+  const start = allDay
+    ? day
+    : day.set({ hour: dice.pick([10, 14, 18, 19, 20, 20, 21]), minute: dice.pick([0, 0, 30]) });
+  const end = allDay
+    ? day.plus({ days: dice.pick([0, 0, 1, 2]) })
+    : start.plus({ minutes: dice.pick([60, 90, 120, 180, 240]) });
   const format = 'yyyy-MM-dd HH:mm:ss';
-  const dates = resolveEventDates({ start_date: start.toFormat(format), end_date: end.toFormat(format), timezone: city.zone, all_day: allDay }, null, 'UTC');
+  const dates = resolveEventDates(
+    { start_date: start.toFormat(format), end_date: end.toFormat(format), timezone: city.zone, all_day: allDay },
+    null,
+    'UTC',
+  );
 
-  const status = STATUSES.find(([, p]) => dice.chance(p))?.[0] ?? (start > now.plus({ days: 300 }) && dice.chance(0.2) ? 'future' : 'publish');
+  const status =
+    STATUSES.find(([, p]) => dice.chance(p))?.[0] ??
+    (start > now.plus({ days: 300 }) && dice.chance(0.2) ? 'future' : 'publish');
   const organizerName = organizers[0]?.name ?? city.name[city.lang];
   const venueName = (lang: Language) => (online ? catalog.ONLINE_VENUE[lang] : venue.name);
   const description = dice.pick(catalog.EVENT_DESCRIPTIONS);
   const texts = (lang: Language) => {
-    const values = { type: type[lang].toLowerCase(), venue: venueName(lang), city: city.name[lang], organizer: organizerName };
+    const values = {
+      type: type[lang].toLowerCase(),
+      venue: venueName(lang),
+      city: city.name[lang],
+      organizer: organizerName,
+    };
     return {
-      title: online ? `${type[lang]} (${catalog.TAGS.find((tag) => tag.key === 'online')?.name[lang]})` : catalog.EVENT_TITLE[lang](type[lang], venue.name),
+      title: online
+        ? `${type[lang]} (${catalog.TAGS.find((tag) => tag.key === 'online')?.name[lang]})`
+        : catalog.EVENT_TITLE[lang](type[lang], venue.name),
       description: richText(description[lang], values),
       excerpt: richText(`<p>${catalog.EVENT_EXCERPTS[lang]}</p>`, { ...values, type: type[lang] }),
     };
   };
-  const translated = dice.chance(0.5) ? LANGUAGES.filter((lang) => lang !== city.lang && (dice.chance(0.7) || lang === 'en')) : [];
+  const translated = dice.chance(0.5)
+    ? LANGUAGES.filter((lang) => lang !== city.lang && (dice.chance(0.7) || lang === 'en'))
+    : [];
   const country = catalog.COUNTRIES[city.country] as (typeof catalog.COUNTRIES)[string];
   const root = context.categories.rootOf.get(categoryKey) as string;
   return {
@@ -304,7 +375,9 @@ function demoEvent(dice: Dice, now: DateTime, context: EventContext): NewRecord<
       status,
       date: status === 'future' ? start.minus({ days: 30 }).toJSDate() : publishedBefore(dice, now),
       ...dates,
-      cost: free ? catalog.FREE_COST[city.lang] : country.currency.replace('#', String(dice.pick([5, 8, 10, 12, 15, 20, 25, 35, 50]))),
+      cost: free
+        ? catalog.FREE_COST[city.lang]
+        : country.currency.replace('#', String(dice.pick([5, 8, 10, 12, 15, 20, 25, 35, 50]))),
       website: dice.chance(0.4) ? `https://tickets.example.org/${slugify(type.en)}` : null,
       show_map: !online,
       show_map_link: !online,
@@ -316,7 +389,9 @@ function demoEvent(dice: Dice, now: DateTime, context: EventContext): NewRecord<
       passwordHash: dice.chance(0.01) ? context.passwordHash : null,
       venues: online ? [] : [venue.id],
       organizers: organizers.map((o) => o.id),
-      categories: [...new Set([context.categories.byKey.get(categoryKey) as number, context.categories.byKey.get(root) as number])],
+      categories: [
+        ...new Set([context.categories.byKey.get(categoryKey) as number, context.categories.byKey.get(root) as number]),
+      ],
       tags: [...tagKeys].map((key) => context.tags.get(key) as number),
     },
     translations: Object.fromEntries(translated.map((lang) => [lang, texts(lang)])),

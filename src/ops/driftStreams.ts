@@ -17,7 +17,12 @@ export interface IndexItem {
 }
 
 /** Every record of `kind`, ascending by ID, with its sync entry; `pageSize` read at a time. */
-export async function* databaseItems(services: Services, kind: SyncKind, pageSize: number, signal?: AbortSignal): AsyncGenerator<DatabaseItem[]> {
+export async function* databaseItems(
+  services: Services,
+  kind: SyncKind,
+  pageSize: number,
+  signal?: AbortSignal,
+): AsyncGenerator<DatabaseItem[]> {
   for await (const ids of recordIdBatches(storeOf(services, kind), pageSize, signal)) {
     const entries = await services.sync.entriesOf(kind, ids);
     yield ids.map((id) => ({ id, entry: entries.get(id) }));
@@ -25,7 +30,12 @@ export async function* databaseItems(services: Services, kind: SyncKind, pageSiz
 }
 
 /** Every document behind `alias`, ascending by ID (search_after on `id`), `pageSize` at a time. */
-export async function* indexItems(client: Client, alias: string, pageSize: number, signal?: AbortSignal): AsyncGenerator<IndexItem[]> {
+export async function* indexItems(
+  client: Client,
+  alias: string,
+  pageSize: number,
+  signal?: AbortSignal,
+): AsyncGenerator<IndexItem[]> {
   let after: estypes.SortResults | undefined;
   for (;;) {
     signal?.throwIfAborted();
@@ -84,8 +94,14 @@ export async function* mergeById(database: Peekable<DatabaseItem>, index: Peekab
   for (;;) {
     const [left, right] = await Promise.all([database.peek(), index.peek()]);
     if (!left && !right) return;
-    if (left && (!right || left.id < right.id)) yield { id: left.id, database: (await database.take()) as DatabaseItem };
+    if (left && (!right || left.id < right.id))
+      yield { id: left.id, database: (await database.take()) as DatabaseItem };
     else if (right && (!left || right.id < left.id)) yield { id: right.id, index: (await index.take()) as IndexItem };
-    else yield { id: (left as DatabaseItem).id, database: (await database.take()) as DatabaseItem, index: (await index.take()) as IndexItem };
+    else
+      yield {
+        id: (left as DatabaseItem).id,
+        database: (await database.take()) as DatabaseItem,
+        index: (await index.take()) as IndexItem,
+      };
   }
 }

@@ -47,11 +47,21 @@ export async function indexesBehind(client: Client, alias: string): Promise<stri
   }
 }
 
-export async function readAliasState(client: Client, config: Config, kind: SyncKind, lang: Language): Promise<AliasState> {
+export async function readAliasState(
+  client: Client,
+  config: Config,
+  kind: SyncKind,
+  lang: Language,
+): Promise<AliasState> {
   const alias = aliasName(config, kind, lang);
   const [live, versioned, sameName] = await Promise.all([
     indexesBehind(client, alias),
-    client.indices.get({ index: `${alias}-v*`, allow_no_indices: true, ignore_unavailable: true, expand_wildcards: 'all' }),
+    client.indices.get({
+      index: `${alias}-v*`,
+      allow_no_indices: true,
+      ignore_unavailable: true,
+      expand_wildcards: 'all',
+    }),
     client.indices.exists({ index: alias }),
   ]);
   if (sameName && live.length === 0) {
@@ -66,7 +76,11 @@ export async function readAliasState(client: Client, config: Config, kind: SyncK
     alias,
     live,
     leftovers: names.filter((name) => !live.includes(name)),
-    highestVersion: Math.max(0, ...names.map((name) => versionOf(name, alias)), ...live.map((name) => versionOf(name, alias))),
+    highestVersion: Math.max(
+      0,
+      ...names.map((name) => versionOf(name, alias)),
+      ...live.map((name) => versionOf(name, alias)),
+    ),
   };
 }
 
@@ -85,7 +99,13 @@ export async function documentCount(client: Client, index: string): Promise<numb
  * Creates the index to rebuild into, with the current mapping, refresh off while it is loaded,
  * and its write alias; waits until it can take writes.
  */
-export async function createBuildIndex(client: Client, kind: SyncKind, lang: Language, index: string, writeAlias: string): Promise<void> {
+export async function createBuildIndex(
+  client: Client,
+  kind: SyncKind,
+  lang: Language,
+  index: string,
+  writeAlias: string,
+): Promise<void> {
   await client.indices.create({ index, ...indexDefinition(kind, lang, '-1'), aliases: { [writeAlias]: {} } });
   await client.cluster.health({ index, wait_for_status: 'yellow', timeout: '60s' });
 }
@@ -115,9 +135,16 @@ export async function removeWriteAlias(client: Client, writeAlias: string): Prom
  * Points each alias at its new index, all in ONE `updateAliases` call (atomic: readers see the
  * old indexes or the new ones, never none). Returns, per alias, the indexes it pointed to before.
  */
-export async function swapAliases(client: Client, swaps: { alias: string; index: string }[]): Promise<Map<string, string[]>> {
+export async function swapAliases(
+  client: Client,
+  swaps: { alias: string; index: string }[],
+): Promise<Map<string, string[]>> {
   const before = new Map<string, string[]>();
-  for (const swap of swaps) before.set(swap.alias, (await indexesBehind(client, swap.alias)).filter((index) => index !== swap.index));
+  for (const swap of swaps)
+    before.set(
+      swap.alias,
+      (await indexesBehind(client, swap.alias)).filter((index) => index !== swap.index),
+    );
   const actions = swaps.flatMap((swap) => [
     ...(before.get(swap.alias) ?? []).map((index) => ({ remove: { index, alias: swap.alias } })),
     { add: { index: swap.index, alias: swap.alias } },

@@ -74,10 +74,13 @@ export function startProgress(options: ProgressOptions): Progress {
       format: `${options.label} [{bar}] {percentage}% | {value}/{total} | {rate}/s | ETA {eta_formatted} | {errors} errors`,
       hideCursor: true,
       etaBuffer: 50,
+      // `tty` forced on a stream that is not a terminal: draw anyway, line by line.
+      noTTYOutput: !stream.isTTY,
     });
     bar.start(Math.max(options.total, 1), 0, { rate: '0', errors: 0 });
   } else if (!options.silent) {
-    const print = () => stream.write(`${progressLine(options.label, done, options.total, errors, Date.now() - started)}\n`);
+    const print = () =>
+      stream.write(`${progressLine(options.label, done, options.total, errors, Date.now() - started)}\n`);
     timer = setInterval(print, options.intervalMs ?? DEFAULT_INTERVAL_MS);
     timer.unref();
   }
@@ -94,7 +97,13 @@ export function startProgress(options: ProgressOptions): Progress {
       if (timer) clearInterval(timer);
       bar?.stop();
       const seconds = (Date.now() - started) / 1000;
-      const summary = { label: options.label, records: done, errors, seconds, recordsPerSecond: seconds > 0 ? done / seconds : 0 };
+      const summary = {
+        label: options.label,
+        records: done,
+        errors,
+        seconds,
+        recordsPerSecond: seconds > 0 ? done / seconds : 0,
+      };
       if (!options.silent) stream.write(`${formatSummary(summary)}\n`);
       return summary;
     },

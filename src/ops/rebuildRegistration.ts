@@ -23,7 +23,10 @@ export class RebuildRegistration {
     this.lastBeat = started;
   }
 
-  static async register(db: Db, targets: Omit<ReindexTarget, 'startedAt' | 'heartbeatAt'>[]): Promise<RebuildRegistration> {
+  static async register(
+    db: Db,
+    targets: Omit<ReindexTarget, 'startedAt' | 'heartbeatAt'>[],
+  ): Promise<RebuildRegistration> {
     const now = new Date();
     const full = targets.map((target) => ({ ...target, startedAt: now, heartbeatAt: now }));
     await reindexTargets(db).insertMany(full);
@@ -38,7 +41,9 @@ export class RebuildRegistration {
     const found = await reindexTargets(db)
       .find({ alias: { $in: aliases } })
       .toArray();
-    return found.filter((target) => target.runId !== runId && Date.now() - target.heartbeatAt.getTime() < TARGET_STALE_MS);
+    return found.filter(
+      (target) => target.runId !== runId && Date.now() - target.heartbeatAt.getTime() < TARGET_STALE_MS,
+    );
   }
 
   /** Forgets the registrations of `aliases` (left by crashed runs). */
@@ -49,7 +54,10 @@ export class RebuildRegistration {
   private async beat(): Promise<void> {
     const now = Date.now();
     try {
-      await reindexTargets(this.db).updateMany({ _id: { $in: this.targets.map((t) => t._id) } }, { $set: { heartbeatAt: new Date(now) } });
+      await reindexTargets(this.db).updateMany(
+        { _id: { $in: this.targets.map((t) => t._id) } },
+        { $set: { heartbeatAt: new Date(now) } },
+      );
       this.maxGapMs = Math.max(this.maxGapMs, now - this.lastBeat);
       this.lastBeat = now;
     } catch {

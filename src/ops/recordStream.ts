@@ -6,7 +6,11 @@ import type { ClaimedEntry, SyncKind, SyncQueue } from '../storage/syncQueue';
  * IDs of every record in `store`, ascending, `size` at a time, from one cursor: memory stays
  * bounded whatever the number of records (the documents of a record are adjacent in id order).
  */
-export async function* recordIdBatches<D extends BaseDoc>(store: RecordStore<D>, size: number, signal?: AbortSignal): AsyncGenerator<number[]> {
+export async function* recordIdBatches<D extends BaseDoc>(
+  store: RecordStore<D>,
+  size: number,
+  signal?: AbortSignal,
+): AsyncGenerator<number[]> {
   const cursor = store.docs.find({}, { projection: { id: 1 }, sort: { id: 1 }, batchSize: size * LANGUAGES.length });
   let batch: number[] = [];
   let last: number | undefined;

@@ -113,14 +113,22 @@ export async function reindex(services: Services, options: ReindexOptions = {}):
   const oldIndexes: string[] = [];
   try {
     for (const kind of options.kinds ?? SYNC_KINDS) kinds.push(await reindexKind(run, kind, oldIndexes));
-    if (oldIndexes.length > 0) {
-      await sleep(OLD_INDEX_GRACE_MS);
-      await admin.deleteIndexes(client, oldIndexes).catch((err: Error) => run.say(`could not delete the old indexes (the next reindex will): ${err.message}`));
-    }
   } catch (err) {
-    if (options.signal?.aborted) throw new InterruptedError('interrupted before the swap: the live aliases are unchanged; run the reindex again');
+    if (options.signal?.aborted) {
+      const rebuilt = kinds.length > 0 ? ` (${kinds.map((k) => admin.label(k.kind)).join(', ')} were rebuilt)` : '';
+      throw new InterruptedError(
+        `interrupted before the swap: the live aliases are unchanged${rebuilt}; run the reindex again`,
+      );
+    }
     throw err;
   } finally {
+    // The old indexes of the kinds already swapped go, even when a later kind failed.
+    if (oldIndexes.length > 0) {
+      await sleep(OLD_INDEX_GRACE_MS);
+      await admin
+        .deleteIndexes(client, oldIndexes)
+        .catch((err: Error) => run.say(`could not delete the old indexes (the next reindex will): ${err.message}`));
+    }
     await client.close();
   }
   return {
@@ -144,40 +152,62 @@ async function reindexKind(run: Run, kind: SyncKind, oldIndexes: string[]): Prom
       `another reindex is rebuilding ${admin.label(kind)} (heartbeat ${ageS} s ago): wait for it to finish; if it was killed, run again in ${Math.round(TARGET_STALE_MS / 1000)} s`,
     );
   }
-  const builds: Build[] = states.map((state) => ({ state, index: admin.nextIndexName(services.config, state), writeAlias: admin.rebuildAlias(state.alias) }));
+  const builds: Build[] = states.map((state) => ({
+    state,
+    index: admin.nextIndexName(services.config, state),
+    writeAlias: admin.rebuildAlias(state.alias),
+  }));
   const records = await countRecords(storeOf(services, kind));
   if (run.options.dryRun) return describeDryRun(run, kind, builds, records);
 
   await clearLeftovers(run, builds);
   for (const build of builds) {
-    if (build.state.live.length === 0) run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
-    await admin.createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias).catch((err: unknown) => {
-      if (/resource_already_exists/.test(String((err as Error).message))) {
-        throw new OpsError(`${build.index} appeared meanwhile: another reindex is running; wait for it to finish`);
-      }
-      throw err;
-    });
+    if (build.state.live.length === 0)
+      run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
+    await admin
+      .createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias)
+      .catch((err: unknown) => {
+        if (/resource_already_exists/.test(String((err as Error).message))) {
+          throw new OpsError(`${build.index} appeared meanwhile: another reindex is running; wait for it to finish`);
+        }
+        throw err;
+      });
   }
   let registration: RebuildRegistration | undefined;
   let report: KindReport;
   try {
     registration = await RebuildRegistration.register(
       services.db,
-      builds.map((b) => ({ _id: b.writeAlias, alias: b.state.alias, index: b.index, kind, lang: b.state.lang, runId: run.id })),
+      builds.map((b) => ({
+        _id: b.writeAlias,
+        alias: b.state.alias,
+        index: b.index,
+        kind,
+        lang: b.state.lang,
+        runId: run.id,
+      })),
     );
     report = await loadAndCheck(run, kind, builds, records, registration, started);
     await registration.assertAlive();
-    const before = await admin.swapAliases(client, builds.map((b) => ({ alias: b.state.alias, index: b.index })));
+    const before = await admin.swapAliases(
+      client,
+      builds.map((b) => ({ alias: b.state.alias, index: b.index })),
+    );
     for (const alias of report.aliases) alias.from = before.get(alias.alias) ?? [];
     oldIndexes.push(...[...before.values()].flat());
   } catch (err) {
-    await abandon(run, builds, registration).catch((cleanup: Error) => run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`));
+    await abandon(run, builds, registration).catch((cleanup: Error) =>
+      run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`),
+    );
     throw err;
   }
   // Swapped: what remains is tidying up; a failure here leaves leftovers the next run removes.
   await registration.release().catch(() => undefined);
   await Promise.all(builds.map((b) => admin.removeWriteAlias(client, b.writeAlias).catch(() => undefined)));
-  for (const alias of report.aliases) run.say(`${admin.label(kind, alias.lang)}: ${alias.alias} → ${alias.to} (${alias.documents} documents; was ${alias.from.join(', ') || 'none'})`);
+  for (const alias of report.aliases)
+    run.say(
+      `${admin.label(kind, alias.lang)}: ${alias.alias} → ${alias.to} (${alias.documents} documents; was ${alias.from.join(', ') || 'none'})`,
+    );
   return { ...report, seconds: (Date.now() - started) / 1000 };
 }
 
@@ -190,7 +220,10 @@ async function loadAndCheck(
   started: number,
 ): Promise<KindReport> {
   const { services, client } = run;
-  const progress = (run.options.progress ?? ((label, total) => startProgress({ label, total, silent: true })))(`reindex ${admin.label(kind)}`, expected);
+  const progress = (run.options.progress ?? ((label, total) => startProgress({ label, total, silent: true })))(
+    `reindex ${admin.label(kind)}`,
+    expected,
+  );
   let loaded;
   try {
     loaded = await loadRecords(services, client, {
@@ -211,7 +244,10 @@ async function loadAndCheck(
   }
   await registration.assertAlive();
   await Promise.all(builds.map((b) => admin.finishBuildIndex(client, services.config, b.index)));
-  const [records, pending] = await Promise.all([countRecords(storeOf(services, kind)), services.sync.pendingCount(kind)]);
+  const [records, pending] = await Promise.all([
+    countRecords(storeOf(services, kind)),
+    services.sync.pendingCount(kind),
+  ]);
   const aliases: ReindexedAlias[] = [];
   for (const build of builds) {
     const documents = await admin.documentCount(client, build.index);
@@ -220,7 +256,13 @@ async function loadAndCheck(
         `count check failed for ${admin.label(kind, build.state.lang)}: ${records} records in MongoDB but ${documents} documents in ${build.index} (${pending} changes in flight); the live alias is unchanged: see "npm run sync:verify", then run the reindex again`,
       );
     }
-    aliases.push({ lang: build.state.lang, alias: build.state.alias, from: build.state.live, to: build.index, documents });
+    aliases.push({
+      lang: build.state.lang,
+      alias: build.state.alias,
+      from: build.state.live,
+      to: build.index,
+      documents,
+    });
   }
   return { kind, records: loaded.records, errors: 0, seconds: (Date.now() - started) / 1000, aliases };
 }
@@ -228,7 +270,10 @@ async function loadAndCheck(
 /** Registrations and half-built indexes of earlier, interrupted runs. */
 async function clearLeftovers(run: Run, builds: Build[]): Promise<void> {
   const { services, client } = run;
-  await RebuildRegistration.clear(services.db, builds.map((b) => b.state.alias));
+  await RebuildRegistration.clear(
+    services.db,
+    builds.map((b) => b.state.alias),
+  );
   for (const build of builds) {
     await admin.removeWriteAlias(client, build.writeAlias);
     if (build.state.leftovers.length > 0) {
@@ -252,9 +297,15 @@ async function describeDryRun(run: Run, kind: SyncKind, builds: Build[], records
   const aliases: ReindexedAlias[] = [];
   for (const { state, index } of builds) {
     const documents = state.live.length > 0 ? (await run.client.count({ index: state.alias })).count : 0;
-    const now = state.live.length > 0 ? `${state.alias} → ${state.live.join(', ')} (${documents} documents)` : `${state.alias} does not exist`;
-    const leftovers = state.leftovers.length > 0 ? `; would delete ${state.leftovers.join(', ')} (left by an earlier run)` : '';
-    run.say(`${admin.label(kind, state.lang)}: ${now}; would build ${index} from ${records} records and swap${leftovers}`);
+    const now =
+      state.live.length > 0
+        ? `${state.alias} → ${state.live.join(', ')} (${documents} documents)`
+        : `${state.alias} does not exist`;
+    const leftovers =
+      state.leftovers.length > 0 ? `; would delete ${state.leftovers.join(', ')} (left by an earlier run)` : '';
+    run.say(
+      `${admin.label(kind, state.lang)}: ${now}; would build ${index} from ${records} records and swap${leftovers}`,
+    );
     aliases.push({ lang: state.lang, alias: state.alias, from: state.live, to: index, documents });
   }
   return { kind, records, errors: 0, seconds: 0, aliases };

@@ -86,13 +86,19 @@ export async function verifySync(services: Services, options: VerifyOptions = {}
   try {
     for (const kind of options.kinds ?? SYNC_KINDS) {
       const total = await countRecords(storeOf(services, kind));
-      for (const lang of options.langs ?? LANGUAGES) aliases.push(await verifyAlias(services, client, kind, lang, total, options));
+      for (const lang of options.langs ?? LANGUAGES)
+        aliases.push(await verifyAlias(services, client, kind, lang, total, options));
     }
   } finally {
     await client.close();
   }
   const inSync = aliases.every((a) => !a.aliasMissing && a.missing + a.extra + a.stale === 0);
-  return { inSync, aliases, repaired: aliases.reduce((sum, a) => sum + a.repaired, 0), seconds: (Date.now() - started) / 1000 };
+  return {
+    inSync,
+    aliases,
+    repaired: aliases.reduce((sum, a) => sum + a.repaired, 0),
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 async function verifyAlias(
@@ -104,12 +110,28 @@ async function verifyAlias(
   options: VerifyOptions,
 ): Promise<AliasCheck> {
   const alias = aliasName(services.config, kind, lang);
-  const check: AliasCheck = { kind, lang, alias, aliasMissing: false, database: 0, index: 0, missing: 0, extra: 0, stale: 0, pending: 0, samples: [], repaired: 0 };
+  const check: AliasCheck = {
+    kind,
+    lang,
+    alias,
+    aliasMissing: false,
+    database: 0,
+    index: 0,
+    missing: 0,
+    extra: 0,
+    stale: 0,
+    pending: 0,
+    samples: [],
+    repaired: 0,
+  };
   if ((await indexesBehind(client, alias)).length === 0) return { ...check, aliasMissing: true };
   const pageSize = options.pageSize ?? 1000;
   const database = new Peekable(databaseItems(services, kind, pageSize, options.signal));
   const index = new Peekable(indexItems(client, alias, pageSize, options.signal));
-  const progress = (options.progress ?? ((l, t) => startProgress({ label: l, total: t, silent: true })))(`verify ${label(kind, lang)}`, total);
+  const progress = (options.progress ?? ((l, t) => startProgress({ label: l, total: t, silent: true })))(
+    `verify ${label(kind, lang)}`,
+    total,
+  );
   let suspects: Pair[] = [];
   try {
     for await (const pair of mergeById(database, index)) {
@@ -119,7 +141,8 @@ async function verifyAlias(
       }
       if (pair.index) check.index++;
       if (pair.database?.entry?.pending) check.pending++;
-      else if (!pair.database || !pair.index || pair.database.entry?.version !== pair.index.version) suspects.push(pair);
+      else if (!pair.database || !pair.index || pair.database.entry?.version !== pair.index.version)
+        suspects.push(pair);
       if (suspects.length >= CONFIRM_BATCH) {
         await settleSuspects(services, client, check, suspects, options);
         suspects = [];
@@ -135,7 +158,13 @@ async function verifyAlias(
 }
 
 /** Re-reads the suspects, counts the confirmed differences and, with `repair`, queues fixes. */
-async function settleSuspects(services: Services, client: Client, check: AliasCheck, suspects: Pair[], options: VerifyOptions): Promise<void> {
+async function settleSuspects(
+  services: Services,
+  client: Client,
+  check: AliasCheck,
+  suspects: Pair[],
+  options: VerifyOptions,
+): Promise<void> {
   if (suspects.length === 0) return;
   const ids = suspects.map((s) => s.id);
   // Entry first: a change completing after it is then seen as pending or as already applied.
@@ -150,9 +179,14 @@ async function settleSuspects(services: Services, client: Client, check: AliasCh
     const indexed = versions.get(id);
     if (entry?.pending) check.pending++;
     else if (records.has(id) && indexed === undefined) drifts.push({ id, type: 'missing', detail: 'not in the index' });
-    else if (!records.has(id) && indexed !== undefined) drifts.push({ id, type: 'extra', detail: `index v${indexed}, no record` });
+    else if (!records.has(id) && indexed !== undefined)
+      drifts.push({ id, type: 'extra', detail: `index v${indexed}, no record` });
     else if (indexed !== undefined && entry?.version !== indexed)
-      drifts.push({ id, type: 'stale', detail: entry ? `index v${indexed}, database v${entry.version}` : `index v${indexed}, no sync entry` });
+      drifts.push({
+        id,
+        type: 'stale',
+        detail: entry ? `index v${indexed}, database v${entry.version}` : `index v${indexed}, no sync entry`,
+      });
   }
   for (const drift of drifts) {
     check[drift.type]++;
@@ -167,8 +201,15 @@ async function settleSuspects(services: Services, client: Client, check: AliasCh
  * new version must beat the index's: the document's own, or for a missing one the tombstone a
  * manual delete leaves (its version + 1).
  */
-async function repair(services: Services, kind: SyncKind, drifts: Drift[], versions: Map<number, number>, entries: Map<number, SyncEntry>): Promise<void> {
-  const floorOf = (drift: Drift) => (drift.type === 'missing' ? (entries.get(drift.id)?.version ?? 0) + 1 : (versions.get(drift.id) ?? 0));
+async function repair(
+  services: Services,
+  kind: SyncKind,
+  drifts: Drift[],
+  versions: Map<number, number>,
+  entries: Map<number, SyncEntry>,
+): Promise<void> {
+  const floorOf = (drift: Drift) =>
+    drift.type === 'missing' ? (entries.get(drift.id)?.version ?? 0) + 1 : (versions.get(drift.id) ?? 0);
   await services.sync.markDirtyAbove(kind, new Map(drifts.map((drift) => [drift.id, floorOf(drift)])));
 }
 
@@ -177,7 +218,9 @@ export function formatVerifyReport(report: VerifyReport, options: { repair?: boo
   for (const check of report.aliases) {
     const name = label(check.kind, check.lang);
     if (check.aliasMissing) {
-      lines.push(`${name}: alias ${check.alias} does not exist: run "npm run reindex -- --kind ${label(check.kind)} --lang ${check.lang}" to build it`);
+      lines.push(
+        `${name}: alias ${check.alias} does not exist: run "npm run reindex -- --kind ${label(check.kind)} --lang ${check.lang}" to build it`,
+      );
       continue;
     }
     const differences = check.missing + check.extra + check.stale;
@@ -187,15 +230,23 @@ export function formatVerifyReport(report: VerifyReport, options: { repair?: boo
     );
     for (const type of ['missing', 'extra', 'stale'] as const) {
       const samples = check.samples.filter((s) => s.type === type);
-      if (samples.length > 0) lines.push(`  ${type}: ${samples.map((s) => (type === 'missing' ? String(s.id) : `${s.id} (${s.detail})`)).join(', ')}${check[type] > samples.length ? ', …' : ''}`);
+      if (samples.length > 0)
+        lines.push(
+          `  ${type}: ${samples.map((s) => (type === 'missing' ? String(s.id) : `${s.id} (${s.detail})`)).join(', ')}${check[type] > samples.length ? ', …' : ''}`,
+        );
     }
   }
   const drift = report.aliases.reduce((sum, a) => sum + a.missing + a.extra + a.stale, 0);
   const missingAliases = report.aliases.filter((a) => a.aliasMissing).length;
-  const what = [drift > 0 ? `${drift} differences` : '', missingAliases > 0 ? `${missingAliases} aliases missing` : ''].filter(Boolean).join(', ');
+  const what = [drift > 0 ? `${drift} differences` : '', missingAliases > 0 ? `${missingAliases} aliases missing` : '']
+    .filter(Boolean)
+    .join(', ');
   if (report.inSync) lines.push(`in sync (${report.seconds.toFixed(1)} s)`);
   else if (drift === 0) lines.push(`NOT in sync: ${what}`);
-  else if (options.repair) lines.push(`NOT in sync: ${what}; queued ${report.repaired} repairs for the sync worker: run again once it has caught up`);
+  else if (options.repair)
+    lines.push(
+      `NOT in sync: ${what}; queued ${report.repaired} repairs for the sync worker: run again once it has caught up`,
+    );
   else lines.push(`NOT in sync: ${what}; "npm run sync:verify -- --repair" queues the fixes`);
   return lines;
 }

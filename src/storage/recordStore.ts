@@ -109,7 +109,12 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   /** A translation: the original language's document with `lang`'s translatable fields. */
-  private translationDoc(original: Record<string, unknown>, lang: Language, own: Record<string, unknown>, now: Date): Record<string, unknown> {
+  private translationDoc(
+    original: Record<string, unknown>,
+    lang: Language,
+    own: Record<string, unknown>,
+    now: Date,
+  ): Record<string, unknown> {
     return { ...original, ...own, _id: `${original.id as number}:${lang}`, lang, createdAt: now };
   }
 
@@ -245,9 +250,11 @@ export class RecordStore<D extends BaseDoc> {
     await this.sync.beginNew(this.options.kind, ids);
     try {
       for (let i = 0; i < docs.length; i += BULK_INSERT_DOCS) {
-        await this.docs.insertMany(docs.slice(i, i + BULK_INSERT_DOCS) as never[], { ordered: false }).catch((err: unknown) => {
-          if (!isRetriedInsert(err)) throw err;
-        });
+        await this.docs
+          .insertMany(docs.slice(i, i + BULK_INSERT_DOCS) as never[], { ordered: false })
+          .catch((err: unknown) => {
+            if (!isRetriedInsert(err)) throw err;
+          });
       }
     } finally {
       await this.sync.commitNew(this.options.kind, ids, { queue: options.queueIndexing ?? true });

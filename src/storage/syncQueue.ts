@@ -179,9 +179,23 @@ export class SyncQueue extends EventEmitter {
         [...raising].map(async ([id, floor]) => {
           const entry = current.get(id);
           if (entry && entry.version >= floor) return true;
-          if (entry) return (await this.entries.updateOne({ _id: entry._id, version: entry.version }, { $set: { version: floor } })).matchedCount > 0;
+          if (entry)
+            return (
+              (await this.entries.updateOne({ _id: entry._id, version: entry.version }, { $set: { version: floor } }))
+                .matchedCount > 0
+            );
           // No entry: create it; a writer creating it at the same moment makes this retry.
-          const created = { _id: syncKey(kind, id), kind, id, version: floor, indexedVersion: 0, pending: false, dirtyAt: new Date(), leaseUntil: EPOCH, owner: null };
+          const created = {
+            _id: syncKey(kind, id),
+            kind,
+            id,
+            version: floor,
+            indexedVersion: 0,
+            pending: false,
+            dirtyAt: new Date(),
+            leaseUntil: EPOCH,
+            owner: null,
+          };
           return this.entries.insertOne(created).then(
             () => true,
             () => false,
@@ -210,7 +224,11 @@ export class SyncQueue extends EventEmitter {
       if ((err as { code?: number }).code !== 11000) throw err;
       await this.entries.bulkWrite(
         ids.map((id) => ({
-          updateOne: { filter: { _id: syncKey(kind, id) }, update: { $inc: { version: 1 }, $set: hold, $setOnInsert: { kind, id, indexedVersion: 0 } }, upsert: true },
+          updateOne: {
+            filter: { _id: syncKey(kind, id) },
+            update: { $inc: { version: 1 }, $set: hold, $setOnInsert: { kind, id, indexedVersion: 0 } },
+            upsert: true,
+          },
         })),
         { ordered: false },
       );

@@ -1,12 +1,18 @@
 import { expect } from 'chai';
 import { indexesBehind } from '../../src/ops/indexAdmin';
 import { aliasName } from '../../src/search/indexNames';
+import { reindexTargets } from '../../src/search/reindexTargets';
 import { testWorld } from '../support/harness';
-import { searchReady } from '../support/lists';
-import { runScript } from '../support/scripts';
+import { searchReady, settle } from '../support/lists';
+import { storeEvent } from '../support/records';
+import { runScript, startScript } from '../support/scripts';
 
 /** Nothing listens on port 1. */
-const NOWHERE = { MONGO_URL: 'mongodb://127.0.0.1:1/', ELASTICSEARCH_URL: 'http://127.0.0.1:1', MONGO_TIMEOUT_MS: '500' };
+const NOWHERE = {
+  MONGO_URL: 'mongodb://127.0.0.1:1/',
+  ELASTICSEARCH_URL: 'http://127.0.0.1:1',
+  MONGO_TIMEOUT_MS: '500',
+};
 
 function oneLine(text: string): string {
   const lines = text.split('\n').filter((line) => line !== '');
@@ -19,16 +25,28 @@ describe('ops scripts: flags, failures, output', function () {
 
   describe('a bad flag: one line with the usage, exit 2, nothing done', () => {
     const cases: [string, string[], RegExp][] = [
-      ['reindex', ['--kind', 'bogus'], /^reindex: unknown --kind "bogus": use one of events, venues, organizers, categories, tags or all; usage: npm run reindex -- /],
+      [
+        'reindex',
+        ['--kind', 'bogus'],
+        /^reindex: unknown --kind "bogus": use one of events, venues, organizers, categories, tags or all; usage: npm run reindex -- /,
+      ],
       ['reindex', ['--lang', 'es'], /^reindex: unknown --lang "es": use one of en, fr, de or all; usage: /],
       ['reindex', ['--batch', '0'], /^reindex: --batch must be a whole number from 1 to 10000, not "0"; usage: /],
       ['reindex', ['--frobnicate'], /^reindex: Unknown option '--frobnicate'; usage: npm run reindex -- /],
       ['reindex', ['events'], /^reindex: Unexpected argument 'events'; usage: /],
-      ['sync-verify', ['--kind'], /^sync:verify: Option '--kind <value>' argument missing; usage: npm run sync:verify -- /],
+      [
+        'sync-verify',
+        ['--kind'],
+        /^sync:verify: Option '--kind <value>' argument missing; usage: npm run sync:verify -- /,
+      ],
       ['sync-verify', ['--repair=yes'], /^sync:verify: Option '--repair' does not take an argument; usage: /],
       ['seed', [], /^seed: --events is required; usage: npm run seed -- --events N /],
       ['seed', ['--events', 'ten'], /^seed: --events must be a whole number from 1 to 1000000, not "ten"; usage: /],
-      ['seed', ['--events', '5', '--index', 'later'], /^seed: unknown --index "later": use one of reindex, worker, none; usage: /],
+      [
+        'seed',
+        ['--events', '5', '--index', 'later'],
+        /^seed: unknown --index "later": use one of reindex, worker, none; usage: /,
+      ],
     ];
     for (const [script, args, message] of cases) {
       it(`${script} ${args.join(' ')}`, async () => {
@@ -53,13 +71,21 @@ describe('ops scripts: flags, failures, output', function () {
     it('MongoDB down', async () => {
       const result = await runScript('sync-verify', [], { MONGO_URL: NOWHERE.MONGO_URL, MONGO_TIMEOUT_MS: '500' });
       expect(result.code).to.equal(1);
-      expect(oneLine(result.stderr)).to.match(/^sync:verify: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it \(npm run services:start\) or set MONGO_URL$/);
+      expect(oneLine(result.stderr)).to.match(
+        /^sync:verify: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it \(npm run services:start\) or set MONGO_URL$/,
+      );
     });
 
     it('credentials in a URL are not printed', async () => {
-      const result = await runScript('seed', ['--events', '1'], { ...NOWHERE, MONGO_URL: 'mongodb://admin:s3cret@127.0.0.1:1/', ELASTICSEARCH_URL: 'http://elastic:s3cret@127.0.0.1:1' });
+      const result = await runScript('seed', ['--events', '1'], {
+        ...NOWHERE,
+        MONGO_URL: 'mongodb://admin:s3cret@127.0.0.1:1/',
+        ELASTICSEARCH_URL: 'http://elastic:s3cret@127.0.0.1:1',
+      });
       expect(result.code).to.equal(1);
-      expect(oneLine(result.stderr)).to.equal('seed: Elasticsearch does not answer at http://elastic:***@127.0.0.1:1: start it (npm run services:start) or set ELASTICSEARCH_URL');
+      expect(oneLine(result.stderr)).to.equal(
+        'seed: Elasticsearch does not answer at http://elastic:***@127.0.0.1:1: start it (npm run services:start) or set ELASTICSEARCH_URL',
+      );
     });
   });
 
@@ -74,7 +100,11 @@ describe('ops scripts: flags, failures, output', function () {
       const before = await indexesBehind(testWorld().services.search, alias);
       const result = await runScript('reindex', ['--kind', 'tags', '--lang', 'en', '--dry-run']);
       expect(result.code, result.stderr).to.equal(0);
-      expect(result.stdout).to.match(new RegExp(`^tags/en: ${alias} → ${before[0]} \\(\\d+ documents\\); would build ${alias}-v\\d+ from \\d+ records and swap\\n`));
+      expect(result.stdout).to.match(
+        new RegExp(
+          `^tags/en: ${alias} → ${before[0]} \\(\\d+ documents\\); would build ${alias}-v\\d+ from \\d+ records and swap\\n`,
+        ),
+      );
       expect(result.stdout).to.match(/^dry run: nothing changed \(\d+ records would be indexed\)$/m);
       expect(await indexesBehind(testWorld().services.search, alias)).to.deep.equal(before);
     });
@@ -89,6 +119,27 @@ describe('ops scripts: flags, failures, output', function () {
       expect(result.stdout).to.include(`tags/en: ${alias} → ${after[0]} (`);
       expect(result.stdout).to.match(/^reindexed \d+ records in \d+\.\d s \([\d.]+ records\/s\), 0 errors$/m);
       expect(result.stderr).to.match(/^reindex tags: \d+ records in \d+\.\d s \([\d.]+ records\/s\), 0 errors$/m);
+    });
+
+    it('Ctrl-C before the swap: cleans up, exit 130, the alias still serves the old index', async () => {
+      const { services, config } = testWorld();
+      for (let i = 0; i < 25; i++) await storeEvent('en', { title: `interrupted ${i}` });
+      await settle();
+      const alias = aliasName(config, 'event', 'en');
+      const before = await indexesBehind(services.search, alias);
+      const { child, done } = startScript('reindex', ['--kind', 'events', '--batch', '1']);
+      const deadline = Date.now() + 60_000;
+      while ((await reindexTargets(services.db).countDocuments({})) === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGINT');
+      const result = await done;
+      expect(result.code, result.stderr).to.equal(130);
+      expect(result.stderr).to.match(
+        /^reindex: interrupted before the swap: the live aliases are unchanged; run the reindex again$/m,
+      );
+      expect(await indexesBehind(services.search, alias)).to.deep.equal(before);
+      expect(Object.keys(await services.search.indices.get({ index: `${alias}-v*` }))).to.deep.equal(before);
+      expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
     });
   });
 });

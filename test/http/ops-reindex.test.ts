@@ -74,11 +74,16 @@ describe('ops: reindex (npm run reindex)', function () {
     expect(result.records).to.be.at.least(30);
     expect(result.errors).to.equal(0);
     expect(listStatuses.length).to.be.greaterThan(0);
-    expect(listStatuses.every((status) => status === 200), String(listStatuses)).to.equal(true);
+    expect(
+      listStatuses.every((status) => status === 200),
+      String(listStatuses),
+    ).to.equal(true);
     for (const [i, lang] of LANGUAGES.entries()) {
       const now = await indexesBehind(client, alias(lang));
       expect(now).to.have.length(1);
-      expect(now[0]).to.match(new RegExp(`^${alias(lang)}-v\\d+$`)).and.not.equal(before[i]![0]);
+      expect(now[0])
+        .to.match(new RegExp(`^${alias(lang)}-v\\d+$`))
+        .and.not.equal(before[i]![0]);
       expect(await client.indices.exists({ index: before[i]![0]! })).to.equal(false);
     }
     expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
@@ -174,7 +179,9 @@ describe('ops: reindex (npm run reindex)', function () {
         (err: unknown) => err,
       );
       expect(error).to.be.instanceOf(OpsError);
-      expect((error as Error).message).to.match(/^another reindex is rebuilding events \(heartbeat \d+ s ago\): wait for it to finish/);
+      expect((error as Error).message).to.match(
+        /^another reindex is rebuilding events \(heartbeat \d+ s ago\): wait for it to finish/,
+      );
     } finally {
       await reindexTargets(services.db).deleteMany({ runId: 'other' });
     }
@@ -185,7 +192,12 @@ describe('ops: reindex (npm run reindex)', function () {
     const { services } = testWorld();
     const before = await indexesBehind(services.search, alias());
     const lines: string[] = [];
-    const result = await reindex(services, { kinds: ['event'], langs: ['en'], dryRun: true, say: (line) => lines.push(line) });
+    const result = await reindex(services, {
+      kinds: ['event'],
+      langs: ['en'],
+      dryRun: true,
+      say: (line) => lines.push(line),
+    });
     expect(result.dryRun).to.equal(true);
     expect(await indexesBehind(services.search, alias())).to.deep.equal(before);
     const records = await countRecords(services.stores.events);

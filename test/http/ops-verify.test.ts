@@ -38,7 +38,9 @@ describe('ops: sync:verify (npm run sync:verify)', function () {
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.match(/^events\/en: \d+ records, \d+ documents: in sync$/m);
     expect(result.stdout).to.match(/^in sync \(\d+\.\d s\)$/m);
-    expect(result.stderr, 'plain progress summary when not on a terminal').to.match(/^verify events\/en: \d+ records in \d+\.\d s \([\d.]+ records\/s\), 0 errors$/m);
+    expect(result.stderr, 'plain progress summary when not on a terminal').to.match(
+      /^verify events\/en: \d+ records in \d+\.\d s \([\d.]+ records\/s\), 0 errors$/m,
+    );
   });
 
   it('finds injected drift: a deleted document, a stale version, a document of no record', async () => {
@@ -46,7 +48,14 @@ describe('ops: sync:verify (npm run sync:verify)', function () {
     const client = services.search;
     await client.delete({ index: alias('en'), id: String(deleted), refresh: true });
     await services.sync.entries.updateOne({ _id: syncKey('event', stale) }, { $inc: { version: 1 } });
-    await client.index({ index: alias('fr'), id: String(GHOST), version: 7, version_type: 'external', document: { id: GHOST, title: 'ghost' }, refresh: true });
+    await client.index({
+      index: alias('fr'),
+      id: String(GHOST),
+      version: 7,
+      version_type: 'external',
+      document: { id: GHOST, title: 'ghost' },
+      refresh: true,
+    });
 
     const report = await verifySync(services, { kinds: ['event'] });
     expect(report.inSync).to.equal(false);
@@ -88,9 +97,16 @@ describe('ops: sync:verify (npm run sync:verify)', function () {
 
   it('changes in flight are counted as pending, not as drift', async () => {
     const { services } = testWorld();
-    await services.sync.entries.updateOne({ _id: syncKey('event', deleted) }, { $set: { pending: true, leaseUntil: new Date(Date.now() + 60_000) } });
+    await services.sync.entries.updateOne(
+      { _id: syncKey('event', deleted) },
+      { $set: { pending: true, leaseUntil: new Date(Date.now() + 60_000) } },
+    );
     try {
-      await services.search.delete({ index: aliasName(testWorld().config, 'event', 'de'), id: String(deleted), refresh: true });
+      await services.search.delete({
+        index: aliasName(testWorld().config, 'event', 'de'),
+        id: String(deleted),
+        refresh: true,
+      });
       const report = await verifySync(services, { kinds: ['event'], langs: ['de'] });
       expect(report.inSync).to.equal(true);
       expect(report.aliases[0]).to.include({ missing: 0, pending: 1 });
@@ -101,7 +117,9 @@ describe('ops: sync:verify (npm run sync:verify)', function () {
   });
 
   it('a missing alias: one line saying what to run, exit 1', async () => {
-    const result = await runScript('sync-verify', ['--kind', 'tags', '--lang', 'de'], { INDEX_PREFIX: 'calendar-never-built' });
+    const result = await runScript('sync-verify', ['--kind', 'tags', '--lang', 'de'], {
+      INDEX_PREFIX: 'calendar-never-built',
+    });
     expect(result.code).to.equal(1);
     expect(result.stdout).to.equal(
       'tags/de: alias calendar-never-built-tags-de does not exist: run "npm run reindex -- --kind tags --lang de" to build it\nNOT in sync: 1 aliases missing\n',

@@ -1,0 +1,137 @@
+/**
+ * `npm run bench:reindex-memory -- [--small 10000] [--large 100000] [--batch 500]`
+ *
+ * Shows that a reindex runs in bounded memory: the peak RSS of rebuilding the event indexes of
+ * `--large` records must stay close to that of `--small` records (ratio ≤ 1.5), whatever the
+ * number of records. Each size gets its own database and index prefix (`bench_reindex_mem_N`),
+ * seeded once with seedDemo (index: none) and reused by later runs; each reindex runs in a fresh
+ * child process so its peak RSS (getrusage maxrss) is the reindex's alone. Uses MONGO_URL /
+ * ELASTICSEARCH_URL, else the services of `npm run services:start`. Exit 1 when memory grows.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { readRunningState } from '../src/embedded/embeddedServices';
+import { createLogger } from '../src/log';
+import { seedDemo } from '../src/ops/demoData';
+import { progressTo } from '../src/ops/progress';
+import { countRecords } from '../src/ops/recordStream';
+import { reindex } from '../src/ops/reindex';
+import { openServices, type Services } from '../src/services';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+const MAX_GROWTH = 1.5;
+
+interface Measure {
+  records: number;
+  seconds: number;
+  peakRssMb: number;
+}
+
+async function withServices<T>(records: number, use: (services: Services) => Promise<T>): Promise<T> {
+  const running = await readRunningState(PROJECT_ROOT);
+  const config = loadConfig({
+    ...process.env,
+    MONGO_URL: process.env.MONGO_URL ?? running?.mongo.url,
+    ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL ?? running?.elasticsearch.url,
+    MONGO_DATABASE: `bench_reindex_mem_${records}`,
+    INDEX_PREFIX: `bench-reindex-mem-${records}`,
+    MONGO_TIMEOUT_MS: '30000',
+  });
+  if (!config.mongo.url || !config.elasticsearch.url)
+    throw new Error('set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first');
+  const services = await openServices(config, createLogger('warn'));
+  try {
+    return await use(services);
+  } finally {
+    await services.close();
+  }
+}
+
+/** Child: rebuild the event indexes and report the process's peak RSS. */
+async function child(records: number, batchSize: number): Promise<void> {
+  const result = await withServices(records, (services) =>
+    reindex(services, { kinds: ['event'], batchSize, progress: progressTo() }),
+  );
+  const measure: Measure = {
+    records: result.records,
+    seconds: result.seconds,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+  process.stdout.write(`${JSON.stringify(measure)}\n`);
+}
+
+async function ensureSeeded(records: number): Promise<void> {
+  await withServices(records, async (services) => {
+    const have = await countRecords(services.stores.events);
+    if (have >= records) return;
+    console.error(`seeding ${records - have} events into bench_reindex_mem_${records} (once; reused by later runs)…`);
+    const started = Date.now();
+    await seedDemo(services, {
+      events: records - have,
+      index: 'none',
+      onProgress: (done, total) =>
+        done % 5000 === 0 && console.error(`  ${done}/${total} (${Math.round((Date.now() - started) / 1000)} s)`),
+    });
+  });
+}
+
+function measureInChild(records: number, batchSize: number): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', __filename, '--child', String(records), '--batch', String(batchSize)],
+      { cwd: PROJECT_ROOT, env: process.env, maxBuffer: 10 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        process.stderr.write(stderr);
+        if (err)
+          reject(new Error(`reindex of ${records} records failed: ${stderr.trim().split('\n').pop() ?? err.message}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').pop() as string) as Measure);
+      },
+    );
+  });
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      small: { type: 'string' },
+      large: { type: 'string' },
+      batch: { type: 'string' },
+      child: { type: 'string' },
+    },
+    strict: true,
+  });
+  const batchSize = Number(values.batch ?? 500);
+  if (values.child) {
+    await child(Number(values.child), batchSize);
+    return 0;
+  }
+  const sizes = [Number(values.small ?? 10_000), Number(values.large ?? 100_000)];
+  for (const size of sizes) await ensureSeeded(size);
+  const [small, large] = [await measureInChild(sizes[0]!, batchSize), await measureInChild(sizes[1]!, batchSize)] as [
+    Measure,
+    Measure,
+  ];
+  const growth = large.peakRssMb / small.peakRssMb;
+  console.log('records   seconds  records/s  peak RSS (MB)');
+  for (const m of [small, large]) {
+    console.log(
+      `${String(m.records).padStart(7)}  ${m.seconds.toFixed(1).padStart(8)}  ${(m.records / m.seconds).toFixed(0).padStart(9)}  ${m.peakRssMb.toFixed(0).padStart(13)}`,
+    );
+  }
+  const ok = growth <= MAX_GROWTH;
+  console.log(
+    `peak RSS ×${growth.toFixed(2)} for ×${(large.records / small.records).toFixed(1)} records: ${ok ? 'flat (ok)' : `GROWS (more than ×${MAX_GROWTH})`}`,
+  );
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`bench:reindex-memory: ${err.message}`);
+    process.exit(1);
+  },
+);

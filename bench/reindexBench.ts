@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { seedDemo } from '../src/ops/demoData';
+import { runJsonChild } from './processes';
+import type { Row } from './report';
+import type { BenchWorld } from './world';
+
+interface ReindexRun {
+  records: number;
+  seconds: number;
+  recordsPerSecond: number;
+  errors: number;
+  peakRssMb: number;
+}
+
+interface BulkRun {
+  records: number;
+  documents: number;
+  seconds: number;
+  recordsPerSecond: number;
+}
+
+export interface ReindexMeasurement {
+  rows: Row[];
+  ratio: number;
+  rss: { base: number; scaled: number } | null;
+  details: Record<string, unknown>;
+}
+
+const reindexOnce = (world: BenchWorld) => runJsonChild<ReindexRun>(path.join('bench', 'reindex', 'child.ts'), [], world.childEnv);
+
+function reindexRow(scenario: string, run: ReindexRun, bulk: BulkRun | null): Row {
+  return {
+    scenario,
+    rps: run.recordsPerSecond,
+    p50: null,
+    p99: null,
+    baselineRps: bulk?.recordsPerSecond ?? null,
+    ratio: bulk ? run.recordsPerSecond / bulk.recordsPerSecond : null,
+    peakRssMb: run.peakRssMb,
+    notes: `events/s; ${run.records} events in ${run.seconds.toFixed(1)} s` + (bulk ? `; raw bulk of the same ${bulk.documents} documents in ${bulk.seconds.toFixed(1)} s` : ''),
+  };
+}
+
+/**
+ * Scenario 5: a full reindex of the events (npm run reindex's code, in its own process) against
+ * a raw bulk load of the same documents; with `scaleTo`, more events are seeded and the reindex
+ * runs again to compare its peak RSS (streaming: memory must not grow with the records).
+ */
+export async function measureReindex(world: BenchWorld, workDir: string, scaleTo: number | null, seed: number, log: (line: string) => void): Promise<ReindexMeasurement> {
+  log('reindexing the events');
+  const base = await reindexOnce(world);
+  log(`raw bulk baseline of the same documents`);
+  const bulk = await runJsonChild<BulkRun>(path.join('bench', 'reindex', 'bulkBaseline.ts'), [path.join(workDir, 'events.ndjson')], world.childEnv);
+  const rows = [reindexRow(`5. reindex ${base.records} events`, base, bulk)];
+  let rss: ReindexMeasurement['rss'] = null;
+  const details: Record<string, unknown> = { reindex: base, bulk };
+  if (scaleTo !== null && scaleTo > base.records) {
+    log(`seeding ${scaleTo - base.records} more events for the reindex at ${scaleTo}`);
+    await seedDemo(world.services, { events: scaleTo - base.records, seed: seed + 1, index: 'none' });
+    const scaled = await reindexOnce(world);
+    rows.push(reindexRow(`5. reindex ${scaled.records} events (memory)`, scaled, null));
+    rss = { base: base.peakRssMb, scaled: scaled.peakRssMb };
+    details.scaled = scaled;
+  }
+  return { rows, ratio: rows[0]?.ratio as number, rss, details };
+}
