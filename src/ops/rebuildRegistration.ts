@@ -29,7 +29,15 @@ export class RebuildRegistration {
   ): Promise<RebuildRegistration> {
     const now = new Date();
     const full = targets.map((target) => ({ ...target, startedAt: now, heartbeatAt: now }));
-    await reindexTargets(db).insertMany(full);
+    try {
+      await reindexTargets(db).insertMany(full);
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+      await reindexTargets(db).deleteMany({ runId: { $in: full.map((t) => t.runId) } });
+      throw new OpsError(
+        `another reindex registered ${full.map((t) => t.alias).join(', ')} meanwhile: wait for it to finish`,
+      );
+    }
     const registration = new RebuildRegistration(db, full, now.getTime());
     registration.timer = setInterval(() => void registration.beat(), TARGET_HEARTBEAT_MS);
     registration.timer.unref();

@@ -94,6 +94,8 @@ interface Build {
   state: admin.AliasState;
   index: string;
   writeAlias: string;
+  /** Whether this run created `index` (and may delete it). */
+  created?: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -161,21 +163,22 @@ async function reindexKind(run: Run, kind: SyncKind, oldIndexes: string[]): Prom
   if (run.options.dryRun) return describeDryRun(run, kind, builds, records);
 
   await clearLeftovers(run, builds);
-  for (const build of builds) {
-    if (build.state.live.length === 0)
-      run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
-    await admin
-      .createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias)
-      .catch((err: unknown) => {
-        if (/resource_already_exists/.test(String((err as Error).message))) {
-          throw new OpsError(`${build.index} appeared meanwhile: another reindex is running; wait for it to finish`);
-        }
-        throw err;
-      });
-  }
   let registration: RebuildRegistration | undefined;
   let report: KindReport;
   try {
+    for (const build of builds) {
+      if (build.state.live.length === 0)
+        run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
+      await admin
+        .createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias)
+        .catch((err: unknown) => {
+          if (/resource_already_exists/.test(String((err as Error).message))) {
+            throw new OpsError(`${build.index} appeared meanwhile: another reindex is running; wait for it to finish`);
+          }
+          throw err;
+        });
+      build.created = true;
+    }
     registration = await RebuildRegistration.register(
       services.db,
       builds.map((b) => ({
@@ -188,6 +191,7 @@ async function reindexKind(run: Run, kind: SyncKind, oldIndexes: string[]): Prom
       })),
     );
     report = await loadAndCheck(run, kind, builds, records, registration, started);
+    run.options.signal?.throwIfAborted();
     await registration.assertAlive();
     const before = await admin.swapAliases(
       client,
@@ -286,7 +290,7 @@ async function clearLeftovers(run: Run, builds: Build[]): Promise<void> {
 /** Undoes a rebuild that did not swap: never deletes an index an alias serves from. */
 async function abandon(run: Run, builds: Build[], registration: RebuildRegistration | undefined): Promise<void> {
   await registration?.release();
-  for (const build of builds) {
+  for (const build of builds.filter((b) => b.created)) {
     await admin.removeWriteAlias(run.client, build.writeAlias);
     const live = await admin.indexesBehind(run.client, build.state.alias);
     if (!live.includes(build.index)) await admin.deleteIndexes(run.client, [build.index]);

@@ -13,7 +13,16 @@ import { viewCategories, viewTags } from './terms/view';
  * organizers and terms). Used by single reads and by the search mapper, so lists and reads
  * share one shape (lists omit single-read-only fields such as `json_ld`).
  */
-export type RecordView = (services: Services, records: StoredRecord<any>[], lang: Language) => Promise<Record<string, unknown>[]>;
+export type RecordView = (services: Services, records: StoredRecord<any>[], lang: Language, options?: ViewOptions) => Promise<Record<string, unknown>[]>;
+
+export interface ViewOptions {
+  /**
+   * Where embedded records come from: 'database' (default: exact, for writes and the sync
+   * worker) or 'index' (single reads: the search index's copy when it is current, which also
+   * carries the term counts lists show; see src/search/currentIndexed.ts).
+   */
+  linked?: 'database' | 'index';
+}
 
 const VIEWS: Partial<Record<SyncKind, RecordView>> = {
   // One entry per kind, e.g. `venue: viewVenues,`

@@ -10,7 +10,27 @@ export function withBatchCache(services: Services): Services {
   const stores = Object.fromEntries(
     Object.entries(services.stores).map(([name, store]) => [name, cachedStore(store as RecordStore<BaseDoc>)]),
   ) as unknown as Stores;
-  return { ...services, stores };
+  const scoped = { ...services, stores };
+  memos.set(scoped, new Map());
+  return scoped;
+}
+
+const memos = new WeakMap<Services, Map<string, Promise<unknown>>>();
+
+/**
+ * `compute()` once per batch for `key` when `services` come from withBatchCache (the views run
+ * once per language, and derived figures such as term counts are the same in every language);
+ * computed afresh on every call otherwise (requests must see the current figures).
+ */
+export function onceInBatch<T>(services: Services, key: string, compute: () => Promise<T>): Promise<T> {
+  const memo = memos.get(services);
+  if (!memo) return compute();
+  let found = memo.get(key) as Promise<T> | undefined;
+  if (!found) {
+    found = compute();
+    memo.set(key, found);
+  }
+  return found;
 }
 
 function cachedStore<D extends BaseDoc>(store: RecordStore<D>): RecordStore<D> {

@@ -67,21 +67,28 @@ export class SyncQueue extends EventEmitter {
   /** Marks records dirty whose index documents depend on another record that changed. */
   async markDirty(kind: SyncKind, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
-    const now = new Date();
-    await this.entries.bulkWrite(
-      ids.map((id) => ({
-        updateOne: {
-          filter: { _id: syncKey(kind, id) },
-          update: {
-            $inc: { version: 1 },
-            $set: { pending: true, dirtyAt: now, leaseUntil: EPOCH, owner: null },
-            $setOnInsert: { kind, id, indexedVersion: 0 },
-          },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
-    );
+    const unique = [...new Set(ids)];
+    const keys = unique.map((id) => syncKey(kind, id));
+    const dirty = { pending: true, dirtyAt: new Date(), leaseUntil: EPOCH, owner: null };
+    // One write for the entries that exist (every write costs a collection pass on some servers);
+    // upserts only for the few records that never had one.
+    const updated = await this.entries.updateMany({ _id: { $in: keys } }, { $inc: { version: 1 }, $set: dirty });
+    if (updated.matchedCount < keys.length) {
+      const existing = new Set((await this.entries.find({ _id: { $in: keys } }).toArray()).map((entry) => entry._id));
+      const missing = unique.filter((id) => !existing.has(syncKey(kind, id)));
+      if (missing.length > 0) {
+        await this.entries.bulkWrite(
+          missing.map((id) => ({
+            updateOne: {
+              filter: { _id: syncKey(kind, id) },
+              update: { $inc: { version: 1 }, $set: dirty, $setOnInsert: { kind, id, indexedVersion: 0 } },
+              upsert: true,
+            },
+          })),
+          { ordered: false },
+        );
+      }
+    }
     this.emit('dirty');
   }
 
@@ -106,33 +113,35 @@ export class SyncQueue extends EventEmitter {
       .sort({ dirtyAt: 1 })
       .limit(limit)
       .toArray();
+    if (candidates.length === 0) return [];
+    const keys = candidates.map((candidate) => candidate._id);
     const leaseUntil = new Date(now.getTime() + leaseMs);
-    const claimed = await Promise.all(
-      candidates.map((candidate) =>
-        this.entries.findOneAndUpdate(
-          { _id: candidate._id, pending: true, leaseUntil: { $lte: now } },
-          { $set: { leaseUntil, owner } },
-          { returnDocument: 'after' },
-        ),
-      ),
-    );
-    return claimed
-      .filter((entry): entry is SyncEntry => entry !== null)
-      .map((entry) => ({ key: entry._id, kind: entry.kind, id: entry.id, version: entry.version, dirtyAt: entry.dirtyAt }));
+    // One write leases every candidate still free (each one atomically: one worker wins it), then
+    // one read says which this call won and at which version (a writer may have bumped it).
+    const leased = await this.entries.updateMany({ _id: { $in: keys }, pending: true, leaseUntil: { $lte: now } }, { $set: { leaseUntil, owner } });
+    if (leased.modifiedCount === 0) return [];
+    const won = new Map((await this.entries.find({ _id: { $in: keys }, owner, leaseUntil }).toArray()).map((entry) => [entry._id, entry]));
+    return keys.flatMap((key) => {
+      const entry = won.get(key);
+      return entry ? [{ key, kind: entry.kind, id: entry.id, version: entry.version, dirtyAt: entry.dirtyAt }] : [];
+    });
   }
 
   /** Marks entries indexed at the claimed version; an entry written meanwhile stays pending. */
   async complete(owner: string, entries: ClaimedEntry[]): Promise<void> {
+    // One write per claimed version (most entries of a batch share a few), not one per entry.
+    const byVersion = new Map<number, string[]>();
+    for (const entry of entries) byVersion.set(entry.version, [...(byVersion.get(entry.version) ?? []), entry.key]);
     await Promise.all(
-      entries.map(async (entry) => {
-        const done = await this.entries.updateOne(
-          { _id: entry.key, version: entry.version },
-          { $set: { pending: false, indexedVersion: entry.version, leaseUntil: EPOCH, owner: null } },
+      [...byVersion].map(async ([version, keys]) => {
+        const done = await this.entries.updateMany(
+          { _id: { $in: keys }, version },
+          { $set: { pending: false, indexedVersion: version, leaseUntil: EPOCH, owner: null } },
         );
-        if (done.matchedCount === 0) {
-          await this.entries.updateOne(
-            { _id: entry.key, owner },
-            { $set: { leaseUntil: EPOCH, owner: null, indexedVersion: entry.version } },
+        if (done.matchedCount < keys.length) {
+          await this.entries.updateMany(
+            { _id: { $in: keys }, version: { $ne: version }, owner },
+            { $set: { leaseUntil: EPOCH, owner: null, indexedVersion: version } },
           );
         }
       }),
@@ -146,6 +155,13 @@ export class SyncQueue extends EventEmitter {
       { _id: { $in: entries.map((e) => e.key) }, owner },
       { $set: { leaseUntil, owner: null } },
     );
+  }
+
+  /** The entries of records of several kinds, in one query. */
+  async entriesByKey(keys: string[]): Promise<Map<string, SyncEntry>> {
+    if (keys.length === 0) return new Map();
+    const found = await this.entries.find({ _id: { $in: [...new Set(keys)] } }).toArray();
+    return new Map(found.map((entry) => [entry._id, entry]));
   }
 
   async indexedVersion(kind: SyncKind, id: number): Promise<number> {

@@ -1,0 +1,33 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+
+interface ParserError extends Error {
+  code?: string;
+}
+
+/** Requests Node's HTTP parser refuses before the app sees them (request line or headers). */
+function statusOf(err: ParserError): [number, string, string] {
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return [431, 'rest_headers_too_large', 'The request line or headers are too large.'];
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT')
+    return [408, 'rest_request_timeout', 'The request was not received in time.'];
+  return [400, 'rest_bad_request', 'The request could not be parsed as HTTP.'];
+}
+
+/**
+ * `clientError` handler: answers what the HTTP parser rejects (a URL or headers over the size
+ * limit, malformed HTTP) with the CONTRACT part 9 error envelope instead of Node's bare status
+ * line, then closes the connection.
+ */
+export function answerClientError(err: ParserError, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = statusOf(err);
+  const body = JSON.stringify({ code, message, data: { status } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { LANGUAGES } from '../../config';
+import { aliasName } from '../../src/search/indexNames';
+import { testWorld } from '../support/harness';
+import { call, until, type Answer } from './support/http';
+import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
+import { PrivateMongo } from './support/privateServers';
+import { openPrivateWorld, type PrivateWorld } from './support/privateWorld';
+import { eventBody } from './support/writes';
+
+const ROOT = '/calendar/events/v1';
+
+describe('reliability: racing writes', function () {
+  this.timeout(120_000);
+  let mongo: PrivateMongo;
+  let world: PrivateWorld;
+  const figures: string[] = [];
+  const send = (method: string, path: string, body?: unknown) =>
+    call(world.baseUrl, method, `${ROOT}${path}`, body, { key: world.adminKey });
+  const all = (count: number, request: (i: number) => Promise<Answer>) =>
+    Promise.all(Array.from({ length: count }, (_, i) => request(i)));
+  const statuses = (answers: Answer[]) => answers.map((res) => `${res.status}${res.status >= 300 ? ` ${JSON.stringify(res.body)}` : ''}`);
+
+  async function indexMatchesDatabase(): Promise<void> {
+    await until(async () => (await world.services.sync.backlog()).pending === 0, 60_000, 'the sync backlog to drain');
+    const comparison = await compareIndexWithDatabase(world.services);
+    expect(comparison.differences, describeDifferences(comparison)).to.deep.equal([]);
+  }
+
+  before(async () => {
+    mongo = await PrivateMongo.start('races');
+    world = await openPrivateWorld({ mongoUrl: mongo.url, elasticsearchUrl: testWorld().config.elasticsearch.url! });
+  });
+
+  after(async () => {
+    if (figures.length) console.log(`      figures:\n${figures.map((line) => `        ${line}`).join('\n')}`);
+    await world?.close();
+    await mongo?.cleanup();
+  });
+
+  it('50 concurrent updates of one event leave the index and the database identical', async () => {
+    const event = (await send('POST', '/events', eventBody('Race target'))).body;
+    await send('POST', `/events/${event.id}`, { title: 'Cible', i18n_language: 'fr' });
+    const answers = await all(50, (i) =>
+      send(['POST', 'PUT', 'PATCH'][i % 3]!, `/events/${event.id}`, {
+        title: `Race ${i}`,
+        description: `<p>Written by writer ${i}</p>`,
+        featured: i % 2 === 0,
+        cost: i,
+        ...(i % 5 === 0 ? { i18n_language: 'fr' } : {}),
+      }),
+    );
+    expect(statuses(answers)).to.deep.equal(answers.map(() => '200'));
+    await indexMatchesDatabase();
+    // Fields written by one operation come from one writer.
+    const stored = (await world.services.stores.events.get(event.id))!;
+    for (const doc of Object.values(stored.docs)) expect(doc!.description).to.equal(`<p>Written by writer ${/\d+/.exec(doc!.title)![0]}</p>`);
+    figures.push(`50 concurrent updates of event ${event.id}: all 200, index = database`);
+  });
+
+  it('concurrent renames of a venue used by many events converge on its final name everywhere', async () => {
+    const venue = (await send('POST', '/venues', { venue: 'Hall zero' })).body;
+    const events = await all(30, (i) => send('POST', '/events', eventBody(`Concert ${i}`, { venue: venue.id })));
+    expect(statuses(events)).to.deep.equal(events.map(() => '201'));
+    const renames = await all(20, (i) => send('PATCH', `/venues/${venue.id}`, { venue: `Hall ${i + 1}` }));
+    expect(statuses(renames)).to.deep.equal(renames.map(() => '200'));
+    await indexMatchesDatabase();
+    const finalName = (await world.services.stores.venues.get(venue.id))!.docs.en!.venue;
+    for (const lang of LANGUAGES) {
+      const indexed = await world.services.search.search<{ record: { venue: { venue: string } } }>({
+        index: aliasName(world.config, 'event', lang),
+        query: { terms: { id: events.map((res) => res.body.id) } },
+        size: 100,
+        _source: ['record.venue'],
+      });
+      expect(indexed.hits.hits.map((hit) => hit._source!.record.venue.venue)).to.deep.equal(events.map(() => finalName));
+    }
+    figures.push(`20 concurrent renames of venue ${venue.id} used by 30 events: every event indexed with "${finalName}" in ${LANGUAGES.length} languages`);
+  });
+
+  it('concurrent creates with the same title get distinct slugs', async () => {
+    const events = await all(20, () => send('POST', '/events', eventBody('Same title')));
+    const venues = await all(10, () => send('POST', '/venues', { venue: 'Same hall' }));
+    expect(statuses([...events, ...venues])).to.deep.equal([...events.map(() => '201'), ...venues.map(() => '201')]);
+    const eventSlugs = new Set(events.map((res) => res.body.slug));
+    const venueSlugs = new Set(venues.map((res) => res.body.slug));
+    expect(eventSlugs.size).to.equal(20);
+    expect(venueSlugs.size).to.equal(10);
+    expect([...eventSlugs].every((slug) => /^same-title(-\d+)?$/.test(slug))).to.equal(true);
+    for (const res of events) expect((await send('GET', `/events/by-slug/${res.body.slug}`)).body.id).to.equal(res.body.id);
+    await indexMatchesDatabase();
+    figures.push(`20 concurrent creates of "Same title" and 10 of "Same hall": ${eventSlugs.size} + ${venueSlugs.size} distinct slugs`);
+  });
+
+  it('concurrent term creation by name does not duplicate the term', async () => {
+    const events = await all(20, (i) =>
+      send('POST', '/events', eventBody(`Jam ${i}`, { categories: ['Concurrent Jazz'], tags: ['late night', `own ${i}`] })),
+    );
+    expect(statuses(events)).to.deep.equal(events.map(() => '201'));
+    const categories = await world.services.stores.categories.docs.find({ name: 'Concurrent Jazz' }).toArray();
+    const tags = await world.services.stores.tags.docs.find({ name: 'late night' }).toArray();
+    expect(categories.map((doc) => doc.id)).to.have.length(1);
+    expect(tags.map((doc) => doc.id)).to.have.length(1);
+    for (const res of events) {
+      expect(res.body.categories.map((term: { id: number }) => term.id)).to.deep.equal([categories[0]!.id]);
+      expect(res.body.tags[0].id).to.equal(tags[0]!.id);
+    }
+    await indexMatchesDatabase();
+    const listed = await call(world.baseUrl, 'GET', `${ROOT}/categories?search=concurrent`);
+    expect(listed.body.categories.map((term: { id: number; count: number }) => [term.id, term.count])).to.deep.equal([[categories[0]!.id, 20]]);
+    figures.push(`20 concurrent events naming a new category and tag: 1 category (count 20), 1 tag`);
+  });
+});
