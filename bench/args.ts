@@ -22,11 +22,13 @@ export interface BenchOptions {
   /** Run ID of a kept earlier run whose seeded data to measure again (no seeding). */
   reuse: string | null;
   only: string[] | null;
+  /** Run the API compiled (as deployed: default) or from source with the tsx loader. */
+  api: 'build' | 'source';
 }
 
 const USAGE = `usage: npm run bench -- [--events N] [--duration S] [--connections C] [--write-rate R]
        [--check] [--smoke] [--reindex-scale [--scale-events N]] [--cpu-prof] [--out DIR] [--seed N]
-       [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,write,reindex]`;
+       [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,write,reindex] [--api build|source]`;
 
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -53,6 +55,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       keep: { type: 'boolean', default: false },
       reuse: { type: 'string' },
       only: { type: 'string' },
+      api: { type: 'string', default: 'build' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -76,5 +79,6 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     keep: (values.keep ?? false) || values.reuse !== undefined,
     reuse: values.reuse ?? null,
     only: values.only ? values.only.split(',').map((s) => s.trim()) : null,
+    api: values.api === 'source' ? 'source' : 'build',
   };
 }

@@ -16,6 +16,7 @@ export interface MeasureContext {
   duration: number;
   warmup: number;
   writeRate: number;
+  writeSeconds: number;
   workDir: string;
 }
 
@@ -73,7 +74,7 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
   const spec = (url: string, path: string, headers: Record<string, string>): LoadSpec => ({
     url,
     connections: 8,
-    duration: Math.max(ctx.duration, 10),
+    duration: ctx.writeSeconds,
     warmup: Math.min(ctx.warmup, 2),
     overallRate: ctx.writeRate,
     method: 'POST',
@@ -109,7 +110,7 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
         notes: [problems(api) && `API: ${problems(api)}`, `baseline insert p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms`].filter(Boolean).join('; '),
       },
       {
-        scenario: '4. sync lag, write → searchable',
+        scenario: '4. sync lag, write to searchable',
         rps: null,
         p50: lag ? Math.round(lag.p50) : null,
         p99: lag ? Math.round(lag.p99) : null,

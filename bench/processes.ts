@@ -16,7 +16,7 @@ export interface ServerChild {
 
 export interface SpawnServerOptions {
   name: string;
-  /** Script relative to the project root, run by node with the tsx loader. */
+  /** Script relative to the project root: TypeScript (run with the tsx loader) or compiled JavaScript. */
   script: string;
   env: NodeJS.ProcessEnv;
   nodeArgs?: string[];
@@ -40,7 +40,8 @@ function exited(child: ChildProcess): Promise<void> {
 export async function spawnServer(options: SpawnServerOptions): Promise<ServerChild> {
   const port = await freePort();
   const log = createWriteStream(options.logFile);
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], {
     cwd: PROJECT_ROOT,
     env: { ...options.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -29,7 +29,8 @@ function sourceOf(url: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1] as string;
   if (url.startsWith('node:')) return url;
-  return path.relative(PROJECT_ROOT, url.replace(/^file:\/\//, ''));
+  // The bench runs the API compiled into its work folder: show the source path.
+  return path.relative(PROJECT_ROOT, url.replace(/^file:\/\//, '')).replace(/^.*\/work-\d+\/build\//, '');
 }
 
 function summarise(file: string, profile: CpuProfile, top: number): ProfileSummary {

@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { parseBenchArgs, type BenchOptions } from './args';
 import { measureThroughput, measureWrites, type MeasureContext } from './measure';
 import { measureReindex } from './reindexBench';
+import { buildApi } from './build';
 import { RssSampler, resultsPath, spawnServer, type ServerChild } from './processes';
 import { summariseProfiles } from './profile';
 import { machineDescription, textTable, writeReport, type BenchReport, type Row } from './report';
@@ -37,9 +38,10 @@ async function main(): Promise<number> {
     if (options.reuse) log(`reusing the data of run ${options.reuse}`);
     else details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
     if (options.only?.every((name) => name === 'seed')) return 0;
+    const script = options.api === 'build' ? await buildApi(`${workDir}/build`) : 'src/main.ts';
     const api = await spawnServer({
       name: 'API',
-      script: 'src/main.ts',
+      script,
       env: world.childEnv,
       nodeArgs: options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
       logFile: `${workDir}/api.log`,
@@ -57,6 +59,7 @@ async function main(): Promise<number> {
       connections: options.connections,
       duration: options.duration,
       warmup: options.smoke ? 1 : 3,
+      writeSeconds: options.smoke ? options.duration : Math.max(options.duration, 10),
       writeRate: options.writeRate,
       workDir,
     };
@@ -114,7 +117,7 @@ async function main(): Promise<number> {
   const report: BenchReport = {
     startedAt,
     machine: machineDescription(),
-    options: { events: options.events, duration: options.duration, connections: options.connections, writeRate: options.writeRate, smoke: options.smoke },
+    options: { events: options.events, duration: options.duration, connections: options.connections, writeRate: options.writeRate, api: options.api, smoke: options.smoke },
     rows,
     targets,
     details,

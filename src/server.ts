@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
-import { answerClientError } from './http/clientErrors';
+import { clientErrorHandler } from './http/clientErrors';
 import { pingSearch } from './search/client';
 import type { Services } from './services';
 import { pingMongo } from './storage/mongo';
@@ -37,7 +37,7 @@ export async function startServer(services: Services, host: string, port: number
     s.once('error', reject);
   });
   server.keepAliveTimeout = 5_000;
-  server.on('clientError', answerClientError);
+  server.on('clientError', clientErrorHandler(services.config.defaultLanguage));
   // While stopping, in-flight (and late keep-alive) requests are answered with `Connection: close`,
   // so their connections end with the response instead of idling until the keep-alive timeout.
   let closing = false;

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Language } from '../../config';
 
 interface ParserError extends Error {
   code?: string;
@@ -15,19 +16,21 @@ function statusOf(err: ParserError): [number, string, string] {
 }
 
 /**
- * `clientError` handler: answers what the HTTP parser rejects (a URL or headers over the size
+ * A `clientError` handler: answers what the HTTP parser rejects (a URL or headers over the size
  * limit, malformed HTTP) with the CONTRACT part 9 error envelope instead of Node's bare status
  * line, then closes the connection.
  */
-export function answerClientError(err: ParserError, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [status, code, message] = statusOf(err);
-  const body = JSON.stringify({ code, message, data: { status } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+export function clientErrorHandler(defaultLanguage: Language): (err: ParserError, socket: Socket) => void {
+  return (err, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] = statusOf(err);
+    const body = JSON.stringify({ code, message, data: { status } });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Language: ${defaultLanguage}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
 }

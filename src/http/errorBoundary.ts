@@ -17,12 +17,14 @@ const SEARCH_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConne
 interface HttpError {
   status?: number;
   statusCode?: number;
+  /** formidable (multipart bodies) puts its status here. */
+  httpCode?: number;
   type?: string;
   expose?: boolean;
 }
 
 function fromFramework(err: HttpError & Error): CalendarError | undefined {
-  const status = err.status ?? err.statusCode;
+  const status = err.status ?? err.statusCode ?? err.httpCode;
   if (status === 413) return new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');
   if (status === 415) return new CalendarError(415, 'rest_unsupported_media_type', 'Unsupported request body type.');
   if (status === 400 && /json/i.test(`${err.type ?? ''} ${err.message}`)) {

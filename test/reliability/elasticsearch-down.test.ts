@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { testWorld } from '../support/harness';
 import { call, isErrorEnvelope, sleep, until, type Answer } from './support/http';
+import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
 import {
   PrivateMongo,
@@ -111,6 +112,8 @@ describe('reliability: Elasticsearch down during a stream of writes', function (
     );
     const listed = await get(`${ROOT}/events?search=outage`);
     expect(listed.status).to.equal(200);
+    const verified = await verifySync(world.services);
+    expect(verified.inSync, formatVerifyReport(verified).join('\n')).to.equal(true);
     const comparison = await compareIndexWithDatabase(world.services);
     expect(comparison.differences, describeDifferences(comparison)).to.deep.equal([]);
     const lost = await lostWrites(world.services, figures.lastTitles);
@@ -121,7 +124,7 @@ describe('reliability: Elasticsearch down during a stream of writes', function (
         `      figures (${es.description}):`,
         `        outage ${(outageMs / 1000).toFixed(1)} s${es.hang ? ' (refused, then hanging)' : ''}; writes acknowledged ${figures.acknowledged} (${writesDuringOutage} during the outage), refused ${figures.failed.length}, lost ${lost.length}`,
         `        slowest list answer while down ${Math.round(slowestList)} ms (503 search-unavailable); backlog at restart ${backlogAtRestart}, drained in ${(drainMs / 1000).toFixed(1)} s`,
-        `        index vs database: ${comparison.records} records, ${comparison.documents} documents compared, ${comparison.differences.length} differences`,
+        `        index vs database: ${comparison.records} records, ${comparison.documents} documents compared, ${comparison.differences.length} differences; sync:verify in sync`,
       ].join('\n'),
     );
   });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { assertConforms } from '../support/conformance';
 import { testWorld } from '../support/harness';
 import { call, isErrorEnvelope } from './support/http';
 import { HOSTILE_SLUG_SEGMENTS, rawJsonBody, SEARCH_SYNTAX } from './support/fuzz/hostile';
@@ -17,6 +18,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const SLOW_MS = 5_000;
 const SEARCH_MS = 2_000;
 const KINDS = ['events', 'venues', 'organizers', 'categories', 'tags'];
+
+/** Paths the conformance check can place: under a known root, without dot segments it would normalise. */
+function documented(path: string): boolean {
+  const pathname = path.split('?')[0]!;
+  return /^(\/(en|fr|de))?\/calendar\/events\/v1(\/|$)/.test(pathname) && !/\/(\.|%2e){1,2}(\/|$)/i.test(pathname);
+}
 
 interface Violation {
   op: string;
@@ -106,6 +113,12 @@ describe('reliability: hostile input on every route (property-based, from the Op
     if (answer.status >= 400 && answer.status < 500 && !isErrorEnvelope(answer.body, answer.status))
       problems.push(`${answer.status} outside the error envelope: ${answer.text.slice(0, 200)}`);
     if (answer.ms > SLOW_MS) problems.push(`took ${Math.round(answer.ms)} ms`);
+    if (answer.status > 0 && documented(req.path)) {
+      const headers = new Headers(Object.entries(answer.headers).map(([k, v]) => [k, String(v)] as [string, string]));
+      await assertConforms(req.method, req.path.split('?')[0]!, { status: answer.status, headers, body: answer.body }).catch((err: Error) =>
+        problems.push(`does not match the document: ${err.message.slice(0, 300)}`),
+      );
+    }
     if (answer.status >= 400 || req.method === 'GET') {
       if (req.method !== 'GET') tally.rejectedWrites++;
       const touched = changed(before, await snapshot(world.services));

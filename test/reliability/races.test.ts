@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
+import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { testWorld } from '../support/harness';
 import { call, until, type Answer } from './support/http';
@@ -23,6 +24,8 @@ describe('reliability: racing writes', function () {
 
   async function indexMatchesDatabase(): Promise<void> {
     await until(async () => (await world.services.sync.backlog()).pending === 0, 60_000, 'the sync backlog to drain');
+    const verified = await verifySync(world.services);
+    expect(verified.inSync, formatVerifyReport(verified).join('\n')).to.equal(true);
     const comparison = await compareIndexWithDatabase(world.services);
     expect(comparison.differences, describeDifferences(comparison)).to.deep.equal([]);
   }

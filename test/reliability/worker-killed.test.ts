@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { testWorld } from '../support/harness';
 import { envOf, kill, spawnScript, type Child } from './support/childProcess';
 import { call, sleep, until } from './support/http';
+import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
 import { PrivateMongo } from './support/privateServers';
 import { openPrivateWorld, type PrivateWorld } from './support/privateWorld';
@@ -112,6 +113,8 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
       180_000,
       'the backlog to drain after the restart',
     );
+    const verified = await verifySync(world.services);
+    expect(verified.inSync, formatVerifyReport(verified).join('\n')).to.equal(true);
     const comparison = await compareIndexWithDatabase(services);
     expect(comparison.differences, describeDifferences(comparison)).to.deep.equal([]);
     const lost = await lostWrites(services, lastTitles);
@@ -122,7 +125,7 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
     console.log(
       [
         `      figures: ${written} writes in ${(burstMs / 1000).toFixed(1)} s (${records} creates, ${updates} renames; ${httpCreates + httpUpdates} over HTTP); worker killed after ${writtenAtKill} writes holding ${leasedAtKill} leases; writes lost 0`,
-        `        converged ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill (${(convergedMs / 1000).toFixed(1)} s after the burst); ${comparison.records} records / ${comparison.documents} index documents compared, ${comparison.differences.length} differences`,
+        `        converged ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill (${(convergedMs / 1000).toFixed(1)} s after the burst); ${comparison.records} records / ${comparison.documents} index documents compared, ${comparison.differences.length} differences; sync:verify in sync`,
       ].join('\n'),
     );
   });

@@ -99,6 +99,7 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
     413: ['rest_payload_too_large'],
     415: ['rest_unsupported_media_type'],
     429: ['rest_rate_limited'],
+    431: ['rest_headers_too_large'],
   };
   return codes[status] ?? [];
 }
@@ -136,8 +137,11 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
     },
   };
   // Every route validates i18n_language (400) and refuses a bad key (401; 429 after too many);
-  // every write needs a key of a strong enough role (403) and is rate-limited (429).
-  const statuses = new Set([...(route.errors ?? []), 400, 401, 429, ...(route.access === 'write' ? [403] : [])]);
+  // every write needs a key of a strong enough role (403) and is rate-limited (429); any method
+  // that takes a body refuses one too large or of another type (413, 415); a request line or
+  // headers too large never reach a route (431).
+  const bodyStatuses = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) ? [413, 415] : [];
+  const statuses = new Set([...(route.errors ?? []), 400, 401, 429, 431, ...bodyStatuses, ...(route.access === 'write' ? [403] : [])]);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const codes = errorCodes(status, route, kind, listing);
     const headers: Record<string, unknown> = { ...contentLanguage };

@@ -107,6 +107,7 @@ const en: DocTexts = {
     '410': 'Already in the trash',
     '413': 'Body too large',
     '415': 'Unsupported body media type',
+    '431': 'Request line or headers too large (answered before routing, connection closed)',
     '429': 'Too many writes or failed authentications; retry after `Retry-After` seconds',
     default:
       'Unexpected failure: 500 `rest_internal_error`, or 503 `search-unavailable` / `storage-unavailable` with `Retry-After`',
@@ -184,6 +185,7 @@ const fr: DocTexts = {
     '410': 'Déjà à la corbeille',
     '413': 'Corps trop volumineux',
     '415': 'Type de corps non pris en charge',
+    '431': 'Ligne de requête ou en-têtes trop volumineux (réponse avant le routage, connexion fermée)',
     '429': 'Trop d’écritures ou d’authentifications échouées ; réessayer après `Retry-After` secondes',
     default:
       'Échec inattendu : 500 `rest_internal_error`, ou 503 `search-unavailable` / `storage-unavailable` avec `Retry-After`',
@@ -261,6 +263,7 @@ const de: DocTexts = {
     '410': 'Bereits im Papierkorb',
     '413': 'Body zu groß',
     '415': 'Nicht unterstützter Medientyp des Bodys',
+    '431': 'Anfragezeile oder Header zu groß (vor dem Routing beantwortet, Verbindung geschlossen)',
     '429': 'Zu viele Schreibzugriffe oder fehlgeschlagene Anmeldungen; nach `Retry-After` Sekunden erneut versuchen',
     default:
       'Unerwarteter Fehler: 500 `rest_internal_error` oder 503 `search-unavailable` / `storage-unavailable` mit `Retry-After`',

@@ -19,6 +19,17 @@ const log = (line: string) => {
   if (process.env.RELIABILITY_VERBOSE) console.log(`      [servers] ${line}`);
 };
 
+/** The servers are detached process groups: a test run that dies must not leave them behind. */
+function killOnExit(pid: number): void {
+  process.once('exit', () => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  });
+}
+
 /** A private jongodb on a free port that a test may stop and start again on the same port (memory only). */
 export class PrivateMongo {
   private instance: MongoInstance | undefined;
@@ -42,13 +53,9 @@ export class PrivateMongo {
   }
 
   async up(): Promise<void> {
-    this.instance ??= await startJongodb({
-      projectRoot: PROJECT_ROOT,
-      instanceDir: this.dir,
-      port: this.port,
-      database: 'calendar',
-      log,
-    });
+    if (this.instance) return;
+    this.instance = await startJongodb({ projectRoot: PROJECT_ROOT, instanceDir: this.dir, port: this.port, database: 'calendar', log });
+    killOnExit(this.instance.pid);
   }
 
   /** Stops the server process (SIGTERM, then SIGKILL): connections drop, the port refuses. */
@@ -106,6 +113,7 @@ export async function privateElasticsearch(scope: string): Promise<FaultyElastic
       log,
     });
   let instance: ElasticsearchInstance | undefined = await start();
+  killOnExit(instance.pid);
   return {
     url: `http://127.0.0.1:${port}`,
     description: `a private Elasticsearch process on port ${port}, stopped and restarted on its data`,
@@ -114,7 +122,9 @@ export async function privateElasticsearch(scope: string): Promise<FaultyElastic
       instance = undefined;
     },
     up: async () => {
-      instance ??= await start();
+      if (instance) return;
+      instance = await start();
+      killOnExit(instance.pid);
     },
     cleanup: async () => {
       await instance?.stop();

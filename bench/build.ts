@@ -1,0 +1,23 @@
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PROJECT_ROOT } from './world';
+
+/**
+ * Compiles the API the way `npm run build` does (tsc to CommonJS, run by plain node as the
+ * Dockerfile does), into `outDir`: the bench measures the deployed artifact, not the TypeScript
+ * loader (tsx keeps ~30 MB more in memory). Only the API's import graph, without type checks.
+ */
+export async function buildApi(outDir: string): Promise<string> {
+  await rm(outDir, { recursive: true, force: true });
+  const tsc = path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = [tsc, 'src/main.ts', '--outDir', outDir, '--rootDir', '.', '--target', 'ES2022', '--module', 'commonjs'];
+  args.push('--moduleResolution', 'node', '--esModuleInterop', '--resolveJsonModule', '--skipLibCheck', '--noCheck');
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`building the API failed (exit ${code}): ${output.slice(-2000)}`);
+  return path.join(outDir, 'src', 'main.js');
+}
