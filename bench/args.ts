@@ -33,7 +33,8 @@ const USAGE = `usage: npm run bench -- [--events N] [--duration S] [--connection
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, not "${text}"\n${USAGE}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive integer, not "${text}"\n${USAGE}`);
   return value;
 }
 

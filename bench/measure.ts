@@ -35,7 +35,11 @@ function problems(result: LoadResult): string {
 }
 
 /** A read scenario at `connections`, the baseline first, then the API (both warmed up). */
-export async function measureThroughput(ctx: MeasureContext, scenario: string, paths: ScenarioPaths): Promise<Measurement> {
+export async function measureThroughput(
+  ctx: MeasureContext,
+  scenario: string,
+  paths: ScenarioPaths,
+): Promise<Measurement> {
   const spec = (url: string, list: string[]): LoadSpec => ({
     url,
     connections: ctx.connections,
@@ -48,7 +52,9 @@ export async function measureThroughput(ctx: MeasureContext, scenario: string, p
   await ctx.apiRss.take();
   const api = await runLoad(spec(ctx.api.url, paths.api), ctx.workDir);
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
-  const notes = [problems(api) && `API: ${problems(api)}`, problems(baseline) && `baseline: ${problems(baseline)}`].filter(Boolean).join('; ');
+  const notes = [problems(api) && `API: ${problems(api)}`, problems(baseline) && `baseline: ${problems(baseline)}`]
+    .filter(Boolean)
+    .join('; ');
   return {
     api,
     baseline,
@@ -70,7 +76,10 @@ export async function measureThroughput(ctx: MeasureContext, scenario: string, p
  * Event creations at a fixed rate: write latency against a bare insert, and the lag from each
  * write's response until a search finds it (no `Prefer: wait-for-index`).
  */
-export async function measureWrites(ctx: MeasureContext, bodies: Record<string, unknown>[]): Promise<{ rows: Row[]; api: LoadResult; baseline: LoadResult; apiPeakRssMb: number }> {
+export async function measureWrites(
+  ctx: MeasureContext,
+  bodies: Record<string, unknown>[],
+): Promise<{ rows: Row[]; api: LoadResult; baseline: LoadResult; apiPeakRssMb: number }> {
   const spec = (url: string, path: string, headers: Record<string, string>): LoadSpec => ({
     url,
     connections: 8,
@@ -88,7 +97,12 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
   const api = await runLoad(
     {
       ...spec(ctx.api.url, '/calendar/events/v1/events', { authorization: `Bearer ${ctx.world.adminKey}` }),
-      lag: { elasticsearchUrl: ctx.world.config.elasticsearch.url as string, index: aliasName(ctx.world.config, 'event', 'en'), pollMs: 20, giveUpMs: 15_000 },
+      lag: {
+        elasticsearchUrl: ctx.world.config.elasticsearch.url as string,
+        index: aliasName(ctx.world.config, 'event', 'en'),
+        pollMs: 20,
+        giveUpMs: 15_000,
+      },
     },
     ctx.workDir,
   );
@@ -107,7 +121,12 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
         baselineRps: baseline.rps,
         ratio: null,
         peakRssMb: apiPeakRssMb,
-        notes: [problems(api) && `API: ${problems(api)}`, `baseline insert p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms`].filter(Boolean).join('; '),
+        notes: [
+          problems(api) && `API: ${problems(api)}`,
+          `baseline insert p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms`,
+        ]
+          .filter(Boolean)
+          .join('; '),
       },
       {
         scenario: '4. sync lag, write to searchable',
@@ -117,7 +136,9 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
         baselineRps: null,
         ratio: null,
         peakRssMb: null,
-        notes: lag ? `p95 ${Math.round(lag.p95 ?? 0)} ms, max ${Math.round(lag.max)} ms, ${lag.samples} writes${lag.unseen ? `, ${lag.unseen} NEVER SEEN` : ''}` : 'not measured',
+        notes: lag
+          ? `p95 ${Math.round(lag.p95 ?? 0)} ms, max ${Math.round(lag.max)} ms, ${lag.samples} writes${lag.unseen ? `, ${lag.unseen} NEVER SEEN` : ''}`
+          : 'not measured',
       },
     ],
   };

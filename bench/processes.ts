@@ -51,7 +51,8 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerCh
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${options.name} exited during startup (code ${child.exitCode}); see ${options.logFile}`);
+    if (child.exitCode !== null)
+      throw new Error(`${options.name} exited during startup (code ${child.exitCode}); see ${options.logFile}`);
     const ok = await fetch(`${url}${options.readyPath}`)
       .then((res) => res.ok)
       .catch(() => false);
@@ -124,7 +125,11 @@ export function resultsPath(out: string, ...parts: string[]): string {
 
 /** Runs a TypeScript script in a child node process and parses the JSON line it prints last. */
 export async function runJsonChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -52,7 +52,12 @@ function summarise(file: string, profile: CpuProfile, top: number): ProfileSumma
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, ms]) => ({ [key]: name, ms: Math.round(ms), percent: Math.round((ms / busy) * 1000) / 10 }) as { [P in K]: string } & { ms: number; percent: number });
+      .map(
+        ([name, ms]) =>
+          ({ [key]: name, ms: Math.round(ms), percent: Math.round((ms / busy) * 1000) / 10 }) as {
+            [P in K]: string;
+          } & { ms: number; percent: number },
+      );
   return {
     file,
     seconds: Math.round((profile.endTime - profile.startTime) / 1e5) / 10,

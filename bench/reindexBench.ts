@@ -26,7 +26,8 @@ export interface ReindexMeasurement {
   details: Record<string, unknown>;
 }
 
-const reindexOnce = (world: BenchWorld) => runJsonChild<ReindexRun>(path.join('bench', 'reindex', 'child.ts'), [], world.childEnv);
+const reindexOnce = (world: BenchWorld) =>
+  runJsonChild<ReindexRun>(path.join('bench', 'reindex', 'child.ts'), [], world.childEnv);
 
 function reindexRow(scenario: string, run: ReindexRun, bulk: BulkRun | null): Row {
   return {
@@ -37,7 +38,9 @@ function reindexRow(scenario: string, run: ReindexRun, bulk: BulkRun | null): Ro
     baselineRps: bulk?.recordsPerSecond ?? null,
     ratio: bulk ? run.recordsPerSecond / bulk.recordsPerSecond : null,
     peakRssMb: run.peakRssMb,
-    notes: `events/s; ${run.records} events in ${run.seconds.toFixed(1)} s` + (bulk ? `; raw bulk of the same ${bulk.documents} documents in ${bulk.seconds.toFixed(1)} s` : ''),
+    notes:
+      `events/s; ${run.records} events in ${run.seconds.toFixed(1)} s` +
+      (bulk ? `; raw bulk of the same ${bulk.documents} documents in ${bulk.seconds.toFixed(1)} s` : ''),
   };
 }
 
@@ -46,11 +49,21 @@ function reindexRow(scenario: string, run: ReindexRun, bulk: BulkRun | null): Ro
  * a raw bulk load of the same documents; with `scaleTo`, more events are seeded and the reindex
  * runs again to compare its peak RSS (streaming: memory must not grow with the records).
  */
-export async function measureReindex(world: BenchWorld, workDir: string, scaleTo: number | null, seed: number, log: (line: string) => void): Promise<ReindexMeasurement> {
+export async function measureReindex(
+  world: BenchWorld,
+  workDir: string,
+  scaleTo: number | null,
+  seed: number,
+  log: (line: string) => void,
+): Promise<ReindexMeasurement> {
   log('reindexing the events');
   const base = await reindexOnce(world);
   log(`raw bulk baseline of the same documents`);
-  const bulk = await runJsonChild<BulkRun>(path.join('bench', 'reindex', 'bulkBaseline.ts'), [path.join(workDir, 'events.ndjson')], world.childEnv);
+  const bulk = await runJsonChild<BulkRun>(
+    path.join('bench', 'reindex', 'bulkBaseline.ts'),
+    [path.join(workDir, 'events.ndjson')],
+    world.childEnv,
+  );
   const rows = [reindexRow(`5. reindex ${base.records} events`, base, bulk)];
   let rss: ReindexMeasurement['rss'] = null;
   const details: Record<string, unknown> = { reindex: base, bulk };

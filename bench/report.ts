@@ -35,14 +35,32 @@ const HEADERS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'rat
 
 function cells(row: Row): string[] {
   const n = (value: number | null, digits = 0) => (value === null ? '–' : value.toFixed(digits));
-  return [row.scenario, n(row.rps), n(row.p50), n(row.p99), n(row.baselineRps), n(row.ratio, 2), n(row.peakRssMb), row.notes];
+  return [
+    row.scenario,
+    n(row.rps),
+    n(row.p50),
+    n(row.p99),
+    n(row.baselineRps),
+    n(row.ratio, 2),
+    n(row.peakRssMb),
+    row.notes,
+  ];
 }
 
 export function textTable(rows: Row[]): string {
   const table = [HEADERS, ...rows.map(cells)];
   const widths = HEADERS.map((_, i) => Math.max(...table.map((line) => (line[i] as string).length)));
-  const line = (values: string[]) => values.map((value, i) => (i === 0 || i === values.length - 1 ? value.padEnd(widths[i] as number) : value.padStart(widths[i] as number))).join('  ');
-  return [line(HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice().map((row) => line(cells(row)))].join('\n');
+  const line = (values: string[]) =>
+    values
+      .map((value, i) =>
+        i === 0 || i === values.length - 1 ? value.padEnd(widths[i] as number) : value.padStart(widths[i] as number),
+      )
+      .join('  ');
+  return [
+    line(HEADERS),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice().map((row) => line(cells(row))),
+  ].join('\n');
 }
 
 export function markdown(report: BenchReport): string {
@@ -55,7 +73,9 @@ export function markdown(report: BenchReport): string {
   const targets = report.targets.map((t) => `- ${t.ok ? 'pass' : '**FAIL**'}: ${t.name} (measured ${t.measured})`);
   return [
     `Taken ${report.startedAt} on ${report.machine}.`,
-    `Options: ${Object.entries(report.options).map(([k, v]) => `${k}=${String(v)}`).join(', ')}.`,
+    `Options: ${Object.entries(report.options)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(', ')}.`,
     '',
     ...lines,
     '',

@@ -28,11 +28,21 @@ async function main(): Promise<number> {
   const profileDir = resultsPath(options.out, 'profiles', startedAt.replace(/[:.]/g, '-'));
   await mkdir(workDir, { recursive: true });
   const world = await openWorld(log, options.reuse);
-  log(`run ${world.runId}: database ${world.config.mongo.database}, index prefix ${world.config.elasticsearch.indexPrefix}`);
+  log(
+    `run ${world.runId}: database ${world.config.mongo.database}, index prefix ${world.config.elasticsearch.indexPrefix}`,
+  );
   const children: ServerChild[] = [];
   const rows: Row[] = [];
   const details: Record<string, unknown> = {};
-  const measured: Measured = { lists: [], connections: options.connections, lagP99Ms: null, lagUnseen: 0, reindexRatio: null, apiPeakRssMb: null, reindexRss: null };
+  const measured: Measured = {
+    lists: [],
+    connections: options.connections,
+    lagP99Ms: null,
+    lagUnseen: 0,
+    reindexRatio: null,
+    apiPeakRssMb: null,
+    reindexRss: null,
+  };
   let apiRss: RssSampler | undefined;
   try {
     if (options.reuse) log(`reusing the data of run ${options.reuse}`);
@@ -43,12 +53,21 @@ async function main(): Promise<number> {
       name: 'API',
       script,
       env: world.childEnv,
-      nodeArgs: options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+      nodeArgs: [
+        ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []),
+        ...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+      ],
       logFile: `${workDir}/api.log`,
       readyPath: '/readyz',
     });
     children.push(api);
-    const baseline = await spawnServer({ name: 'baseline', script: 'bench/baseline/server.ts', env: world.childEnv, logFile: `${workDir}/baseline.log`, readyPath: '/healthz' });
+    const baseline = await spawnServer({
+      name: 'baseline',
+      script: 'bench/baseline/server.ts',
+      env: world.childEnv,
+      logFile: `${workDir}/baseline.log`,
+      readyPath: '/healthz',
+    });
     children.push(baseline);
     apiRss = new RssSampler(api.pid);
     const ctx: MeasureContext = {
@@ -66,8 +85,18 @@ async function main(): Promise<number> {
     const samples = await drawSamples(world.services, options.seed);
     const scenarios = [
       { key: 'read', name: '1. GET /events/{id}', paths: readPaths(samples), kind: 'read' as const },
-      { key: 'search', name: '2. GET /events?search=', paths: searchPaths(samples, options.seed), kind: 'list' as const },
-      { key: 'geo', name: '3. GET /events geo+dates+category', paths: geoPaths(samples, options.seed), kind: 'list' as const },
+      {
+        key: 'search',
+        name: '2. GET /events?search=',
+        paths: searchPaths(samples, options.seed),
+        kind: 'list' as const,
+      },
+      {
+        key: 'geo',
+        name: '3. GET /events geo+dates+category',
+        paths: geoPaths(samples, options.seed),
+        kind: 'list' as const,
+      },
     ];
     const parity: Record<string, string> = {};
     let apiPeak = 0;
@@ -106,7 +135,8 @@ async function main(): Promise<number> {
     }
   } finally {
     apiRss?.stop();
-    for (const child of children.reverse()) await child.stop().catch((err: Error) => log(`stopping ${child.name}: ${err.message}`));
+    for (const child of children.reverse())
+      await child.stop().catch((err: Error) => log(`stopping ${child.name}: ${err.message}`));
     await world.close(options.keep).catch((err: Error) => log(`cleanup: ${err.message}`));
     if (options.keep) log(`data kept: measure it again with --reuse ${world.runId}`);
     await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
@@ -117,7 +147,14 @@ async function main(): Promise<number> {
   const report: BenchReport = {
     startedAt,
     machine: machineDescription(),
-    options: { events: options.events, duration: options.duration, connections: options.connections, writeRate: options.writeRate, api: options.api, smoke: options.smoke },
+    options: {
+      events: options.events,
+      duration: options.duration,
+      connections: options.connections,
+      writeRate: options.writeRate,
+      api: options.api,
+      smoke: options.smoke,
+    },
     rows,
     targets,
     details,
@@ -128,7 +165,9 @@ async function main(): Promise<number> {
   console.log(`\nresults: ${file}`);
   const failed = targets.filter((t) => !t.ok);
   if (options.check && failed.length > 0) {
-    console.error(`\nbench: ${failed.length} target(s) missed:\n${failed.map((t) => `  - ${t.name} (measured ${t.measured})`).join('\n')}`);
+    console.error(
+      `\nbench: ${failed.length} target(s) missed:\n${failed.map((t) => `  - ${t.name} (measured ${t.measured})`).join('\n')}`,
+    );
     return 1;
   }
   return 0;

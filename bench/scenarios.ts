@@ -39,7 +39,9 @@ async function titleWords(services: Services, lang: Language): Promise<string[]>
   const docs = await services.stores.events.docs.find({ lang }).limit(400).toArray();
   const counts = new Map<string, number>();
   for (const doc of docs) {
-    for (const word of String(doc.title ?? '').toLowerCase().split(/[^\p{L}]+/u)) {
+    for (const word of String(doc.title ?? '')
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)) {
       if (word.length >= 4) counts.set(word, (counts.get(word) ?? 0) + 1);
     }
   }
@@ -111,7 +113,9 @@ export function geoPaths(samples: Samples, seed: number, now = new Date()): Scen
       `${prefix(lang)}${ROOT}/events?geoloc_lat=${place.lat}&geoloc_lng=${place.lng}&geoloc_radius=50&geoloc_unit=km` +
         `&orderby=distance&start_date=${from}&end_date=${to}&categories=${category}`,
     );
-    baseline.push(`/geo?lat=${place.lat}&lng=${place.lng}&radius=50&unit=km&from=${from}&to=${to}&category=${category}&lang=${lang}`);
+    baseline.push(
+      `/geo?lat=${place.lat}&lng=${place.lng}&radius=50&unit=km&from=${from}&to=${to}&category=${category}&lang=${lang}`,
+    );
   }
   return { api, baseline };
 }
@@ -138,7 +142,12 @@ export function writeBodies(samples: Samples, seed: number, now = new Date()): R
 type Json = Record<string, unknown>;
 
 /** Whether the API and the baseline answer the first requests with the same events. */
-export async function checkParity(apiUrl: string, baselineUrl: string, paths: ScenarioPaths, kind: 'read' | 'list'): Promise<string | null> {
+export async function checkParity(
+  apiUrl: string,
+  baselineUrl: string,
+  paths: ScenarioPaths,
+  kind: 'read' | 'list',
+): Promise<string | null> {
   for (let i = 0; i < Math.min(5, paths.api.length); i++) {
     const [api, base] = await Promise.all([
       fetch(`${apiUrl}${paths.api[i]}`).then((res) => res.json() as Promise<Json>),

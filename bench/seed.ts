@@ -6,7 +6,12 @@ import type { BenchWorld } from './world';
  * Seeds `events` demo events (venues in real cities, organizers, terms; en/fr/de) with bulk
  * inserts, then indexes everything with the zero-downtime reindex (no sync-queue churn).
  */
-export async function seedAndIndex(world: BenchWorld, events: number, seed: number, log: (line: string) => void): Promise<SeedResult> {
+export async function seedAndIndex(
+  world: BenchWorld,
+  events: number,
+  seed: number,
+  log: (line: string) => void,
+): Promise<SeedResult> {
   const { services } = world;
   await waitForSearchIndexes(services);
   let reported = 0;

@@ -26,7 +26,11 @@ const MAX_RSS_GROWTH = 1.3;
 export function evaluateTargets(m: Measured): TargetOutcome[] {
   const out: TargetOutcome[] = [];
   for (const list of m.lists) {
-    out.push({ name: `${list.scenario}: throughput >= ${MIN_RATIO} of baseline`, ok: list.ratio >= MIN_RATIO, measured: list.ratio.toFixed(2) });
+    out.push({
+      name: `${list.scenario}: throughput >= ${MIN_RATIO} of baseline`,
+      ok: list.ratio >= MIN_RATIO,
+      measured: list.ratio.toFixed(2),
+    });
     out.push({
       name: `${list.scenario}: p99 < ${MAX_P99_MS} ms at ${m.connections} connections`,
       ok: list.p99 < MAX_P99_MS,
@@ -41,10 +45,18 @@ export function evaluateTargets(m: Measured): TargetOutcome[] {
     });
   }
   if (m.reindexRatio !== null) {
-    out.push({ name: `reindex >= ${MIN_RATIO} of the raw bulk baseline`, ok: m.reindexRatio >= MIN_RATIO, measured: m.reindexRatio.toFixed(2) });
+    out.push({
+      name: `reindex >= ${MIN_RATIO} of the raw bulk baseline`,
+      ok: m.reindexRatio >= MIN_RATIO,
+      measured: m.reindexRatio.toFixed(2),
+    });
   }
   if (m.apiPeakRssMb !== null) {
-    out.push({ name: `API RSS under load <= ${MAX_API_RSS_MB} MB`, ok: m.apiPeakRssMb <= MAX_API_RSS_MB, measured: `${Math.round(m.apiPeakRssMb)} MB` });
+    out.push({
+      name: `API RSS under load <= ${MAX_API_RSS_MB} MB`,
+      ok: m.apiPeakRssMb <= MAX_API_RSS_MB,
+      measured: `${Math.round(m.apiPeakRssMb)} MB`,
+    });
   }
   if (m.reindexRss) {
     const growth = m.reindexRss.scaled / m.reindexRss.base;

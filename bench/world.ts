@@ -19,7 +19,17 @@ export interface BenchWorld {
 }
 
 /** Collections the service (and its ops scripts) may create; jongodb cannot list or drop them. */
-const KNOWN_COLLECTIONS = ['counters', 'sync_state', 'api_keys', 'events', 'venues', 'organizers', 'categories', 'tags', 'reindex_targets'];
+const KNOWN_COLLECTIONS = [
+  'counters',
+  'sync_state',
+  'api_keys',
+  'events',
+  'venues',
+  'organizers',
+  'categories',
+  'tags',
+  'reindex_targets',
+];
 
 async function emptyDatabase(services: Services): Promise<void> {
   if (await services.db.dropDatabase().catch(() => false)) return;
@@ -29,7 +39,14 @@ async function emptyDatabase(services: Services): Promise<void> {
     .then((infos) => infos.map((info) => info.name))
     .catch(() => [] as string[]);
   const names = new Set([...KNOWN_COLLECTIONS, ...listed]);
-  await Promise.all([...names].map((name) => services.db.collection(name).deleteMany({}).catch(() => undefined)));
+  await Promise.all(
+    [...names].map((name) =>
+      services.db
+        .collection(name)
+        .deleteMany({})
+        .catch(() => undefined),
+    ),
+  );
 }
 
 /** Seeding a big collection on jongodb takes long per insert: the bench's own client waits longer. */
@@ -68,7 +85,10 @@ export async function openWorld(log: (line: string) => void, reuse: string | nul
       if (!keep) {
         await emptyDatabase(services);
         await services.search.indices
-          .delete({ index: `${config.elasticsearch.indexPrefix}-*`, ignore_unavailable: true }, { requestTimeout: 60_000 })
+          .delete(
+            { index: `${config.elasticsearch.indexPrefix}-*`, ignore_unavailable: true },
+            { requestTimeout: 60_000 },
+          )
           .catch((err: Error) => log(`could not delete the bench indexes: ${err.message}`));
       }
       await services.close();

@@ -134,10 +134,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    console.error(`apikey: ${err.message}`);
-    process.exit(err instanceof UsageError || err instanceof ConfigError ? 2 : 1);
-  },
-);
+/** Exits once stdout has drained: `process.exit` alone truncates a long listing sent to a pipe. */
+function exitAfterOutput(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exitAfterOutput, (err: Error) => {
+  console.error(`apikey: ${err.message}`);
+  exitAfterOutput(err instanceof UsageError || err instanceof ConfigError ? 2 : 1);
+});

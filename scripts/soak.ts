@@ -61,29 +61,39 @@ async function main(): Promise<void> {
         signal: AbortSignal.timeout(30_000),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, ms: performance.now() - started };
+      return {
+        status: res.status,
+        body: text ? (JSON.parse(text) as Record<string, any>) : {},
+        ms: performance.now() - started,
+      };
     } catch {
-      return { status: 0, body: undefined, ms: performance.now() - started };
+      return { status: 0, body: {}, ms: performance.now() - started };
     }
   };
   const scrape = async () => {
     try {
       const text = await (await fetch(`${opts.base}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
-      return { rss: metricValue(text, 'process_resident_memory_bytes'), backlog: metricValue(text, 'calendar_sync_backlog_entries') };
+      return {
+        rss: metricValue(text, 'process_resident_memory_bytes'),
+        heap: metricValue(text, 'nodejs_heap_size_used_bytes'),
+        backlog: metricValue(text, 'calendar_sync_backlog_entries'),
+      };
     } catch {
-      return { rss: undefined, backlog: undefined };
+      return {};
     }
   };
 
   const canWrite = Boolean(opts.key);
   const marker = Date.now().toString(36);
-  console.log(`soak: ${opts.base}, ${opts.rate} req/s for ${opts.duration} s, ${canWrite ? 'reads, lists and writes' : 'reads and lists only (no key)'}`);
+  console.log(
+    `soak: ${opts.base}, ${opts.rate} req/s for ${opts.duration} s, ${canWrite ? 'reads, lists and writes' : 'reads and lists only (no key)'}`,
+  );
   const known = await seed(send, canWrite, marker);
   const next = scheduler(operations(send, known, canWrite));
 
   const all: Outcome[] = [];
   let window: Outcome[] = [];
-  const windows: { label: string; p99: number; rss?: number }[] = [];
+  const windows: { label: string; p99: number; rss?: number; heap?: number }[] = [];
   let inFlight = 0;
   let dropped = 0;
   const started = performance.now();
@@ -91,12 +101,14 @@ async function main(): Promise<void> {
   const pending = new Set<Promise<void>>();
   const reportWindow = async (label: string) => {
     const figures = summarise(window);
-    const { rss, backlog } = await scrape();
-    windows.push({ label, p99: figures.p99, rss });
-    console.log(windowLine(label, figures, rss, backlog));
+    const server = await scrape();
+    windows.push({ label, p99: figures.p99, rss: server.rss, heap: server.heap });
+    console.log(windowLine(label, figures, server));
     window = [];
   };
-  console.log(`${'window'.padEnd(9)} (requests answered in the window, their errors and latency; the API's RSS and sync backlog at its end)`);
+  console.log(
+    `${'window'.padEnd(9)} (requests answered in the window, their errors and latency; the API's RSS, heap and sync backlog at its end)`,
+  );
   let nextWindowAt = opts.window * 1000;
   for (let n = 0; n < total; n++) {
     const due = (n / opts.rate) * 1000;
@@ -125,22 +137,38 @@ async function main(): Promise<void> {
   await reportWindow('end');
 
   const overall = summarise(all);
-  console.log(`\ntotal: ${overall.requests} requests in ${((performance.now() - started) / 1000).toFixed(1)} s, ${overall.errors} errors, ${dropped} not sent (client saturated)`);
+  console.log(
+    `\ntotal: ${overall.requests} requests in ${((performance.now() - started) / 1000).toFixed(1)} s, ${overall.errors} errors, ${dropped} not sent (client saturated)`,
+  );
   console.log(`statuses: ${JSON.stringify(overall.statuses)}`);
-  console.log(`latency: p50 ${ms(overall.p50)}, p95 ${ms(overall.p95)}, p99 ${ms(overall.p99)}, max ${ms(overall.max)}`);
+  console.log(
+    `latency: p50 ${ms(overall.p50)}, p95 ${ms(overall.p95)}, p99 ${ms(overall.p99)}, max ${ms(overall.max)}`,
+  );
   for (const name of [...new Set(all.map((o) => o.op))]) {
     const s = summarise(all.filter((o) => o.op === name));
-    console.log(`  ${name.padEnd(20)} ${String(s.requests).padStart(6)} req ${String(s.errors).padStart(4)} err  p50 ${ms(s.p50)}  p99 ${ms(s.p99)}  max ${ms(s.max)}`);
+    console.log(
+      `  ${name.padEnd(20)} ${String(s.requests).padStart(6)} req ${String(s.errors).padStart(4)} err  p50 ${ms(s.p50)}  p99 ${ms(s.p99)}  max ${ms(s.max)}`,
+    );
   }
-  const rss = windows.map((w) => w.rss).filter((v): v is number => v !== undefined);
-  if (rss.length > 1) {
-    const settled = rss[Math.min(1, rss.length - 1)]!;
-    console.log(`memory: rss first ${mib(rss[0]!)}, after warm-up ${mib(settled)}, last ${mib(rss[rss.length - 1]!)}, max ${mib(Math.max(...rss))} (${(((rss[rss.length - 1]! - settled) / settled) * 100).toFixed(1)}% since warm-up)`);
+  for (const key of ['rss', 'heap'] as const) {
+    const values = windows.map((w) => w[key]).filter((v): v is number => v !== undefined);
+    if (values.length < 2) continue;
+    const settled = values[1]!;
+    const last = values[values.length - 1]!;
+    console.log(
+      `memory (${key === 'rss' ? 'resident' : 'JS heap used'}): first ${mib(values[0]!)}, after warm-up ${mib(settled)}, last ${mib(last)}, max ${mib(Math.max(...values))} (${(((last - settled) / settled) * 100).toFixed(1)}% since warm-up)`,
+    );
   }
   const p99s = windows.slice(1, -1).map((w) => w.p99);
-  if (p99s.length > 1) console.log(`latency stability: p99 per window from ${ms(Math.min(...p99s))} to ${ms(Math.max(...p99s))} (first ${ms(p99s[0]!)}, last ${ms(p99s[p99s.length - 1]!)})`);
+  if (p99s.length > 1)
+    console.log(
+      `latency stability: p99 per window from ${ms(Math.min(...p99s))} to ${ms(Math.max(...p99s))} (first ${ms(p99s[0]!)}, last ${ms(p99s[p99s.length - 1]!)})`,
+    );
   const failures = all.filter((o) => isError(o.status));
-  if (failures.length) console.log(`errors by operation: ${JSON.stringify(Object.fromEntries([...new Set(failures.map((f) => f.op))].map((op) => [op, failures.filter((f) => f.op === op).length])))}`);
+  if (failures.length)
+    console.log(
+      `errors by operation: ${JSON.stringify(Object.fromEntries([...new Set(failures.map((f) => f.op))].map((op) => [op, failures.filter((f) => f.op === op).length])))}`,
+    );
   if (canWrite && !opts.keepData) await cleanUp(send, known);
   process.exit(failures.length > 0 || dropped > 0 ? 1 : 0);
 }

@@ -7,12 +7,23 @@ import type { estypes } from '@elastic/elasticsearch';
  */
 const SOURCE = ['record', 'password_protected'];
 const PAGE_SIZE = 6;
-const BOOSTS = ['title^3', 'category_names^1.5', 'tag_names^1.5', 'venue_names', 'organizer_names', 'excerpt', 'description'];
+const BOOSTS = [
+  'title^3',
+  'category_names^1.5',
+  'tag_names^1.5',
+  'venue_names',
+  'organizer_names',
+  'excerpt',
+  'description',
+];
 
 /** chai's global `should` breaks literal bool queries' types in this project (see src/search/fullText.ts). */
 const bool = (clauses: Record<string, unknown>) => ({ bool: clauses }) as unknown as estypes.QueryDslQueryContainer;
 
-const published: estypes.QueryDslQueryContainer[] = [{ term: { status: 'publish' } }, { term: { hide_from_listings: false } }];
+const published: estypes.QueryDslQueryContainer[] = [
+  { term: { status: 'publish' } },
+  { term: { hide_from_listings: false } },
+];
 const chronological: estypes.SortCombinations[] = [{ start_utc: { order: 'asc' } }, { id: { order: 'asc' } }];
 
 function localDay(date: Date, endOfDay: boolean): string {
@@ -80,7 +91,9 @@ export function geoRequest(index: string, p: GeoParams): estypes.SearchRequest {
       ],
     }),
     sort: [
-      { _geo_distance: { location: point, order: 'asc', unit: p.unit, distance_type: 'arc' } } as estypes.SortCombinations,
+      {
+        _geo_distance: { location: point, order: 'asc', unit: p.unit, distance_type: 'arc' },
+      } as estypes.SortCombinations,
       ...chronological,
     ],
     size: PAGE_SIZE,

@@ -13,7 +13,10 @@ import { geoRequest, searchRequest } from './queries';
 async function main(): Promise<void> {
   const config = loadConfig();
   const { client, db } = await connectMongo({ ...config.mongo, url: config.mongo.url as string });
-  const search = createSearchClient({ url: config.elasticsearch.url as string, timeoutMs: config.elasticsearch.timeoutMs });
+  const search = createSearchClient({
+    url: config.elasticsearch.url as string,
+    timeoutMs: config.elasticsearch.timeoutMs,
+  });
   const events = db.collection<{ id: number; lang: string }>('events');
   // Writes go to the events collection itself: on the same engine, a collection's size matters.
   const writes = db.collection<Record<string, unknown>>('events');
@@ -39,7 +42,15 @@ async function main(): Promise<void> {
       const response = await search.search(searchRequest(aliasName(config, 'event', lang), q.search ?? ''));
       ctx.body = { events: records(response.hits.hits, false), total: response.hits.total };
     } else if (ctx.method === 'GET' && ctx.path === '/geo') {
-      const params = { lat: Number(q.lat), lng: Number(q.lng), radius: Number(q.radius), unit: q.unit === 'mi' ? 'mi' : 'km', from: q.from, to: q.to, category: Number(q.category) } as const;
+      const params = {
+        lat: Number(q.lat),
+        lng: Number(q.lng),
+        radius: Number(q.radius),
+        unit: q.unit === 'mi' ? 'mi' : 'km',
+        from: q.from,
+        to: q.to,
+        category: Number(q.category),
+      } as const;
       const response = await search.search(geoRequest(aliasName(config, 'event', lang), params));
       ctx.body = { events: records(response.hits.hits, true), total: response.hits.total };
     } else if (ctx.method === 'POST' && ctx.path === '/events') {

@@ -33,7 +33,9 @@ function run(spec: LoadSpec, seconds: number, lag: LagWatcher | null): Promise<a
         duration: seconds,
         ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
         headers: { ...(spec.bodies ? { 'content-type': 'application/json' } : {}), ...spec.headers },
-        requests: [{ method: spec.method, setupRequest, ...(onResponse ? { onResponse } : {}) }] as autocannon.Request[],
+        requests: [
+          { method: spec.method, setupRequest, ...(onResponse ? { onResponse } : {}) },
+        ] as autocannon.Request[],
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );

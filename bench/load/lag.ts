@@ -3,7 +3,8 @@ import type { Percentiles } from './spec';
 
 export function percentiles(values: number[], withP95 = false): Percentiles {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number));
+  const at = (q: number) =>
+    sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number);
   return { p50: at(0.5), ...(withP95 ? { p95: at(0.95) } : {}), p99: at(0.99), max: at(1) };
 }
 
@@ -39,7 +40,12 @@ export class LagWatcher {
     this.polling = true;
     try {
       const ids = [...this.pending.keys()];
-      const response = await this.client.search({ index: this.index, query: { ids: { values: ids } }, _source: false, size: ids.length });
+      const response = await this.client.search({
+        index: this.index,
+        query: { ids: { values: ids } },
+        _source: false,
+        size: ids.length,
+      });
       const now = performance.now();
       for (const hit of response.hits.hits) {
         const at = this.pending.get(hit._id as string);
@@ -57,7 +63,8 @@ export class LagWatcher {
   /** Waits until every written ID is seen or `giveUpMs` passes, then reports. */
   async finish(giveUpMs: number): Promise<Percentiles & { samples: number; unseen: number }> {
     const deadline = Date.now() + giveUpMs;
-    while (this.pending.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, this.pollMs));
+    while (this.pending.size > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, this.pollMs));
     if (this.timer) clearInterval(this.timer);
     await this.client.close();
     return { ...percentiles(this.lags, true), samples: this.lags.length, unseen: this.pending.size };

@@ -31,7 +31,8 @@ async function dump(file: string): Promise<number> {
       const hits = page.hits.hits;
       if (hits.length === 0) break;
       for (const hit of hits) {
-        if (!out.write(`${JSON.stringify({ lang, id: hit._id, version: hit._version ?? 1, doc: hit._source })}\n`)) await once(out, 'drain');
+        if (!out.write(`${JSON.stringify({ lang, id: hit._id, version: hit._version ?? 1, doc: hit._source })}\n`))
+          await once(out, 'drain');
         ids.add(hit._id as string);
       }
       after = hits[hits.length - 1]?.sort;
@@ -56,15 +57,22 @@ async function load(file: string): Promise<{ documents: number; seconds: number 
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   const stats = await client.helpers.bulk<{ lang: string; id: string; version: number; doc: Record<string, unknown> }>({
     datasource: (async function* () {
-      for await (const line of lines) yield JSON.parse(line) as { lang: string; id: string; version: number; doc: Record<string, unknown> };
+      for await (const line of lines)
+        yield JSON.parse(line) as { lang: string; id: string; version: number; doc: Record<string, unknown> };
     })(),
-    onDocument: (row) => [{ index: { _index: target(row.lang), _id: row.id, version: row.version, version_type: 'external' } }, row.doc],
+    onDocument: (row) => [
+      { index: { _index: target(row.lang), _id: row.id, version: row.version, version_type: 'external' } },
+      row.doc,
+    ],
     flushBytes: config.sync.flushBytes,
     concurrency: config.sync.concurrency,
     refreshOnCompletion: false,
   });
   for (const lang of LANGUAGES) {
-    await client.indices.putSettings({ index: target(lang), settings: { refresh_interval: config.elasticsearch.refreshInterval } });
+    await client.indices.putSettings({
+      index: target(lang),
+      settings: { refresh_interval: config.elasticsearch.refreshInterval },
+    });
     await client.indices.refresh({ index: target(lang) });
   }
   const seconds = (performance.now() - started) / 1000;

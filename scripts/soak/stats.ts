@@ -45,7 +45,13 @@ export const ms = (value: number): string => `${value.toFixed(value < 10 ? 1 : 0
 export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** One fixed-width line of a window's figures. */
-export function windowLine(label: string, s: Summary, rssBytes: number | undefined, backlog: number | undefined): string {
+export interface ServerFigures {
+  rss?: number;
+  heap?: number;
+  backlog?: number;
+}
+
+export function windowLine(label: string, s: Summary, server: ServerFigures): string {
   return [
     label.padEnd(9),
     `${s.requests} req`.padStart(9),
@@ -54,8 +60,9 @@ export function windowLine(label: string, s: Summary, rssBytes: number | undefin
     `p95 ${ms(s.p95)}`.padStart(12),
     `p99 ${ms(s.p99)}`.padStart(12),
     `max ${ms(s.max)}`.padStart(12),
-    `rss ${rssBytes === undefined ? '?' : mib(rssBytes)}`.padStart(14),
-    `backlog ${backlog ?? '?'}`.padStart(12),
+    `rss ${server.rss === undefined ? '?' : mib(server.rss)}`.padStart(14),
+    `heap ${server.heap === undefined ? '?' : mib(server.heap)}`.padStart(15),
+    `backlog ${server.backlog ?? '?'}`.padStart(12),
   ].join(' ');
 }
 

@@ -2,7 +2,8 @@
 
 export interface Answer {
   status: number;
-  body: any;
+  /** The parsed JSON body (`{}` when there is none). */
+  body: Record<string, any>;
   ms: number;
 }
 
@@ -53,7 +54,8 @@ export async function seed(send: Send, canWrite: boolean, marker: string): Promi
     const events = await send('GET', '/events?per_page=50');
     for (const event of events.body?.events ?? []) known.events.push({ id: event.id, slug: event.slug });
   }
-  if (known.events.length === 0) throw new Error('no events to read: give a key (--key or CALENDAR_API_KEY) or seed the database');
+  if (known.events.length === 0)
+    throw new Error('no events to read: give a key (--key or CALENDAR_API_KEY) or seed the database');
   return known;
 }
 
@@ -64,18 +66,42 @@ export function operations(send: Send, known: Known, canWrite: boolean): Op[] {
   const any = <T>(values: T[], n: number): T => values[n % values.length]!;
   const ops: Op[] = [
     { name: 'read event by id', weight: 25, run: (n) => send('GET', `/events/${any(known.events, n).id}`) },
-    { name: 'read event by slug', weight: 10, run: (n) => send('GET', `/events/by-slug/${encodeURIComponent(any(known.events, n).slug)}`) },
-    { name: 'read venue by id', weight: 10, run: (n) => send('GET', `/venues/${any(known.venues.length ? known.venues : [1], n)}`) },
-    { name: 'list events', weight: 15, run: (n) => send('GET', `/events?per_page=${1 + (n % 20)}&page=${1 + (n % 3)}`) },
-    { name: 'search events', weight: 10, run: (n) => send('GET', `/events?search=${encodeURIComponent(any(WORDS, n))}`) },
-    { name: 'filter events', weight: 5, run: (n) => send('GET', `/events?start_date=${day(n % 30)}&end_date=${day(30 + (n % 30))}&featured=false`) },
+    {
+      name: 'read event by slug',
+      weight: 10,
+      run: (n) => send('GET', `/events/by-slug/${encodeURIComponent(any(known.events, n).slug)}`),
+    },
+    {
+      name: 'read venue by id',
+      weight: 10,
+      run: (n) => send('GET', `/venues/${any(known.venues.length ? known.venues : [1], n)}`),
+    },
+    { name: 'list events', weight: 15, run: (n) => send('GET', `/events?per_page=${5 + (n % 6)}&page=${1 + (n % 3)}`) },
+    {
+      name: 'search events',
+      weight: 10,
+      run: (n) => send('GET', `/events?search=${encodeURIComponent(any(WORDS, n))}`),
+    },
+    {
+      name: 'filter events',
+      weight: 5,
+      run: (n) => send('GET', `/events?start_date=${day(n % 30)}&end_date=${day(30 + (n % 30))}&featured=false`),
+    },
     { name: 'list venues', weight: 3, run: () => send('GET', '/venues?search=soak') },
     { name: 'list categories', weight: 2, run: () => send('GET', '/categories?hide_empty=0') },
   ];
   if (!canWrite) return ops;
   return [
     ...ops,
-    { name: 'update event', weight: 10, run: (n) => send('PATCH', `/events/${any(known.events, n).id}`, { description: `<p>Soak update ${n}</p>`, featured: n % 2 === 0 }) },
+    {
+      name: 'update event',
+      weight: 10,
+      run: (n) =>
+        send('PATCH', `/events/${any(known.events, n).id}`, {
+          description: `<p>Soak update ${n}</p>`,
+          featured: n % 2 === 0,
+        }),
+    },
     {
       name: 'create event',
       weight: 5,
@@ -90,7 +116,9 @@ export function operations(send: Send, known: Known, canWrite: boolean): Op[] {
       weight: 5,
       run: (n) => {
         const id = known.created.shift();
-        return id ? send('DELETE', `/events/${id}?force=true`) : send('PATCH', `/events/${any(known.events, n).id}`, { sticky: false });
+        return id
+          ? send('DELETE', `/events/${id}?force=true`)
+          : send('PATCH', `/events/${any(known.events, n).id}`, { sticky: false });
       },
     },
   ];
@@ -111,7 +139,8 @@ function gcd(a: number, b: number): number {
 
 /** Removes what the soak created (best effort). */
 export async function cleanUp(send: Send, known: Known): Promise<void> {
-  for (const id of [...known.created, ...known.events.map((e) => e.id)]) await send('DELETE', `/events/${id}?force=true`);
+  for (const id of [...known.created, ...known.events.map((e) => e.id)])
+    await send('DELETE', `/events/${id}?force=true`);
   for (const id of known.venues) await send('DELETE', `/venues/${id}?force=true`);
   for (const id of known.categoryIds) await send('DELETE', `/categories/${id}`);
 }

@@ -23,7 +23,11 @@ export function requestMetrics(metrics: Metrics): Middleware<AppState> {
     try {
       await next();
     } finally {
-      stop({ method: METHODS.has(ctx.method) ? ctx.method : 'OTHER', route: routeLabel(ctx), status: String(ctx.status) });
+      stop({
+        method: METHODS.has(ctx.method) ? ctx.method : 'OTHER',
+        route: routeLabel(ctx),
+        status: String(ctx.status),
+      });
     }
   };
 }

@@ -34,7 +34,10 @@ export async function currentIndexedRecords(
     services.sync.entriesByKey([...refs.map((ref) => ref.key), ...settledKeys]),
     services.search
       .mget<{ record: ApiRecord }>(
-        { docs: refs.map((ref) => ({ _index: aliasName(services.config, ref.kind, lang), _id: String(ref.id) })), _source_includes: ['record'] },
+        {
+          docs: refs.map((ref) => ({ _index: aliasName(services.config, ref.kind, lang), _id: String(ref.id) })),
+          _source_includes: ['record'],
+        },
         { requestTimeout: INDEX_WAIT_MS, maxRetries: 0 },
       )
       .catch(() => null),
@@ -43,7 +46,8 @@ export async function currentIndexedRecords(
   response.docs.forEach((doc, i) => {
     const ref = refs[i]!;
     const entry = entries.get(ref.key);
-    if (!entry || entry.pending || !('found' in doc) || !doc.found || doc._version !== entry.version || !doc._source) return;
+    if (!entry || entry.pending || !('found' in doc) || !doc.found || doc._version !== entry.version || !doc._source)
+      return;
     out.set(ref.key, doc._source.record);
   });
   return out;

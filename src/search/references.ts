@@ -4,6 +4,7 @@ import type { Principal } from '../http/types';
 import type { Services } from '../services';
 import { inLanguage, type StoredRecord } from '../storage/recordStore';
 import type { EventDoc } from '../storage/stores';
+import { listCacheOf } from './listCache';
 import { mayFilterBy } from './visibility';
 
 /**
@@ -18,18 +19,30 @@ export async function resolveTermRefs(
   param: string,
 ): Promise<number[]> {
   const store = kind === 'category' ? services.stores.categories : services.stores.tags;
+  // Terms named by list filters are few and change rarely: known ones are remembered briefly.
+  const cache = listCacheOf(services);
+  const idKey = (id: number) => `term-id:${kind}:${id}`;
+  const slugKey = (slug: string) => `term-slug:${kind}:${lang}:${slug}`;
   const numeric = refs.filter((ref): ref is number => typeof ref === 'number');
   const slugs = refs.filter((ref): ref is string => typeof ref === 'string');
+  const uncachedIds = numeric.filter((id) => cache.get(idKey(id)) === undefined);
   const [found, bySlug] = await Promise.all([
-    store.getMany(numeric),
-    Promise.all(slugs.map(async (slug) => [slug, await store.getBySlug(slug, lang)] as const)),
+    store.getMany(uncachedIds),
+    Promise.all(
+      slugs.map(async (slug) => {
+        const cached = cache.get<number>(slugKey(slug));
+        return [slug, cached ?? (await store.getBySlug(slug, lang))?.id] as const;
+      }),
+    ),
   ]);
+  for (const id of found.keys()) cache.set(idKey(id), true);
+  for (const [slug, id] of bySlug) if (id !== undefined) cache.set(slugKey(slug), id);
   const unknown = [
-    ...numeric.filter((id) => !found.has(id)),
-    ...bySlug.filter(([, record]) => !record).map(([slug]) => slug),
+    ...uncachedIds.filter((id) => !found.has(id)),
+    ...bySlug.filter(([, id]) => id === undefined).map(([slug]) => slug),
   ];
   if (unknown.length > 0) throw new ValidationError({ [param]: `Unknown ${kind}: ${unknown.join(', ')}` });
-  return [...new Set([...numeric, ...bySlug.map(([, record]) => record?.id as number)])];
+  return [...new Set([...numeric, ...bySlug.map(([, id]) => id as number)])];
 }
 
 /** IDs that must all be existing records of `kind`, else a 400 naming `param`. */

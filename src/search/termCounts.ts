@@ -1,6 +1,7 @@
 import type { Language } from '../../config';
 import type { Services } from '../services';
 import { aliasName } from './indexNames';
+import { listCacheOf } from './listCache';
 import { searchIndex } from './listing';
 
 type ApiRecord = Record<string, unknown>;
@@ -22,11 +23,18 @@ export async function withCurrentTermCounts(
   lang: Language,
 ): Promise<ApiRecord[]> {
   const counts = new Map<string, number>();
+  const cache = listCacheOf(services);
+  const cacheKey = (kind: string, id: string) => `term-count:${lang}:${kind}:${id}`;
   await Promise.all(
     TERM_FIELDS.map(async ([field, kind]) => {
       const ids = new Set<string>();
       for (const event of events)
-        for (const term of (event[field] as Embedded[] | undefined) ?? []) ids.add(String(term.id));
+        for (const term of (event[field] as Embedded[] | undefined) ?? []) {
+          const id = String(term.id);
+          const cached = cache.get<number>(cacheKey(kind, id));
+          if (cached === undefined) ids.add(id);
+          else counts.set(`${kind}:${id}`, cached);
+        }
       if (ids.size === 0) return;
       const response = await searchIndex<{ count: number }>(services, {
         index: aliasName(services.config, kind, lang),
@@ -34,7 +42,10 @@ export async function withCurrentTermCounts(
         size: ids.size,
         _source: ['count'],
       });
-      for (const hit of response.hits.hits) counts.set(`${kind}:${hit._id}`, hit._source?.count ?? 0);
+      for (const hit of response.hits.hits) {
+        counts.set(`${kind}:${hit._id}`, hit._source?.count ?? 0);
+        cache.set(cacheKey(kind, hit._id as string), hit._source?.count ?? 0);
+      }
     }),
   );
   if (counts.size === 0) return events;

@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Collection, type CreateIndexesOptions, type Db, type Document, type IndexSpecification } from 'mongodb';
 
 export interface MongoOptions {
   url: string;
@@ -17,7 +17,6 @@ export async function connectMongo(options: MongoOptions): Promise<{ client: Mon
     serverMonitoringMode: 'poll',
     retryWrites: true,
     appName: 'calendar',
-    monitorCommands: process.env.MONGO_MONITOR === '1',
   });
   await client.connect();
   return { client, db: client.db(options.database) };
@@ -35,4 +34,22 @@ export async function pingMongo(db: Db): Promise<boolean> {
 /** Whether `err` is a duplicate-key error of a unique index (E11000). */
 export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+}
+
+/**
+ * Creates an index unless one of that name and key exists. Creating an existing index is a no-op
+ * on MongoDB, but jongodb re-checks every document of the collection for it (90 s for the events
+ * of 10k records), so startup would wait minutes on a big database.
+ */
+export async function ensureIndex(
+  collection: Collection<any>,
+  key: IndexSpecification & Document,
+  options: CreateIndexesOptions & { name: string },
+): Promise<void> {
+  const existing = await collection
+    .listIndexes()
+    .toArray()
+    .catch(() => [] as Document[]);
+  if (existing.some((index) => index.name === options.name && JSON.stringify(index.key) === JSON.stringify(key))) return;
+  await collection.createIndex(key, options);
 }

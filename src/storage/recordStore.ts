@@ -2,7 +2,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
 import { nextId, nextIds, type CounterName } from './counters';
-import { isDuplicateKey } from './mongo';
+import { ensureIndex, isDuplicateKey } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
 
 /** Fields every stored language document carries, whatever its kind. */
@@ -88,8 +88,8 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.docs.createIndex({ id: 1, lang: 1 }, { unique: true, name: 'id_lang_unique' });
-    await this.docs.createIndex({ slug: 1, lang: 1 }, { unique: true, name: 'slug_lang_unique' });
+    await ensureIndex(this.docs, { id: 1, lang: 1 }, { unique: true, name: 'id_lang_unique' });
+    await ensureIndex(this.docs, { slug: 1, lang: 1 }, { unique: true, name: 'slug_lang_unique' });
   }
 
   private split(content: Content<D>): { own: Record<string, unknown>; shared: Record<string, unknown> } {

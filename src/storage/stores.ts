@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Language } from '../../config';
+import { ensureIndex } from './mongo';
 import { RecordStore, type BaseDoc } from './recordStore';
 import type { SyncQueue } from './syncQueue';
 
@@ -127,7 +128,7 @@ export async function ensureStoreIndexes(stores: Stores, db: Db): Promise<void> 
   for (const store of Object.values(stores)) await store.ensureIndexes();
   const events = db.collection<EventDoc>('events');
   for (const field of ['venues', 'organizers', 'categories', 'tags', 'post_parent'] as const) {
-    await events.createIndex({ [field]: 1 }, { name: `${field}_1` });
+    await ensureIndex(events, { [field]: 1 }, { name: `${field}_1` });
   }
 }
 

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
+import { ensureIndex } from './mongo';
 
 /** Kinds of indexed record; the `_id` of a sync entry is `${kind}:${id}`. */
 export type SyncKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
@@ -50,7 +51,7 @@ export class SyncQueue extends EventEmitter {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.entries.createIndex({ pending: 1, leaseUntil: 1, dirtyAt: 1 }, { name: 'pending_lease' });
+    await ensureIndex(this.entries, { pending: 1, leaseUntil: 1, dirtyAt: 1 }, { name: 'pending_lease' });
   }
 
   async begin(kind: SyncKind, id: number): Promise<void> {
@@ -146,6 +147,7 @@ export class SyncQueue extends EventEmitter {
         }
       }),
     );
+    this.emit('indexed');
   }
 
   /** Gives entries back after a failure, to be retried once `retryInMs` has passed. */

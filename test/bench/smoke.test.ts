@@ -28,7 +28,20 @@ describe('bench: smoke run', function () {
     const { config } = testWorld();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--events', '150', '--duration', '1', '--write-rate', '10', '--smoke', '--out', out],
+      [
+        '--import',
+        'tsx',
+        'bench/run.ts',
+        '--events',
+        '150',
+        '--duration',
+        '1',
+        '--write-rate',
+        '10',
+        '--smoke',
+        '--out',
+        out,
+      ],
       {
         cwd: PROJECT_ROOT,
         env: { ...process.env, MONGO_URL: config.mongo.url, ELASTICSEARCH_URL: config.elasticsearch.url },
@@ -45,8 +58,18 @@ describe('bench: smoke run', function () {
     expect(stdout).to.match(/scenario\s+req\/s\s+p50 ms\s+p99 ms\s+baseline req\/s\s+ratio\s+peak RSS MB/);
     const report = JSON.parse(await readFile(path.join(out, 'latest.json'), 'utf8'));
     const scenarios = report.rows.map((row: { scenario: string }) => row.scenario);
-    for (const expected of [/^1\. GET \/events\/\{id\}/, /^2\. GET \/events\?search=/, /^3\. GET \/events geo/, /^4\. POST \/events/, /^4\. sync lag/, /^5\. reindex \d+ events$/]) {
-      expect(scenarios.some((name: string) => expected.test(name)), `${expected} in ${scenarios.join(' | ')}`).to.equal(true);
+    for (const expected of [
+      /^1\. GET \/events\/\{id\}/,
+      /^2\. GET \/events\?search=/,
+      /^3\. GET \/events geo/,
+      /^4\. POST \/events/,
+      /^4\. sync lag/,
+      /^5\. reindex \d+ events$/,
+    ]) {
+      expect(
+        scenarios.some((name: string) => expected.test(name)),
+        `${expected} in ${scenarios.join(' | ')}`,
+      ).to.equal(true);
     }
     for (const row of report.rows.filter((r: { scenario: string }) => /^[123]\./.test(r.scenario))) {
       expect(row.rps, row.scenario).to.be.greaterThan(0);

@@ -55,8 +55,12 @@ describe('GET /metrics', () => {
     ]);
     expect(samples(text, 'calendar_sync_backlog_entries')[0]!.value).to.be.at.least(0);
     expect(samples(text, 'calendar_sync_oldest_pending_seconds')[0]!.value).to.be.at.least(0);
-    expect(samples(text, 'calendar_sync_indexed_total').find((s) => s.labels === '{kind="tag"}')?.value).to.be.at.least(1);
-    expect(samples(text, 'calendar_sync_lag_seconds_count').find((s) => s.labels === '{kind="tag"}')?.value).to.be.at.least(1);
+    expect(samples(text, 'calendar_sync_indexed_total').find((s) => s.labels === '{kind="tag"}')?.value).to.be.at.least(
+      1,
+    );
+    expect(
+      samples(text, 'calendar_sync_lag_seconds_count').find((s) => s.labels === '{kind="tag"}')?.value,
+    ).to.be.at.least(1);
     expect(text).to.include('# TYPE calendar_sync_bulk_failures_total counter');
   });
 });

@@ -26,11 +26,15 @@ describe('reliability: Elasticsearch down during a stream of writes', function (
 
   before(async function () {
     mongo = await PrivateMongo.start('es-down');
-    es = REAL_ES ? await privateElasticsearch('es-down') : await proxiedElasticsearch(testWorld().config.elasticsearch.url!);
+    es = REAL_ES
+      ? await privateElasticsearch('es-down')
+      : await proxiedElasticsearch(testWorld().config.elasticsearch.url!);
     world = await openPrivateWorld({ mongoUrl: mongo.url, elasticsearchUrl: es.url });
   });
 
   after(async () => {
+    // Back up first, so that closing the world can delete its indexes even after a failure.
+    await es?.up().catch(() => undefined);
     await world?.close();
     await es?.cleanup();
     await mongo?.cleanup();
@@ -91,13 +95,13 @@ describe('reliability: Elasticsearch down during a stream of writes', function (
       slowestList = Math.max(slowestList, await checkDegraded(seeded.body, 'hanging'));
       await sleep(2_000);
     }
-    const writesDuringOutage = stream.figures.acknowledged - acknowledgedBefore;
-    expect(writesDuringOutage, 'writes acknowledged during the outage').to.be.above(10);
-    const backlogAtRestart = (await world.services.sync.backlog()).pending;
-    expect(backlogAtRestart).to.be.above(0);
+    expect(stream.figures.acknowledged - acknowledgedBefore, 'writes acknowledged during the outage').to.be.above(10);
+    expect((await world.services.sync.backlog()).pending, 'backlog before the restart').to.be.above(0);
 
     await es.up();
     const outageMs = Date.now() - outageStarted;
+    const writesDuringOutage = stream.figures.acknowledged - acknowledgedBefore;
+    const backlogAtRestart = (await world.services.sync.backlog()).pending;
     await sleep(500);
     const figures = await stream.stop();
     expect(
@@ -123,7 +127,7 @@ describe('reliability: Elasticsearch down during a stream of writes', function (
       [
         `      figures (${es.description}):`,
         `        outage ${(outageMs / 1000).toFixed(1)} s${es.hang ? ' (refused, then hanging)' : ''}; writes acknowledged ${figures.acknowledged} (${writesDuringOutage} during the outage), refused ${figures.failed.length}, lost ${lost.length}`,
-        `        slowest list answer while down ${Math.round(slowestList)} ms (503 search-unavailable); backlog at restart ${backlogAtRestart}, drained in ${(drainMs / 1000).toFixed(1)} s`,
+        `        slowest list answer while down ${Math.round(slowestList)} ms (503 search-unavailable); backlog when it came back ${backlogAtRestart}, drained in ${(drainMs / 1000).toFixed(1)} s`,
         `        index vs database: ${comparison.records} records, ${comparison.documents} documents compared, ${comparison.differences.length} differences; sync:verify in sync`,
       ].join('\n'),
     );

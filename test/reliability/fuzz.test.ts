@@ -4,7 +4,14 @@ import { assertConforms } from '../support/conformance';
 import { testWorld } from '../support/harness';
 import { call, isErrorEnvelope } from './support/http';
 import { HOSTILE_SLUG_SEGMENTS, rawJsonBody, SEARCH_SYNTAX } from './support/fuzz/hostile';
-import { operationsOf, requestsFor, ROOT, type FuzzRequest, type Operation, type Targets } from './support/fuzz/requests';
+import {
+  operationsOf,
+  requestsFor,
+  ROOT,
+  type FuzzRequest,
+  type Operation,
+  type Targets,
+} from './support/fuzz/requests';
 import { send, type FuzzAnswer } from './support/fuzz/send';
 import { changed, snapshot } from './support/fuzz/snapshot';
 import { PrivateMongo } from './support/privateServers';
@@ -41,7 +48,17 @@ describe('reliability: hostile input on every route (property-based, from the Op
   /** This test's problems (each test reports its own; the figures count them all). */
   let violations: Violation[] = [];
   let violationsSeen = 0;
-  const tally = { tried: 0, '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, noAnswer: 0, rejectedWrites: 0, slowestMs: 0, slowestSearchMs: 0 };
+  const tally = {
+    tried: 0,
+    '2xx': 0,
+    '3xx': 0,
+    '4xx': 0,
+    '5xx': 0,
+    noAnswer: 0,
+    rejectedWrites: 0,
+    slowestMs: 0,
+    slowestSearchMs: 0,
+  };
 
   before(async () => {
     mongo = await PrivateMongo.start('fuzz');
@@ -83,16 +100,26 @@ describe('reliability: hostile input on every route (property-based, from the Op
     };
     for (const plural of KINDS) {
       const store = world.services.stores[plural as keyof typeof world.services.stores];
-      let docs = await store.docs.find({ status: { $ne: 'trash' } }).sort({ id: -1 }).limit(30).toArray();
+      let docs = await store.docs
+        .find({ status: { $ne: 'trash' } })
+        .sort({ id: -1 })
+        .limit(30)
+        .toArray();
       for (let n = docs.length; n < 2; n++) expect((await create(plural, bodies[plural]!(n))).status).to.equal(201);
-      if (docs.length < 2) docs = await store.docs.find({ status: { $ne: 'trash' } }).sort({ id: -1 }).limit(30).toArray();
+      if (docs.length < 2)
+        docs = await store.docs
+          .find({ status: { $ne: 'trash' } })
+          .sort({ id: -1 })
+          .limit(30)
+          .toArray();
       targets.ids[plural] = [...new Set(docs.map((d) => d.id))];
       targets.slugs[plural] = [...new Set(docs.map((d) => d.slug))];
     }
   }
 
   function describeRequest(req: FuzzRequest): string {
-    const body = req.body === undefined ? '' : ` body(${req.headers['Content-Type'] ?? '?'}): ${String(req.body).slice(0, 200)}`;
+    const body =
+      req.body === undefined ? '' : ` body(${req.headers['Content-Type'] ?? '?'}): ${String(req.body).slice(0, 200)}`;
     return `${req.method} ${req.path.slice(0, 300)} [${req.note}]${body}`;
   }
 
@@ -107,7 +134,8 @@ describe('reliability: hostile input on every route (property-based, from the Op
       tally.noAnswer++;
       problems.push(`no answer: ${answer.text}`);
     } else {
-      tally[`${Math.floor(answer.status / 100)}xx` as '2xx'] = (tally[`${Math.floor(answer.status / 100)}xx` as '2xx'] ?? 0) + 1;
+      tally[`${Math.floor(answer.status / 100)}xx` as '2xx'] =
+        (tally[`${Math.floor(answer.status / 100)}xx` as '2xx'] ?? 0) + 1;
     }
     if (answer.status >= 500) problems.push(`${answer.status} ${answer.text.slice(0, 200)}`);
     if (answer.status >= 400 && answer.status < 500 && !isErrorEnvelope(answer.body, answer.status))
@@ -115,16 +143,22 @@ describe('reliability: hostile input on every route (property-based, from the Op
     if (answer.ms > SLOW_MS) problems.push(`took ${Math.round(answer.ms)} ms`);
     if (answer.status > 0 && documented(req.path)) {
       const headers = new Headers(Object.entries(answer.headers).map(([k, v]) => [k, String(v)] as [string, string]));
-      await assertConforms(req.method, req.path.split('?')[0]!, { status: answer.status, headers, body: answer.body }).catch((err: Error) =>
-        problems.push(`does not match the document: ${err.message.slice(0, 300)}`),
-      );
+      await assertConforms(req.method, req.path.split('?')[0]!, {
+        status: answer.status,
+        headers,
+        body: answer.body,
+      }).catch((err: Error) => problems.push(`does not match the document: ${err.message.slice(0, 300)}`));
     }
     if (answer.status >= 400 || req.method === 'GET') {
       if (req.method !== 'GET') tally.rejectedWrites++;
       const touched = changed(before, await snapshot(world.services));
-      if (touched.length) problems.push(`${answer.status} ${req.method} changed ${touched.join(', ')} (${answer.text.slice(0, 150)})`);
+      if (touched.length)
+        problems.push(`${answer.status} ${req.method} changed ${touched.join(', ')} (${answer.text.slice(0, 150)})`);
     }
-    if (({} as Record<string, unknown>).polluted !== undefined || Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'))
+    if (
+      ({} as Record<string, unknown>).polluted !== undefined ||
+      Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')
+    )
       problems.push('Object.prototype polluted');
     if (expectations.searchText) {
       tally.slowestSearchMs = Math.max(tally.slowestSearchMs, answer.ms);
@@ -162,15 +196,34 @@ describe('reliability: hostile input on every route (property-based, from the Op
 
   it('malformed, oversized and polluted bodies on the write routes', async () => {
     await refreshTargets();
-    const writes = ['POST /events', 'PATCH /events/{id}', 'PUT /events/by-slug/{slug}', 'POST /venues/{id}', 'POST /categories', 'PATCH /tags/{id}'];
-    const variants = fc.sample(rawJsonBody({ title: 'Valid title', name: 'Valid name', venue: 'Valid hall' }), { numRuns: 400, seed: SEED });
+    const writes = [
+      'POST /events',
+      'PATCH /events/{id}',
+      'PUT /events/by-slug/{slug}',
+      'POST /venues/{id}',
+      'POST /categories',
+      'PATCH /tags/{id}',
+    ];
+    const variants = fc.sample(rawJsonBody({ title: 'Valid title', name: 'Valid name', venue: 'Valid hall' }), {
+      numRuns: 400,
+      seed: SEED,
+    });
     const unique = [...new Map(variants.map((v) => [v.note, v])).values()];
     for (const op of writes) {
       const [method, template] = op.split(' ') as [string, string];
       const plural = template.split('/')[1]!;
-      const path = `${ROOT}${template}`.replace('{id}', String(targets.ids[plural]![0])).replace('{slug}', targets.slugs[plural]![0]!);
+      const path = `${ROOT}${template}`
+        .replace('{id}', String(targets.ids[plural]![0]))
+        .replace('{slug}', targets.slugs[plural]![0]!);
       for (const { text, note } of unique) {
-        await exercise({ op, method, path, headers: { Authorization: `Bearer ${world.adminKey}`, 'Content-Type': 'application/json' }, body: text, note });
+        await exercise({
+          op,
+          method,
+          path,
+          headers: { Authorization: `Bearer ${world.adminKey}`, 'Content-Type': 'application/json' },
+          body: text,
+          note,
+        });
       }
     }
     expect(violations, report()).to.deep.equal([]);
@@ -197,19 +250,38 @@ describe('reliability: hostile input on every route (property-based, from the Op
 
   it('search strings with query syntax, wildcards and regexes are text, answered in bounded time', async () => {
     const generated = fc.sample(
-      fc.array(fc.constantFrom(...SEARCH_SYNTAX, 'seed', 'fuzz', ' ', 'AND', 'title:', '*', '"'), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(' ')),
+      fc
+        .array(fc.constantFrom(...SEARCH_SYNTAX, 'seed', 'fuzz', ' ', 'AND', 'title:', '*', '"'), {
+          minLength: 1,
+          maxLength: 6,
+        })
+        .map((parts) => parts.join(' ')),
       { numRuns: 30, seed: SEED },
     );
     for (const plural of KINDS) {
       for (const search of [...SEARCH_SYNTAX, ...generated]) {
         const answer = await exercise(
-          { op: `GET /${plural}`, method: 'GET', path: `${ROOT}/${plural}?search=${encodeURIComponent(search)}&hide_empty=0`, headers: {}, note: `search ${search}` },
+          {
+            op: `GET /${plural}`,
+            method: 'GET',
+            path: `${ROOT}/${plural}?search=${encodeURIComponent(search)}&hide_empty=0`,
+            headers: {},
+            note: `search ${search}`,
+          },
           { searchText: true },
         );
         // Pure syntax has no words: as text it matches nothing (as a query, `*` would match everything).
-        if (SEARCH_SYNTAX.includes(search) && !/[a-z]{2}/i.test(search.replace(/AND|OR|NOT|title|status|draft|query|match_all|_id|_exists_/g, ''))) {
+        if (
+          SEARCH_SYNTAX.includes(search) &&
+          !/[a-z]{2}/i.test(search.replace(/AND|OR|NOT|title|status|draft|query|match_all|_id|_exists_/g, ''))
+        ) {
           const total = (answer.body as { total?: number } | undefined)?.total;
-          if (total !== 0) violations.push({ op: `GET /${plural}`, problem: `search ${JSON.stringify(search)} matched ${total} records`, request: search });
+          if (total !== 0)
+            violations.push({
+              op: `GET /${plural}`,
+              problem: `search ${JSON.stringify(search)} matched ${total} records`,
+              request: search,
+            });
         }
       }
     }

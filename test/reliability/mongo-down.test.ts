@@ -4,10 +4,10 @@ import { ApiKeyStore } from '../../src/auth/apiKeys';
 import { freePort } from '../../src/embedded/managedProcess';
 import { testWorld } from '../support/harness';
 import { envOf, kill, spawnScript, type Child } from './support/childProcess';
-import { call, isErrorEnvelope, until, type Answer } from './support/http';
+import { call, isErrorEnvelope, sleep, until, type Answer } from './support/http';
 import { PrivateMongo } from './support/privateServers';
 import { worldConfig } from './support/privateWorld';
-import { eventBody, pool } from './support/writes';
+import { eventBody, pool, WriteStream } from './support/writes';
 
 const ROOT = '/calendar/events/v1';
 /** How fast an unreachable database must be reported (MONGO_TIMEOUT_MS is 2 s). */
@@ -48,11 +48,22 @@ describe('reliability: MongoDB-protocol server down', function () {
 
   it('answers 503 storage-unavailable quickly on every route, stays up, and recovers by itself', async () => {
     mongo = await PrivateMongo.start('mongo-down');
-    const config = worldConfig({ mongoUrl: mongo.url, elasticsearchUrl: testWorld().config.elasticsearch.url! }, `mdown${Date.now().toString(36)}`);
+    const config = worldConfig(
+      { mongoUrl: mongo.url, elasticsearchUrl: testWorld().config.elasticsearch.url! },
+      `mdown${Date.now().toString(36)}`,
+    );
     let key = await createAdminKey(mongo.url, config.mongo.database);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    api = spawnScript('src/main.ts', envOf(config, { HOST: '127.0.0.1', PORT: String(port), ELASTICSEARCH_TIMEOUT_MS: '2000', MONGO_TIMEOUT_MS: '2000' }));
+    api = spawnScript(
+      'src/main.ts',
+      envOf(config, {
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ELASTICSEARCH_TIMEOUT_MS: '2000',
+        MONGO_TIMEOUT_MS: '2000',
+      }),
+    );
     const child = api;
     await until(async () => /listening on/.test(child.output()) || !child.alive(), 90_000, 'the API to listen');
     expect(child.alive(), child.output()).to.equal(true);
@@ -62,7 +73,10 @@ describe('reliability: MongoDB-protocol server down', function () {
     // Records to address while the database is down.
     const seeded: Record<string, { id: number; slug?: string }> = {};
     for (const [plural, body] of Object.entries(WRITE_BODIES)) {
-      const res = await call(base, 'POST', `${ROOT}/${plural}`, body(0), { key, headers: { Prefer: 'wait-for-index' } });
+      const res = await call(base, 'POST', `${ROOT}/${plural}`, body(0), {
+        key,
+        headers: { Prefer: 'wait-for-index' },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       seeded[plural] = res.body;
     }
@@ -80,10 +94,14 @@ describe('reliability: MongoDB-protocol server down', function () {
         const body = ['POST', 'PUT', 'PATCH'].includes(method) ? WRITE_BODIES[plural]?.(requests.length) : undefined;
         const op = `${method} ${template}`;
         requests.push({ op, method, path, body, withKey: method !== 'GET' });
-        if (method === 'GET' && !STORAGE_FREE.has(op)) requests.push({ op: `${op} (with a key)`, method, path, withKey: true });
+        if (method === 'GET' && !STORAGE_FREE.has(op))
+          requests.push({ op: `${op} (with a key)`, method, path, withKey: true });
       }
     }
 
+    // Writes in flight when the server goes: each either succeeds or fails as 503, never 500.
+    const stream = new WriteStream(base, key, 3, 0);
+    await sleep(300);
     await mongo.down();
     const answers = await pool(requests, 8, async ({ op, method, path, body, withKey }) => ({
       op,
@@ -118,6 +136,13 @@ describe('reliability: MongoDB-protocol server down', function () {
     expect((await send('GET', '/healthz')).status).to.equal(200);
     expect((await send('GET', '/metrics')).body).to.include('calendar_dependency_up{dependency="mongo"} 0');
     expect(child.alive(), child.output()).to.equal(true);
+    const streamed = await stream.stop();
+    const unexpected = streamed.failed.filter((res) => res.status !== 503 || res.body?.code !== 'storage-unavailable');
+    const internal = child
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('rest_internal_error'));
+    expect(unexpected.map((res) => `${res.status} ${JSON.stringify(res.body)}`), internal.join('\n').slice(0, 3000)).to.deep.equal([]);
 
     // Back on the same port, empty (jongodb keeps everything in memory): no API restart.
     await mongo.up();
@@ -130,7 +155,13 @@ describe('reliability: MongoDB-protocol server down', function () {
     );
     expect(recovered!.status, JSON.stringify(recovered!.body)).to.equal(404);
     key = await createAdminKey(mongo.url, config.mongo.database);
-    const created = await call(base, 'POST', `${ROOT}/venues`, { venue: 'After the outage' }, { key, headers: { Prefer: 'wait-for-index' } });
+    const created = await call(
+      base,
+      'POST',
+      `${ROOT}/venues`,
+      { venue: 'After the outage' },
+      { key, headers: { Prefer: 'wait-for-index' } },
+    );
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     // The worker backs off (up to 30 s) while it cannot claim work; then it indexes again by itself.
     const indexedMs = await until(
@@ -149,6 +180,7 @@ describe('reliability: MongoDB-protocol server down', function () {
     console.log(
       [
         `      figures: ${answers.length} operations tried while down: ${answers.length - served.length} answered 503 storage-unavailable, ${served.length} served without the database (${served.join(', ')}); 0 other 5xx`,
+        `        writes in flight when it went: ${streamed.acknowledged} acknowledged before, ${streamed.failed.length} answered 503 storage-unavailable, 0 other errors`,
         `        slowest answer ${Math.round(slowest)} ms, slowest of 60 concurrent ${Math.round(slowestBurst)} ms; process stayed up; recovered ${recoveryMs} ms after the server returned (writes at once; the in-process worker indexing again ${((Date.now() - backAt) / 1000).toFixed(1)} s after, listed ${indexedMs} ms after its write)`,
       ].join('\n'),
     );

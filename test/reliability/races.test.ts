@@ -20,7 +20,8 @@ describe('reliability: racing writes', function () {
     call(world.baseUrl, method, `${ROOT}${path}`, body, { key: world.adminKey });
   const all = (count: number, request: (i: number) => Promise<Answer>) =>
     Promise.all(Array.from({ length: count }, (_, i) => request(i)));
-  const statuses = (answers: Answer[]) => answers.map((res) => `${res.status}${res.status >= 300 ? ` ${JSON.stringify(res.body)}` : ''}`);
+  const statuses = (answers: Answer[]) =>
+    answers.map((res) => `${res.status}${res.status >= 300 ? ` ${JSON.stringify(res.body)}` : ''}`);
 
   async function indexMatchesDatabase(): Promise<void> {
     await until(async () => (await world.services.sync.backlog()).pending === 0, 60_000, 'the sync backlog to drain');
@@ -57,7 +58,8 @@ describe('reliability: racing writes', function () {
     await indexMatchesDatabase();
     // Fields written by one operation come from one writer.
     const stored = (await world.services.stores.events.get(event.id))!;
-    for (const doc of Object.values(stored.docs)) expect(doc!.description).to.equal(`<p>Written by writer ${/\d+/.exec(doc!.title)![0]}</p>`);
+    for (const doc of Object.values(stored.docs))
+      expect(doc!.description).to.equal(`<p>Written by writer ${/\d+/.exec(doc!.title)![0]}</p>`);
     figures.push(`50 concurrent updates of event ${event.id}: all 200, index = database`);
   });
 
@@ -76,9 +78,13 @@ describe('reliability: racing writes', function () {
         size: 100,
         _source: ['record.venue'],
       });
-      expect(indexed.hits.hits.map((hit) => hit._source!.record.venue.venue)).to.deep.equal(events.map(() => finalName));
+      expect(indexed.hits.hits.map((hit) => hit._source!.record.venue.venue)).to.deep.equal(
+        events.map(() => finalName),
+      );
     }
-    figures.push(`20 concurrent renames of venue ${venue.id} used by 30 events: every event indexed with "${finalName}" in ${LANGUAGES.length} languages`);
+    figures.push(
+      `20 concurrent renames of venue ${venue.id} used by 30 events: every event indexed with "${finalName}" in ${LANGUAGES.length} languages`,
+    );
   });
 
   it('concurrent creates with the same title get distinct slugs', async () => {
@@ -90,14 +96,21 @@ describe('reliability: racing writes', function () {
     expect(eventSlugs.size).to.equal(20);
     expect(venueSlugs.size).to.equal(10);
     expect([...eventSlugs].every((slug) => /^same-title(-\d+)?$/.test(slug))).to.equal(true);
-    for (const res of events) expect((await send('GET', `/events/by-slug/${res.body.slug}`)).body.id).to.equal(res.body.id);
+    for (const res of events)
+      expect((await send('GET', `/events/by-slug/${res.body.slug}`)).body.id).to.equal(res.body.id);
     await indexMatchesDatabase();
-    figures.push(`20 concurrent creates of "Same title" and 10 of "Same hall": ${eventSlugs.size} + ${venueSlugs.size} distinct slugs`);
+    figures.push(
+      `20 concurrent creates of "Same title" and 10 of "Same hall": ${eventSlugs.size} + ${venueSlugs.size} distinct slugs`,
+    );
   });
 
   it('concurrent term creation by name does not duplicate the term', async () => {
     const events = await all(20, (i) =>
-      send('POST', '/events', eventBody(`Jam ${i}`, { categories: ['Concurrent Jazz'], tags: ['late night', `own ${i}`] })),
+      send(
+        'POST',
+        '/events',
+        eventBody(`Jam ${i}`, { categories: ['Concurrent Jazz'], tags: ['late night', `own ${i}`] }),
+      ),
     );
     expect(statuses(events)).to.deep.equal(events.map(() => '201'));
     const categories = await world.services.stores.categories.docs.find({ name: 'Concurrent Jazz' }).toArray();
@@ -110,7 +123,9 @@ describe('reliability: racing writes', function () {
     }
     await indexMatchesDatabase();
     const listed = await call(world.baseUrl, 'GET', `${ROOT}/categories?search=concurrent`);
-    expect(listed.body.categories.map((term: { id: number; count: number }) => [term.id, term.count])).to.deep.equal([[categories[0]!.id, 20]]);
+    expect(listed.body.categories.map((term: { id: number; count: number }) => [term.id, term.count])).to.deep.equal([
+      [categories[0]!.id, 20],
+    ]);
     figures.push(`20 concurrent events naming a new category and tag: 1 category (count 20), 1 tag`);
   });
 });

@@ -25,7 +25,11 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
 
   before(async () => {
     mongo = await PrivateMongo.start('worker-kill');
-    world = await openPrivateWorld({ mongoUrl: mongo.url, elasticsearchUrl: testWorld().config.elasticsearch.url!, worker: false });
+    world = await openPrivateWorld({
+      mongoUrl: mongo.url,
+      elasticsearchUrl: testWorld().config.elasticsearch.url!,
+      worker: false,
+    });
   });
 
   after(async () => {

@@ -39,7 +39,7 @@ export async function call<T = any>(
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers,
-      body: payload as RequestInit["body"],
+      body: payload as RequestInit['body'],
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
     const text = await res.text();

@@ -39,7 +39,8 @@ async function indexedDocs(services: Services, kind: SyncKind, lang: Language): 
     { requestTimeout: 60_000 },
   );
   while (page.hits.hits.length > 0) {
-    for (const hit of page.hits.hits) docs.set(Number(hit._id), { version: hit._version ?? 0, record: hit._source!.record });
+    for (const hit of page.hits.hits)
+      docs.set(Number(hit._id), { version: hit._version ?? 0, record: hit._source!.record });
     page = await client.scroll({ scroll_id: page._scroll_id!, scroll: '1m' }, { requestTimeout: 60_000 });
   }
   if (page._scroll_id) await client.clearScroll({ scroll_id: page._scroll_id }).catch(() => undefined);
@@ -73,7 +74,8 @@ export async function compareIndexWithDatabase(services: Services): Promise<Sync
     const entries = new Map<number, SyncEntry>();
     for (const entry of await services.sync.entries.find({ kind }).toArray()) entries.set(entry.id, entry);
     for (const entry of entries.values())
-      if (entry.pending) result.differences.push({ kind, id: entry.id, problem: `sync entry still pending (v${entry.version})` });
+      if (entry.pending)
+        result.differences.push({ kind, id: entry.id, problem: `sync entry still pending (v${entry.version})` });
     for (const lang of LANGUAGES) {
       const indexed = await indexedDocs(services, kind, lang);
       for (let i = 0; i < records.length; i += 500) {
@@ -85,7 +87,12 @@ export async function compareIndexWithDatabase(services: Services): Promise<Sync
           const version = entries.get(record.id)?.version;
           if (!doc) return void result.differences.push({ kind, id: record.id, lang, problem: 'not indexed' });
           if (doc.version !== version)
-            result.differences.push({ kind, id: record.id, lang, problem: `indexed at v${doc.version}, database at v${version}` });
+            result.differences.push({
+              kind,
+              id: record.id,
+              lang,
+              problem: `indexed at v${doc.version}, database at v${version}`,
+            });
           if (!isDeepStrictEqual(withoutSingleReadFields(doc.record), withoutSingleReadFields(views[n]!)))
             result.differences.push({ kind, id: record.id, lang, problem: 'indexed record differs from the database' });
         });

@@ -54,7 +54,13 @@ export class PrivateMongo {
 
   async up(): Promise<void> {
     if (this.instance) return;
-    this.instance = await startJongodb({ projectRoot: PROJECT_ROOT, instanceDir: this.dir, port: this.port, database: 'calendar', log });
+    this.instance = await startJongodb({
+      projectRoot: PROJECT_ROOT,
+      instanceDir: this.dir,
+      port: this.port,
+      database: 'calendar',
+      log,
+    });
     killOnExit(this.instance.pid);
   }
 

@@ -49,7 +49,11 @@ export function storeEvent(services: Services, lang: Language, fields: Partial<E
 }
 
 /** Runs `task` over `items` with at most `concurrency` at once. */
-export async function pool<T, R>(items: T[], concurrency: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -100,7 +104,13 @@ export class WriteStream {
         res = await call(this.baseUrl, 'PATCH', `/calendar/events/v1/events/${id}`, { title }, { key: this.key });
         if (res.status === 200) this.figures.lastTitles.set(id, title);
       } else if (step === 2) {
-        res = await call(this.baseUrl, 'POST', '/calendar/events/v1/venues', { venue: `Stream hall ${lane}-${n}` }, { key: this.key });
+        res = await call(
+          this.baseUrl,
+          'POST',
+          '/calendar/events/v1/venues',
+          { venue: `Stream hall ${lane}-${n}` },
+          { key: this.key },
+        );
         if (res.status === 201) this.figures.venues.push((res.body as { id: number }).id);
       } else {
         const title = `stream ${lane} event ${n}`;

@@ -50,7 +50,18 @@ export const HOSTILE_SLUG_SEGMENTS = [
 ];
 
 /** ID-route hostility (not only digits: those are 404 `rest_no_route`). */
-export const HOSTILE_ID_SEGMENTS = ['0', '-1', '1e3', '0x10', '99999999999999999999999', '9007199254740993', '1.5', '%31', '00001', '1%00'];
+export const HOSTILE_ID_SEGMENTS = [
+  '0',
+  '-1',
+  '1e3',
+  '0x10',
+  '99999999999999999999999',
+  '9007199254740993',
+  '1.5',
+  '%31',
+  '00001',
+  '1%00',
+];
 
 const CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('');
 
@@ -70,7 +81,7 @@ export const NASTY_STRINGS = [
   'e\u0301\u0301\u0301\u0301',
   '🎉👩‍👩‍👧‍👦',
   '\uFFFF\uFFFE',
-  "<script>alert(1)</script>",
+  '<script>alert(1)</script>',
   '<a href="javascript:alert(1)" onclick="x()">x</a>',
   "'; DROP TABLE events; --",
   '$where',
@@ -121,11 +132,26 @@ function nested(depth: number, leaf: unknown, asArray: boolean): unknown {
 /** Values of every wrong shape: wrong types, empty, huge, deep, nasty text, operators, pollution. */
 export function hostileValue(): fc.Arbitrary<unknown> {
   return fc.oneof(
-    fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, -1e308, 1e308, Number.MAX_SAFE_INTEGER + 2, [], {}, [[[]]], [null], ['a', 1, null]),
+    fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      -1e308,
+      1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      [],
+      {},
+      [[[]]],
+      [null],
+      ['a', 1, null],
+    ),
     fc.constantFrom(...NASTY_STRINGS),
     fc.constantFrom(...OPERATOR_OBJECTS),
     fc.constantFrom(...POLLUTION_OBJECTS),
-    fc.constantFrom(nested(300, "deep", false), nested(500, 1, true), nested(40, { $gt: "" }, false)),
+    fc.constantFrom(nested(300, 'deep', false), nested(500, 1, true), nested(40, { $gt: '' }, false)),
     fc.constantFrom('x'.repeat(100_000), '9'.repeat(5_000), `${'<p>'.repeat(2_000)}text`),
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.string({ unit: 'grapheme', maxLength: 40 }),

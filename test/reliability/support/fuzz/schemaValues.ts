@@ -2,7 +2,17 @@ import fc from 'fast-check';
 
 export type Schema = Record<string, any>;
 
-const DATES = ['2031-06-01 19:00:00', '2031-06-01', '2031-06-01T19:00:00Z', '2031-06-01T19:00:00+02:00', '1950000000', 'now', 'tomorrow', '+3 days', '-1 week'];
+const DATES = [
+  '2031-06-01 19:00:00',
+  '2031-06-01',
+  '2031-06-01T19:00:00Z',
+  '2031-06-01T19:00:00+02:00',
+  '1950000000',
+  'now',
+  'tomorrow',
+  '+3 days',
+  '-1 week',
+];
 const FLAGS = [true, false, 'true', 'false', '1', '0', 'yes', 'no', 'on', 'off', 'TRUE'];
 
 /** Resolves `$ref`s to `#/components/schemas/...` (one level of document). */
@@ -17,7 +27,8 @@ export function resolve(schema: Schema, doc: Schema): Schema {
 
 function stringValue(schema: Schema): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
-  if (schema.format === 'uri') return fc.oneof(fc.webUrl({ validSchemes: ['http', 'https'] }), fc.constant('https://example.org/a.png'));
+  if (schema.format === 'uri')
+    return fc.oneof(fc.webUrl({ validSchemes: ['http', 'https'] }), fc.constant('https://example.org/a.png'));
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.example !== undefined && /^\d{4}-\d\d-\d\d/.test(String(schema.example))) return fc.constantFrom(...DATES);
   const min = schema.minLength ?? 0;
@@ -48,7 +59,8 @@ export function validValue(schema: Schema, doc: Schema, depth = 0): fc.Arbitrary
   else if (s.type === 'boolean') arbitrary = fc.constantFrom<unknown>(...FLAGS);
   else if (s.type === 'array')
     arbitrary = depth > 3 ? fc.constant([]) : fc.array(validValue(s.items ?? {}, doc, depth + 1), { maxLength: 3 });
-  else if (s.type === 'object' || s.properties) arbitrary = depth > 3 ? fc.constant({}) : validObject(s, doc, depth + 1);
+  else if (s.type === 'object' || s.properties)
+    arbitrary = depth > 3 ? fc.constant({}) : validObject(s, doc, depth + 1);
   else arbitrary = fc.constantFrom<unknown>('x', 1, true);
   return s.nullable ? fc.oneof({ weight: 5, arbitrary }, { weight: 1, arbitrary: fc.constant(null) }) : arbitrary;
 }
@@ -57,6 +69,10 @@ export function validValue(schema: Schema, doc: Schema, depth = 0): fc.Arbitrary
 export function validObject(schema: Schema, doc: Schema, depth = 0): fc.Arbitrary<Record<string, unknown>> {
   const s = resolve(schema, doc);
   const properties = (s.properties ?? {}) as Record<string, Schema>;
-  const shape = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validValue(property, doc, depth)]));
-  return fc.record(shape, { requiredKeys: (s.required as string[] | undefined) ?? [] }) as fc.Arbitrary<Record<string, unknown>>;
+  const shape = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [name, validValue(property, doc, depth)]),
+  );
+  return fc.record(shape, { requiredKeys: (s.required as string[] | undefined) ?? [] }) as fc.Arbitrary<
+    Record<string, unknown>
+  >;
 }

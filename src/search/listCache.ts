@@ -1,0 +1,53 @@
+import type { SyncQueue } from '../storage/syncQueue';
+
+/** How long a cached figure may be served; lists are eventually consistent by about as much. */
+export const LIST_CACHE_TTL_MS = 1_000;
+
+interface Entry {
+  value: unknown;
+  until: number;
+}
+
+/**
+ * Per-process memory of slowly changing figures that list requests look up on every call (which
+ * term IDs and slugs exist, term counts in the index). An entry lives at most LIST_CACHE_TTL_MS,
+ * and everything is dropped as soon as this process writes or indexes anything (the sync queue's
+ * `dirty` and `indexed` events): a process sees its own changes at once, others' within a second.
+ */
+export class ListCache {
+  private entries = new Map<string, Entry>();
+
+  constructor(private readonly ttlMs = LIST_CACHE_TTL_MS) {}
+
+  get<T>(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.until > Date.now()) return entry.value as T;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+  }
+
+  clear(): void {
+    this.entries = new Map();
+  }
+}
+
+const caches = new WeakMap<SyncQueue, ListCache>();
+
+/** The cache of the process's services (keyed by their sync queue, shared by every copy of them). */
+export function listCacheOf(services: { sync: SyncQueue }): ListCache {
+  let cache = caches.get(services.sync);
+  if (!cache) {
+    const created = new ListCache();
+    const clear = () => created.clear();
+    services.sync.on('dirty', clear);
+    services.sync.on('indexed', clear);
+    caches.set(services.sync, created);
+    cache = created;
+  }
+  return cache;
+}
