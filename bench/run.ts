@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { parseBenchArgs, type BenchOptions } from './args';
-import { measureThroughput, measureWrites, type MeasureContext } from './measure';
+import { measureThroughput, measureWritesOrSkip, type MeasureContext } from './measure';
 import { measureReindex } from './reindexBench';
 import { buildApi } from './build';
 import { RssSampler, resultsPath, spawnServer, type ServerChild } from './processes';
@@ -19,6 +19,27 @@ import { openWorld } from './world';
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 const wanted = (options: BenchOptions, name: string) => !options.only || options.only.includes(name);
+
+/** Runs one scenario; a failure becomes a row (and a missed target) instead of ending the run. */
+async function attempt(name: string, rows: Row[], failures: string[], run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    const message = (err as Error).message.split('\n')[0] as string;
+    log(`${name} failed: ${message}`);
+    failures.push(`${name}: ${message}`);
+    rows.push({
+      scenario: name,
+      rps: null,
+      p50: null,
+      p99: null,
+      baselineRps: null,
+      ratio: null,
+      peakRssMb: null,
+      notes: `FAILED: ${message}`,
+    });
+  }
+}
 
 async function main(): Promise<number> {
   const options = parseBenchArgs(process.argv.slice(2));
@@ -39,6 +60,8 @@ async function main(): Promise<number> {
     connections: options.connections,
     lagP99Ms: null,
     lagUnseen: 0,
+    lagSkipped: null,
+    failures: [],
     reindexRatio: null,
     apiPeakRssMb: null,
     reindexRss: null,
@@ -101,37 +124,48 @@ async function main(): Promise<number> {
     const parity: Record<string, string> = {};
     let apiPeak = 0;
     for (const scenario of scenarios.filter((s) => wanted(options, s.key))) {
-      const mismatch = await checkParity(api.url, baseline.url, scenario.paths, scenario.kind);
-      parity[scenario.key] = mismatch ?? 'same results';
-      if (mismatch) log(`WARNING: API and baseline differ: ${mismatch}`);
-      log(`measuring ${scenario.name}`);
-      const result = await measureThroughput(ctx, scenario.name, scenario.paths);
-      rows.push(result.row);
-      details[scenario.key] = { api: result.api, baseline: result.baseline };
-      measured.lists.push({ scenario: scenario.name, ratio: result.row.ratio as number, p99: result.api.latency.p99 });
-      apiPeak = Math.max(apiPeak, result.apiPeakRssMb);
-      log(textTable([result.row]).split('\n').pop() as string);
+      await attempt(scenario.name, rows, measured.failures, async () => {
+        const mismatch = await checkParity(api.url, baseline.url, scenario.paths, scenario.kind);
+        parity[scenario.key] = mismatch ?? 'same results';
+        if (mismatch) log(`WARNING: API and baseline differ: ${mismatch}`);
+        log(`measuring ${scenario.name}`);
+        const result = await measureThroughput(ctx, scenario.name, scenario.paths);
+        rows.push(result.row);
+        details[scenario.key] = { api: result.api, baseline: result.baseline };
+        measured.lists.push({
+          scenario: scenario.name,
+          ratio: result.row.ratio as number,
+          p99: result.api.latency.p99,
+        });
+        apiPeak = Math.max(apiPeak, result.apiPeakRssMb);
+        log(textTable([result.row]).split('\n').pop() as string);
+      });
     }
     details.parity = parity;
     if (wanted(options, 'write')) {
-      log(`measuring writes at ${options.writeRate}/s`);
-      const writes = await measureWrites(ctx, writeBodies(samples, options.seed));
-      rows.push(...writes.rows);
-      details.write = { api: writes.api, baseline: writes.baseline };
-      measured.lagP99Ms = writes.api.lag?.p99 ?? null;
-      measured.lagUnseen = writes.api.lag?.unseen ?? 0;
-      apiPeak = Math.max(apiPeak, writes.apiPeakRssMb);
+      await attempt(`4. POST /events at ${options.writeRate}/s`, rows, measured.failures, async () => {
+        log(`measuring writes at ${options.writeRate}/s`);
+        const writes = await measureWritesOrSkip(ctx, writeBodies(samples, options.seed));
+        rows.push(...writes.rows);
+        details.write = { api: writes.api, baseline: writes.baseline, skipped: writes.skipped };
+        measured.lagP99Ms = writes.api?.lag?.p99 ?? null;
+        measured.lagUnseen = writes.api?.lag?.unseen ?? 0;
+        measured.lagSkipped = writes.skipped;
+        apiPeak = Math.max(apiPeak, writes.apiPeakRssMb);
+      });
     }
     measured.apiPeakRssMb = apiPeak || null;
     apiRss.stop();
     // The reindex runs alone: the API and the baseline server are stopped first.
     for (const child of children.splice(0).reverse()) await child.stop();
     if (wanted(options, 'reindex')) {
-      const reindexed = await measureReindex(world, workDir, options.reindexScale, options.seed, log);
-      rows.push(...reindexed.rows);
-      details.reindex = reindexed.details;
-      measured.reindexRatio = reindexed.ratio;
-      measured.reindexRss = reindexed.rss;
+      await attempt('5. reindex', rows, measured.failures, async () => {
+        const reindexed = await measureReindex(world, workDir, options.reindexScale, options.seed, log);
+        rows.push(...reindexed.rows);
+        details.reindex = reindexed.details;
+        measured.reindexRatio = reindexed.ratio;
+        measured.reindexRss = reindexed.rss;
+      });
     }
   } finally {
     apiRss?.stop();

@@ -46,7 +46,6 @@ export class Metrics {
 
   constructor() {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
       name: 'calendar_http_request_duration_seconds',
       help: 'HTTP request latency by route pattern (the route table path, never the raw URL), method and status',
@@ -88,8 +87,12 @@ export class Metrics {
     this.scrapeTimeGauges(registers);
   }
 
-  /** Connects the scrape-time gauges to their sources (the API's services). */
+  /**
+   * Connects the scrape-time gauges to their sources (the API's services) and adds the process
+   * metrics (memory, event loop, GC): only a process that serves `/metrics` pays for them.
+   */
   observe(sources: MetricsSources): this {
+    if (!this.sources) collectDefaultMetrics({ register: this.registry });
     this.sources = sources;
     return this;
   }

@@ -142,7 +142,10 @@ describe('reliability: MongoDB-protocol server down', function () {
       .output()
       .split('\n')
       .filter((line) => line.includes('rest_internal_error'));
-    expect(unexpected.map((res) => `${res.status} ${JSON.stringify(res.body)}`), internal.join('\n').slice(0, 3000)).to.deep.equal([]);
+    expect(
+      unexpected.map((res) => `${res.status} ${JSON.stringify(res.body)}`),
+      internal.join('\n').slice(0, 3000),
+    ).to.deep.equal([]);
 
     // Back on the same port, empty (jongodb keeps everything in memory): no API restart.
     await mongo.up();

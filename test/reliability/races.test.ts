@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
 import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
+import { nextId } from '../../src/storage/counters';
 import { testWorld } from '../support/harness';
 import { call, until, type Answer } from './support/http';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
@@ -85,6 +86,14 @@ describe('reliability: racing writes', function () {
     figures.push(
       `20 concurrent renames of venue ${venue.id} used by 30 events: every event indexed with "${finalName}" in ${LANGUAGES.length} languages`,
     );
+  });
+
+  it('concurrent ID allocation never hands out one ID twice', async () => {
+    const ids: number[] = [];
+    for (let round = 0; round < 10; round++)
+      ids.push(...(await Promise.all(Array.from({ length: 40 }, () => nextId(world.services.db, 'user')))));
+    expect(new Set(ids).size).to.equal(ids.length);
+    figures.push(`${ids.length} IDs allocated 40 at a time: all distinct`);
   });
 
   it('concurrent creates with the same title get distinct slugs', async () => {

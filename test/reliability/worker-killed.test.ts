@@ -18,7 +18,7 @@ const BURST = Number(process.env.RELIABILITY_BURST ?? 1_000);
 const LEASE_MS = 3_000;
 
 describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of writes', function () {
-  this.timeout(BURST > 1_000 ? 1_800_000 : 240_000);
+  this.timeout(Math.max(240_000, BURST * 600));
   let mongo: PrivateMongo;
   let world: PrivateWorld;
   const workers: Child[] = [];
@@ -99,8 +99,9 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
       async () =>
         written > records + updates / 4 &&
         (leasedAtKill = await services.sync.entries.countDocuments({ owner: { $regex: `:${pid}:` } })) > 0,
-      120_000,
-      'the first worker to hold leases in the middle of the burst',
+      120_000 * Math.max(1, BURST / 1_000),
+      () =>
+        `the first worker to hold leases in the middle of the burst (${written} writes done, ${leasedAtKill} leased)`,
     );
     first.process.kill('SIGKILL');
     const writtenAtKill = written;
@@ -114,7 +115,7 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
 
     const convergedMs = await until(
       async () => (await services.sync.backlog()).pending === 0,
-      180_000,
+      180_000 * Math.max(1, BURST / 1_000),
       'the backlog to drain after the restart',
     );
     const verified = await verifySync(world.services);

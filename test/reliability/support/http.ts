@@ -72,10 +72,15 @@ export function isErrorEnvelope(body: unknown, status: number): boolean {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
+export async function until(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string | (() => string),
+): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(100);
   }
   return Date.now() - started;

@@ -33,10 +33,11 @@ describe('toCalendarError', () => {
   });
 
   it('maps body parser failures, multipart ones included, to 4xx', () => {
-    expect(mapped(named('SyntaxError', { status: 400, type: 'entity.parse.failed' }))).to.deep.equal([
-      400,
-      'rest_invalid_json',
-    ]);
+    expect(
+      mapped(
+        Object.assign(new SyntaxError('Unexpected end of JSON input'), { status: 400, type: 'entity.parse.failed' }),
+      ),
+    ).to.deep.equal([400, 'rest_invalid_json']);
     expect(mapped(named('PayloadTooLargeError', { status: 413 }))).to.deep.equal([413, 'rest_payload_too_large']);
     // formidable puts the status in httpCode.
     expect(mapped(named('FormidableError', { code: 1012, httpCode: 400 }))).to.deep.equal([400, 'rest_invalid_param']);

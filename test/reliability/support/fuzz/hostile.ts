@@ -24,6 +24,21 @@ export const SEARCH_SYNTAX = [
   'status:draft',
 ];
 
+/** Search strings without a single word: as text they match nothing (as a query, `*` matches everything). */
+export const WORDLESS_SEARCHES = [
+  '*',
+  '?',
+  '/.*/',
+  '\\"',
+  '{}',
+  '[* TO *]',
+  '(((((',
+  '\\',
+  '&& || !',
+  '+-=&&||><!(){}[]^"~*?:\\/',
+  '*:*',
+];
+
 /** Slug-route hostility, inserted into the path as is (already percent-encoded where needed). */
 export const HOSTILE_SLUG_SEGMENTS = [
   '..',

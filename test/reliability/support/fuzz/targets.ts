@@ -1,0 +1,39 @@
+import type { Services } from '../../../../src/services';
+import { call } from '../http';
+import { eventBody } from '../writes';
+import { ROOT, type Targets } from './requests';
+
+export const KINDS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+
+const SEED_BODIES: Record<(typeof KINDS)[number], (n: number) => Record<string, unknown>> = {
+  events: (n) => eventBody(`Fuzz seed event ${n}`, { description: '<p>seed</p>' }),
+  venues: (n) => ({ venue: `Fuzz seed hall ${n}` }),
+  organizers: (n) => ({ organizer: `Fuzz seed crew ${n}` }),
+  categories: (n) => ({ name: `Fuzz seed category ${n}` }),
+  tags: (n) => ({ name: `Fuzz seed tag ${n}` }),
+};
+
+/** Fills `targets` with live records of every kind: at least two each, recreated when fuzzed writes removed them. */
+export async function refreshTargets(
+  targets: Targets,
+  services: Services,
+  baseUrl: string,
+  key: string,
+): Promise<void> {
+  for (const plural of KINDS) {
+    const live = () =>
+      services.stores[plural].docs
+        .find({ status: { $ne: 'trash' } })
+        .sort({ id: -1 })
+        .limit(30)
+        .toArray();
+    let docs = await live();
+    for (let n = docs.length; n < 2; n++) {
+      const res = await call(baseUrl, 'POST', `${ROOT}/${plural}`, SEED_BODIES[plural](n), { key });
+      if (res.status !== 201) throw new Error(`could not seed ${plural}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    if (docs.length < 2) docs = await live();
+    targets.ids[plural] = [...new Set(docs.map((d) => d.id))];
+    targets.slugs[plural] = [...new Set(docs.map((d) => d.slug))];
+  }
+}
