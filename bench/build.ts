@@ -4,6 +4,13 @@ import path from 'node:path';
 import { PROJECT_ROOT } from './world';
 
 /**
+ * Where the compiled API goes: inside the project, so that node resolves its packages from
+ * node_modules wherever the results are written.
+ */
+export const buildFolder = (runId: string) =>
+  path.join(PROJECT_ROOT, 'node_modules', '.cache', 'calendar-bench', runId);
+
+/**
  * Compiles the API the way `npm run build` does (tsc to CommonJS, run by plain node as the
  * Dockerfile does), into `outDir`: the bench measures the deployed artifact, not the TypeScript
  * loader (tsx keeps ~30 MB more in memory). Only the API's import graph, without type checks.

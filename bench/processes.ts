@@ -51,8 +51,10 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerCh
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`${options.name} exited during startup (code ${child.exitCode}); see ${options.logFile}`);
+    if (child.exitCode !== null) {
+      const output = await logTail(options.logFile);
+      throw new Error(`${options.name} exited during startup (code ${child.exitCode}): ${output}`);
+    }
     const ok = await fetch(`${url}${options.readyPath}`)
       .then((res) => res.ok)
       .catch(() => false);
@@ -77,6 +79,13 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerCh
       log.end();
     },
   };
+}
+
+/** The last lines a child wrote, for failure messages (its log file goes with the work folder). */
+async function logTail(file: string): Promise<string> {
+  await sleep(100);
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trim().split('\n').slice(-15).join('\n') || '(no output)';
 }
 
 /** Resident set size of a process in bytes (Linux), or null once it is gone. */

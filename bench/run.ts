@@ -2,7 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { parseBenchArgs, type BenchOptions } from './args';
 import { measureThroughput, measureWritesOrSkip, type MeasureContext } from './measure';
 import { measureReindex } from './reindexBench';
-import { buildApi } from './build';
+import { buildApi, buildFolder } from './build';
 import { RssSampler, resultsPath, spawnServer, type ServerChild } from './processes';
 import { summariseProfiles } from './profile';
 import { machineDescription, textTable, writeReport, type BenchReport, type Row } from './report';
@@ -71,7 +71,7 @@ async function main(): Promise<number> {
     if (options.reuse) log(`reusing the data of run ${options.reuse}`);
     else details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
     if (options.only?.every((name) => name === 'seed')) return 0;
-    const script = options.api === 'build' ? await buildApi(`${workDir}/build`) : 'src/main.ts';
+    const script = options.api === 'build' ? await buildApi(buildFolder(world.runId)) : 'src/main.ts';
     const api = await spawnServer({
       name: 'API',
       script,
@@ -174,6 +174,7 @@ async function main(): Promise<number> {
     await world.close(options.keep).catch((err: Error) => log(`cleanup: ${err.message}`));
     if (options.keep) log(`data kept: measure it again with --reuse ${world.runId}`);
     await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    await rm(buildFolder(world.runId), { recursive: true, force: true }).catch(() => undefined);
   }
   if (options.cpuProf) details.profile = await summariseProfiles(profileDir, log);
 

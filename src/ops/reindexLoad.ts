@@ -1,5 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Services } from '../services';
+import { withRunMemo } from '../search/batchCache';
 import { prepareGroup, storeOf } from '../search/batchDocuments';
 import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
 import type { SyncKind } from '../storage/syncQueue';
@@ -49,12 +50,14 @@ export async function loadRecords(services: Services, client: Client, options: L
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   const store = storeOf(services, options.kind);
+  // Event documents embed term counts (replaced by the term index's when served): once per run.
+  const batchServices = options.kind === 'event' ? withRunMemo(services) : services;
   try {
     for await (const ids of recordIdBatches(store, options.batchSize, options.signal)) {
       while (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
       if (failure !== undefined) break;
       options.signal?.throwIfAborted();
-      const batch: Promise<void> = loadBatch(services, client, indexer, options, ids)
+      const batch: Promise<void> = loadBatch(batchServices, client, indexer, options, ids)
         .then(async (done) => {
           result.records += done.records;
           result.errors += done.failed.length;

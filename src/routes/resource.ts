@@ -101,7 +101,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const record = await find(ctx);
     assertReadable(def.kind, ctx.state.principal, ownershipOfRecord(record), record.id);
     await def.authorizeRead?.(ctx, record);
-    ctx.body = await present(record, ctx, { linked: 'index' });
+    ctx.body = await present(record, ctx, { embeddedCounts: 'index' });
   }
 
   async function update(ctx: RequestContext<Input>, find: Finder): Promise<void> {

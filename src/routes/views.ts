@@ -13,15 +13,21 @@ import { viewCategories, viewTags } from './terms/view';
  * organizers and terms). Used by single reads and by the search mapper, so lists and reads
  * share one shape (lists omit single-read-only fields such as `json_ld`).
  */
-export type RecordView = (services: Services, records: StoredRecord<any>[], lang: Language, options?: ViewOptions) => Promise<Record<string, unknown>[]>;
+export type RecordView = (
+  services: Services,
+  records: StoredRecord<any>[],
+  lang: Language,
+  options?: ViewOptions,
+) => Promise<Record<string, unknown>[]>;
 
 export interface ViewOptions {
   /**
-   * Where embedded records come from: 'database' (default: exact, for writes and the sync
-   * worker) or 'index' (single reads: the search index's copy when it is current, which also
-   * carries the term counts lists show; see src/search/currentIndexed.ts).
+   * Where terms' published-event counts come from: 'exact' (default: an aggregation over the
+   * events) or 'index' (the counts lists show: one multi-get, see src/search/indexedTermCounts.ts).
    */
-  linked?: 'database' | 'index';
+  counts?: 'exact' | 'index';
+  /** `counts` for the terms embedded in the records (single event reads take the index's). */
+  embeddedCounts?: 'exact' | 'index';
 }
 
 const VIEWS: Partial<Record<SyncKind, RecordView>> = {

@@ -11,6 +11,17 @@ export function withBatchCache(services: Services): Services {
     Object.entries(services.stores).map(([name, store]) => [name, cachedStore(store as RecordStore<BaseDoc>)]),
   ) as unknown as Stores;
   const scoped = { ...services, stores };
+  memos.set(scoped, memos.get(services) ?? new Map());
+  return scoped;
+}
+
+/**
+ * Services whose batches (withBatchCache) share one memo of derived figures for a whole run: a
+ * full reindex of the events computes the term counts they embed once, not once per batch (lists
+ * and single reads show the term index's counts anyway). No record is cached across batches.
+ */
+export function withRunMemo(services: Services): Services {
+  const scoped = { ...services };
   memos.set(scoped, new Map());
   return scoped;
 }
@@ -18,19 +29,33 @@ export function withBatchCache(services: Services): Services {
 const memos = new WeakMap<Services, Map<string, Promise<unknown>>>();
 
 /**
- * `compute()` once per batch for `key` when `services` come from withBatchCache (the views run
- * once per language, and derived figures such as term counts are the same in every language);
- * computed afresh on every call otherwise (requests must see the current figures).
+ * `compute(ids)` for the IDs not computed yet in this batch (or run, see withRunMemo) when
+ * `services` come from withBatchCache: the views run once per language, and derived figures such
+ * as term counts are the same in every language. Computed afresh on every call otherwise
+ * (requests must see the current figures). IDs `compute` leaves out get `fallback`.
  */
-export function onceInBatch<T>(services: Services, key: string, compute: () => Promise<T>): Promise<T> {
+export async function eachOnceInBatch<V>(
+  services: Services,
+  namespace: string,
+  ids: number[],
+  compute: (ids: number[]) => Promise<Map<number, V>>,
+  fallback: V,
+): Promise<Map<number, V>> {
   const memo = memos.get(services);
-  if (!memo) return compute();
-  let found = memo.get(key) as Promise<T> | undefined;
-  if (!found) {
-    found = compute();
-    memo.set(key, found);
+  if (!memo) return compute(ids);
+  const key = (id: number) => `${namespace}:${id}`;
+  const missing = [...new Set(ids)].filter((id) => !memo.has(key(id)));
+  if (missing.length > 0) {
+    const computed = compute(missing);
+    for (const id of missing)
+      memo.set(
+        key(id),
+        computed.then((values) => values.get(id) ?? fallback),
+      );
   }
-  return found;
+  const out = new Map<number, V>();
+  for (const id of ids) out.set(id, (await memo.get(key(id))) as V);
+  return out;
 }
 
 function cachedStore<D extends BaseDoc>(store: RecordStore<D>): RecordStore<D> {

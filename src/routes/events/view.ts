@@ -2,8 +2,7 @@ import type { Language } from '../../../config';
 import type { Services } from '../../services';
 import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
 import type { EventDoc } from '../../storage/stores';
-import { currentIndexedRecords } from '../../search/currentIndexed';
-import { syncKey, type SyncKind } from '../../storage/syncQueue';
+import type { SyncKind } from '../../storage/syncQueue';
 import { presentEnvOf } from '../posts/presentEnv';
 import { viewOf, type ViewOptions } from '../views';
 import { presentEvent, type EventLinks } from './presenter';
@@ -16,9 +15,8 @@ function isLive(record: StoredRecord<BaseDoc>): boolean {
 
 /**
  * RecordView of events: loads every record the events link to with one query per kind (for all
- * events at once), presents them in `lang` with their own views, and embeds those not trashed.
- * With `linked: 'index'` (single reads) the linked records come as the search index presents
- * them when it holds their current version, and only the others are loaded and presented.
+ * events at once), presents them in `lang` with their own views (`options.embeddedCounts`: single
+ * reads take the embedded terms' counts from the index), and embeds those not trashed.
  */
 export async function viewEvents(
   services: Services,
@@ -26,36 +24,16 @@ export async function viewEvents(
   lang: Language,
   options: ViewOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const linked = (field: LinkField) => [...new Set(records.flatMap((record) => inLanguage(record, record.originalLang)[field] ?? []))];
-  const fields: [SyncKind, LinkField][] = [
-    ['venue', 'venues'],
-    ['organizer', 'organizers'],
-    ['category', 'categories'],
-    ['tag', 'tags'],
-  ];
-  const indexed =
-    options.linked === 'index'
-      ? await currentIndexedRecords(
-          services,
-          fields.map(([kind, field]) => ({ kind, ids: linked(field) })),
-          [{ kind: 'event', ids: records.map((record) => record.id) }],
-          lang,
-        )
-      : new Map<string, Record<string, unknown>>();
-  const load = async (kind: SyncKind, store: RecordStore<BaseDoc>, field: LinkField): Promise<Map<number, Record<string, unknown>>> => {
-    const ids = linked(field);
-    const found = new Map<number, Record<string, unknown>>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const record = indexed.get(syncKey(kind, id));
-      if (!record) missing.push(id);
-      else if (record.status !== 'trash') found.set(id, record);
-    }
-    if (missing.length === 0) return found;
-    const live = [...(await store.getMany(missing)).values()].filter(isLive);
-    const presented = live.length === 0 ? [] : await viewOf(kind)(services, live, lang);
-    for (const body of presented) found.set(body.id as number, body);
-    return found;
+  const load = async (
+    kind: SyncKind,
+    store: RecordStore<BaseDoc>,
+    field: LinkField,
+  ): Promise<Map<number, Record<string, unknown>>> => {
+    const ids = [...new Set(records.flatMap((record) => inLanguage(record, record.originalLang)[field] ?? []))];
+    const live = ids.length === 0 ? [] : [...(await store.getMany(ids)).values()].filter(isLive);
+    const presented =
+      live.length === 0 ? [] : await viewOf(kind)(services, live, lang, { counts: options.embeddedCounts });
+    return new Map(presented.map((body) => [body.id as number, body]));
   };
   const { stores } = services;
   const [venues, organizers, categories, tags] = await Promise.all([

@@ -1,22 +1,58 @@
 import type { Language } from '../../../config';
-import { onceInBatch } from '../../search/batchCache';
+import { eachOnceInBatch } from '../../search/batchCache';
+import { indexedTermCounts } from '../../search/indexedTermCounts';
 import type { Services } from '../../services';
 import type { StoredRecord } from '../../storage/recordStore';
 import type { TermDoc } from '../../storage/stores';
 import { publishedEventCounts, type TermField } from '../../storage/termQueries';
 import { presentEnvOf } from '../posts/presentEnv';
-import type { RecordView } from '../views';
+import type { RecordView, ViewOptions } from '../views';
 import { presentTerm } from './presenter';
 import type { TermKind } from './schema';
 
+/**
+ * Published-event counts: exact (an aggregation over the events) by default; with
+ * `counts: 'index'` as the search index holds them (what lists show), exact only for the terms
+ * the index lacks.
+ */
+async function eventCounts(
+  services: Services,
+  kind: TermKind,
+  field: TermField,
+  ids: number[],
+  lang: Language,
+  options: ViewOptions,
+) {
+  const exact = (missing: number[]) =>
+    eachOnceInBatch(
+      services,
+      `published-event-count:${field}`,
+      missing,
+      (todo) => publishedEventCounts(services.stores.events, field, todo),
+      0,
+    );
+  if (options.counts !== 'index') return exact(ids);
+  const indexed = await indexedTermCounts(services, kind, ids, lang);
+  const missing = ids.filter((id) => !indexed.has(id));
+  if (missing.length > 0) for (const [id, count] of await exact(missing)) indexed.set(id, count);
+  return indexed;
+}
+
 function termView(kind: TermKind, field: TermField): RecordView {
-  return async (services: Services, records: StoredRecord<TermDoc>[], lang: Language) => {
-    const ids = records.map((record) => record.id);
-    const counts = await onceInBatch(services, `published-event-counts:${field}:${[...ids].sort((a, b) => a - b).join(',')}`, () =>
-      publishedEventCounts(services.stores.events, field, ids),
+  return async (services: Services, records: StoredRecord<TermDoc>[], lang: Language, options: ViewOptions = {}) => {
+    const counts = await eventCounts(
+      services,
+      kind,
+      field,
+      records.map((record) => record.id),
+      lang,
+      options,
     );
     const env = presentEnvOf(services.config);
-    return records.map((record) => presentTerm(kind, record, lang, env, counts.get(record.id) ?? 0) as unknown as Record<string, unknown>);
+    return records.map(
+      (record) =>
+        presentTerm(kind, record, lang, env, counts.get(record.id) ?? 0) as unknown as Record<string, unknown>,
+    );
   };
 }
 

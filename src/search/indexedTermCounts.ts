@@ -1,0 +1,33 @@
+import type { Language } from '../../config';
+import type { Services } from '../services';
+import { aliasName } from './indexNames';
+
+/** How long a single read waits for the index before counting in MongoDB instead. */
+const INDEX_WAIT_MS = 500;
+
+/**
+ * Published-event counts of terms as the search index holds them: what lists show, read with one
+ * realtime multi-get instead of an aggregation over every event. Terms the index lacks (not
+ * indexed yet) or an index that does not answer fast are absent from the map: the caller counts
+ * those exactly.
+ */
+export async function indexedTermCounts(
+  services: Services,
+  kind: 'category' | 'tag',
+  ids: number[],
+  lang: Language,
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (ids.length === 0) return counts;
+  const response = await services.search
+    .mget<{ record?: { count?: number } }>(
+      { index: aliasName(services.config, kind, lang), ids: ids.map(String), _source_includes: ['record.count'] },
+      { requestTimeout: INDEX_WAIT_MS, maxRetries: 0 },
+    )
+    .catch(() => null);
+  for (const doc of response?.docs ?? []) {
+    const count = 'found' in doc && doc.found ? doc._source?.record?.count : undefined;
+    if (typeof count === 'number') counts.set(Number(doc._id), count);
+  }
+  return counts;
+}

@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { testWorld } from '../support/harness';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Keeps the benchmark harness from rotting: a tiny run (few events, one-second loads) of
+ * `npm run bench` against the test servers must produce the table and the JSON with every
+ * scenario. Targets are not checked here: timings on CI machines mean nothing.
+ */
+describe('bench: smoke run', function () {
+  this.timeout(600_000);
+  let out: string;
+
+  before(async () => {
+    out = await mkdtemp(path.join(tmpdir(), 'bench-smoke-'));
+  });
+
+  after(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it('seeds, measures every scenario against its baseline and writes the results', async () => {
+    const { config } = testWorld();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/run.ts',
+        '--events',
+        '150',
+        '--duration',
+        '1',
+        '--write-rate',
+        '10',
+        '--smoke',
+        '--out',
+        out,
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, MONGO_URL: config.mongo.url, ELASTICSEARCH_URL: config.elasticsearch.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, stderr.slice(-3000)).to.equal(0);
+
+    expect(stdout).to.match(/scenario\s+req\/s\s+p50 ms\s+p99 ms\s+baseline req\/s\s+ratio\s+peak RSS MB/);
+    const report = JSON.parse(await readFile(path.join(out, 'latest.json'), 'utf8'));
+    const scenarios = report.rows.map((row: { scenario: string }) => row.scenario);
+    const failed = report.rows.filter((row: { notes: string }) => /^(FAILED|not run)/.test(row.notes));
+    expect(failed, JSON.stringify(failed)).to.deep.equal([]);
+    for (const expected of [
+      /^1\. GET \/events\/\{id\}/,
+      /^2\. GET \/events\?search=/,
+      /^3\. GET \/events geo/,
+      /^4\. POST \/events/,
+      /^4\. sync lag/,
+      /^5\. reindex \d+ events$/,
+    ]) {
+      expect(
+        scenarios.some((name: string) => expected.test(name)),
+        `${expected} in ${scenarios.join(' | ')}`,
+      ).to.equal(true);
+    }
+    for (const row of report.rows.filter((r: { scenario: string }) => /^[123]\./.test(r.scenario))) {
+      expect(row.rps, row.scenario).to.be.greaterThan(0);
+      expect(row.baselineRps, row.scenario).to.be.greaterThan(0);
+      expect(row.ratio, row.scenario).to.be.a('number');
+      expect(row.peakRssMb, row.scenario).to.be.greaterThan(0);
+    }
+    expect(report.details.parity).to.deep.equal({ read: 'same results', search: 'same results', geo: 'same results' });
+    expect(report.targets).to.deep.equal([]);
+    expect(await readFile(path.join(out, 'latest.md'), 'utf8')).to.include('| scenario | req/s |');
+  });
+});
