@@ -74,70 +74,16 @@ export async function measureThroughput(
 
 export interface WriteMeasurement {
   rows: Row[];
-  api: LoadResult | null;
-  baseline: LoadResult | null;
+  api: LoadResult;
+  baseline: LoadResult;
   apiPeakRssMb: number;
-  /** Why the load was not run (the engine takes too long per write at this size). */
-  skipped: string | null;
-}
-
-/** A write the engine takes longer than this for cannot sustain the fixed rate at all. */
-const WRITE_PROBE_LIMIT_MS = 1_000;
-
-/** One event creation through the API, timed (without load). */
-async function probeWrite(ctx: MeasureContext, body: Record<string, unknown>): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(`${ctx.api.url}/calendar/events/v1/events`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ctx.world.adminKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...body, title: `Bench probe ${Date.now()}` }),
-    signal: AbortSignal.timeout(300_000),
-  });
-  await res.arrayBuffer();
-  if (res.status !== 201) throw new Error(`the probe write answered ${res.status}`);
-  return performance.now() - started;
-}
-
-/**
- * Scenario 4, after one probe write: when a single write already takes the engine more than a
- * second (jongodb re-checks a whole collection per write: about a minute per event at 10k),
- * a fixed-rate load would only queue hours of work on the shared server, so it is reported as
- * not measurable instead of run.
- */
-export async function measureWritesOrSkip(
-  ctx: MeasureContext,
-  bodies: Record<string, unknown>[],
-): Promise<WriteMeasurement> {
-  const probeMs = await probeWrite(ctx, bodies[0] ?? {});
-  if (probeMs <= WRITE_PROBE_LIMIT_MS) return { ...(await measureWrites(ctx, bodies)), skipped: null };
-  const skipped = `not run: one POST /events alone took ${(probeMs / 1000).toFixed(1)} s on this engine at this size`;
-  const row = (scenario: string): Row => ({
-    scenario,
-    rps: null,
-    p50: null,
-    p99: null,
-    baselineRps: null,
-    ratio: null,
-    peakRssMb: null,
-    notes: skipped,
-  });
-  return {
-    rows: [row(`4. POST /events at ${ctx.writeRate}/s`), row('4. sync lag, write to searchable')],
-    api: null,
-    baseline: null,
-    apiPeakRssMb: (await ctx.apiRss.take()) / MB,
-    skipped,
-  };
 }
 
 /**
  * Event creations at a fixed rate: write latency against a bare insert, and the lag from each
  * write's response until a search finds it (no `Prefer: wait-for-index`).
  */
-export async function measureWrites(
-  ctx: MeasureContext,
-  bodies: Record<string, unknown>[],
-): Promise<{ rows: Row[]; api: LoadResult; baseline: LoadResult; apiPeakRssMb: number }> {
+export async function measureWrites(ctx: MeasureContext, bodies: Record<string, unknown>[]): Promise<WriteMeasurement> {
   const spec = (url: string, path: string, headers: Record<string, string>): LoadSpec => ({
     url,
     connections: 8,

@@ -1,15 +1,17 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { parseBenchArgs, type BenchOptions } from './args';
-import { measureThroughput, measureWritesOrSkip, type MeasureContext } from './measure';
-import { measureReindex } from './reindexBench';
 import { buildApi, buildFolder } from './build';
-import { RssSampler, resultsPath, spawnServer, type ServerChild } from './processes';
+import { measureThroughput, type MeasureContext } from './measure';
+import { resultsPath } from './processes';
 import { summariseProfiles } from './profile';
+import { measureReindex } from './reindexBench';
 import { machineDescription, textTable, writeReport, type BenchReport, type Row } from './report';
-import { checkParity, drawSamples, geoPaths, readPaths, searchPaths, writeBodies } from './scenarios';
+import { checkParity, drawSamples, geoPaths, readPaths, searchPaths, type Samples } from './scenarios';
 import { seedAndIndex } from './seed';
+import { startServers, type ServerSettings, type Servers } from './servers';
 import { evaluateTargets, type Measured } from './targets';
 import { openWorld } from './world';
+import { measureWritesOnFreshWorld, WRITE_WORLD_EVENTS } from './writeScenario';
 
 /**
  * `npm run bench`: seeds a fresh database and index prefix, then measures the API against bare
@@ -19,6 +21,21 @@ import { openWorld } from './world';
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 const wanted = (options: BenchOptions, name: string) => !options.only || options.only.includes(name);
+
+/** Scenarios 1-3 as asked for by --only, with their API and baseline paths. */
+function readScenarios(options: BenchOptions, samples: Samples) {
+  const scenarios = [
+    { key: 'read', name: '1. GET /events/{id}', paths: readPaths(samples), kind: 'read' as const },
+    { key: 'search', name: '2. GET /events?search=', paths: searchPaths(samples, options.seed), kind: 'list' as const },
+    {
+      key: 'geo',
+      name: '3. GET /events geo+dates+category',
+      paths: geoPaths(samples, options.seed),
+      kind: 'list' as const,
+    },
+  ];
+  return scenarios.filter((scenario) => wanted(options, scenario.key));
+}
 
 /** Runs one scenario; a failure becomes a row (and a missed target) instead of ending the run. */
 async function attempt(name: string, rows: Row[], failures: string[], run: () => Promise<void>): Promise<void> {
@@ -48,11 +65,10 @@ async function main(): Promise<number> {
   const workDir = resultsPath(options.out, `work-${process.pid}`);
   const profileDir = resultsPath(options.out, 'profiles', startedAt.replace(/[:.]/g, '-'));
   await mkdir(workDir, { recursive: true });
-  const world = await openWorld(log, options.reuse);
+  const world = await openWorld(log, { reuse: options.reuse });
   log(
     `run ${world.runId}: database ${world.config.mongo.database}, index prefix ${world.config.elasticsearch.indexPrefix}`,
   );
-  const children: ServerChild[] = [];
   const rows: Row[] = [];
   const details: Record<string, unknown> = {};
   const measured: Measured = {
@@ -60,44 +76,26 @@ async function main(): Promise<number> {
     connections: options.connections,
     lagP99Ms: null,
     lagUnseen: 0,
-    lagSkipped: null,
     failures: [],
     reindexRatio: null,
     apiPeakRssMb: null,
     reindexRss: null,
   };
-  let apiRss: RssSampler | undefined;
+  let servers: Servers | undefined;
   try {
     if (options.reuse) log(`reusing the data of run ${options.reuse}`);
     else details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
     if (options.only?.every((name) => name === 'seed')) return 0;
-    const script = options.api === 'build' ? await buildApi(buildFolder(world.runId)) : 'src/main.ts';
-    const api = await spawnServer({
-      name: 'API',
-      script,
-      env: world.childEnv,
+    const settings: ServerSettings = {
+      script: options.api === 'build' ? await buildApi(buildFolder(world.runId)) : 'src/main.ts',
       nodeArgs: [
         ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []),
         ...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
       ],
-      logFile: `${workDir}/api.log`,
-      readyPath: '/readyz',
-    });
-    children.push(api);
-    const baseline = await spawnServer({
-      name: 'baseline',
-      script: 'bench/baseline/server.ts',
-      env: world.childEnv,
-      logFile: `${workDir}/baseline.log`,
-      readyPath: '/healthz',
-    });
-    children.push(baseline);
-    apiRss = new RssSampler(api.pid);
-    const ctx: MeasureContext = {
-      world,
-      api,
-      baseline,
-      apiRss,
+      workDir,
+      log,
+    };
+    const context = {
       connections: options.connections,
       duration: options.duration,
       warmup: options.smoke ? 1 : 3,
@@ -105,59 +103,47 @@ async function main(): Promise<number> {
       writeRate: options.writeRate,
       workDir,
     };
-    const samples = await drawSamples(world.services, options.seed);
-    const scenarios = [
-      { key: 'read', name: '1. GET /events/{id}', paths: readPaths(samples), kind: 'read' as const },
-      {
-        key: 'search',
-        name: '2. GET /events?search=',
-        paths: searchPaths(samples, options.seed),
-        kind: 'list' as const,
-      },
-      {
-        key: 'geo',
-        name: '3. GET /events geo+dates+category',
-        paths: geoPaths(samples, options.seed),
-        kind: 'list' as const,
-      },
-    ];
-    const parity: Record<string, string> = {};
     let apiPeak = 0;
-    for (const scenario of scenarios.filter((s) => wanted(options, s.key))) {
-      await attempt(scenario.name, rows, measured.failures, async () => {
-        const mismatch = await checkParity(api.url, baseline.url, scenario.paths, scenario.kind);
-        parity[scenario.key] = mismatch ?? 'same results';
-        if (mismatch) log(`WARNING: API and baseline differ: ${mismatch}`);
-        log(`measuring ${scenario.name}`);
-        const result = await measureThroughput(ctx, scenario.name, scenario.paths);
-        rows.push(result.row);
-        details[scenario.key] = { api: result.api, baseline: result.baseline };
-        measured.lists.push({
-          scenario: scenario.name,
-          ratio: result.row.ratio as number,
-          p99: result.api.latency.p99,
+    const reads = readScenarios(options, await drawSamples(world.services, options.seed));
+    if (reads.length > 0) {
+      servers = await startServers(world, settings);
+      const ctx: MeasureContext = { ...context, world, ...servers };
+      const parity: Record<string, string> = {};
+      for (const scenario of reads) {
+        await attempt(scenario.name, rows, measured.failures, async () => {
+          const mismatch = await checkParity(ctx.api.url, ctx.baseline.url, scenario.paths, scenario.kind);
+          parity[scenario.key] = mismatch ?? 'same results';
+          if (mismatch) log(`WARNING: API and baseline differ: ${mismatch}`);
+          log(`measuring ${scenario.name}`);
+          const result = await measureThroughput(ctx, scenario.name, scenario.paths);
+          rows.push(result.row);
+          details[scenario.key] = { api: result.api, baseline: result.baseline };
+          measured.lists.push({
+            scenario: scenario.name,
+            ratio: result.row.ratio as number,
+            p99: result.api.latency.p99,
+            baselineP99: result.baseline.latency.p99,
+          });
+          apiPeak = Math.max(apiPeak, result.apiPeakRssMb);
+          log(textTable([result.row]).split('\n').pop() as string);
         });
-        apiPeak = Math.max(apiPeak, result.apiPeakRssMb);
-        log(textTable([result.row]).split('\n').pop() as string);
-      });
+      }
+      details.parity = parity;
+      await servers.stop();
     }
-    details.parity = parity;
     if (wanted(options, 'write')) {
       await attempt(`4. POST /events at ${options.writeRate}/s`, rows, measured.failures, async () => {
-        log(`measuring writes at ${options.writeRate}/s`);
-        const writes = await measureWritesOrSkip(ctx, writeBodies(samples, options.seed));
+        log(`measuring writes at ${options.writeRate}/s on a fresh database of ${WRITE_WORLD_EVENTS} events`);
+        const writes = await measureWritesOnFreshWorld(world, { ...settings, seed: options.seed, context });
         rows.push(...writes.rows);
-        details.write = { api: writes.api, baseline: writes.baseline, skipped: writes.skipped };
-        measured.lagP99Ms = writes.api?.lag?.p99 ?? null;
-        measured.lagUnseen = writes.api?.lag?.unseen ?? 0;
-        measured.lagSkipped = writes.skipped;
+        details.write = { api: writes.api, baseline: writes.baseline, events: WRITE_WORLD_EVENTS };
+        measured.lagP99Ms = writes.api.lag?.p99 ?? null;
+        measured.lagUnseen = writes.api.lag?.unseen ?? 0;
         apiPeak = Math.max(apiPeak, writes.apiPeakRssMb);
       });
     }
     measured.apiPeakRssMb = apiPeak || null;
-    apiRss.stop();
-    // The reindex runs alone: the API and the baseline server are stopped first.
-    for (const child of children.splice(0).reverse()) await child.stop();
+    // The reindex runs alone: every server child is stopped by now.
     if (wanted(options, 'reindex')) {
       await attempt('5. reindex', rows, measured.failures, async () => {
         const reindexed = await measureReindex(world, workDir, options.reindexScale, options.seed, log);
@@ -168,9 +154,7 @@ async function main(): Promise<number> {
       });
     }
   } finally {
-    apiRss?.stop();
-    for (const child of children.reverse())
-      await child.stop().catch((err: Error) => log(`stopping ${child.name}: ${err.message}`));
+    await servers?.stop();
     await world.close(options.keep).catch((err: Error) => log(`cleanup: ${err.message}`));
     if (options.keep) log(`data kept: measure it again with --reuse ${world.runId}`);
     await rm(workDir, { recursive: true, force: true }).catch(() => undefined);

@@ -1,11 +1,10 @@
 /** The measured figures the targets are checked against. */
 export interface Measured {
-  lists: { scenario: string; ratio: number; p99: number }[];
+  /** Scenarios 1-3: the API's throughput ratio and p99, and the baseline's p99 beside it. */
+  lists: { scenario: string; ratio: number; p99: number; baselineP99: number }[];
   connections: number;
   lagP99Ms: number | null;
   lagUnseen: number;
-  /** Why the sync lag could not be measured (the write load was not run). */
-  lagSkipped: string | null;
   /** Scenarios that failed to run (`name: error`). */
   failures: string[];
   reindexRatio: number | null;
@@ -42,16 +41,10 @@ export function evaluateTargets(m: Measured): TargetOutcome[] {
     out.push({
       name: `${list.scenario}: p99 < ${MAX_P99_MS} ms at ${m.connections} connections`,
       ok: list.p99 < MAX_P99_MS,
-      measured: `${list.p99} ms`,
+      measured: `${list.p99} ms (the baseline alone: ${list.baselineP99} ms)`,
     });
   }
-  if (m.lagSkipped !== null)
-    out.push({
-      name: `sync lag p99 <= ${MAX_LAG_P99_MS} ms, every write searchable`,
-      ok: false,
-      measured: m.lagSkipped,
-    });
-  else if (m.lagP99Ms !== null) {
+  if (m.lagP99Ms !== null) {
     out.push({
       name: `sync lag p99 <= ${MAX_LAG_P99_MS} ms, every write searchable`,
       ok: m.lagP99Ms <= MAX_LAG_P99_MS && m.lagUnseen === 0,

@@ -10,6 +10,7 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..');
 /** One bench run's own database and index prefix on the shared servers, removed at the end. */
 export interface BenchWorld {
   runId: string;
+  urls: { mongoUrl: string; elasticsearchUrl: string };
   config: Config;
   services: Services;
   /** Environment for the API, baseline, load and reindex children: same servers, same names. */
@@ -52,10 +53,17 @@ async function emptyDatabase(services: Services): Promise<void> {
 /** Seeding a big collection on jongodb takes long per insert: the bench's own client waits longer. */
 const BENCH_STORAGE_TIMEOUT_MS = '30000';
 
-export async function openWorld(log: (line: string) => void, reuse: string | null = null): Promise<BenchWorld> {
-  const runId = reuse ?? `b${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-  let mongoUrl = process.env.MONGO_URL;
-  let elasticsearchUrl = process.env.ELASTICSEARCH_URL;
+export interface WorldOptions {
+  /** The run ID of a world kept with --keep, to measure its data again. */
+  reuse?: string | null;
+  /** Servers to use (another world's): nothing is started. */
+  urls?: { mongoUrl: string; elasticsearchUrl: string };
+}
+
+export async function openWorld(log: (line: string) => void, options: WorldOptions = {}): Promise<BenchWorld> {
+  const runId = options.reuse ?? `b${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  let mongoUrl = options.urls?.mongoUrl ?? process.env.MONGO_URL;
+  let elasticsearchUrl = options.urls?.elasticsearchUrl ?? process.env.ELASTICSEARCH_URL;
   let embedded: RunningServices | undefined;
   if (!mongoUrl || !elasticsearchUrl) {
     embedded = await acquireServices(PROJECT_ROOT, 'bench', log);
@@ -70,6 +78,8 @@ export async function openWorld(log: (line: string) => void, reuse: string | nul
     MONGO_DATABASE: `calendar_${runId}`,
     INDEX_PREFIX: `bench-${runId}`,
     BOOTSTRAP_ADMIN_KEY: 'false',
+    // The bench measures capacity: per-key write limits (a policy) would cap the write scenario.
+    RATE_LIMIT: 'false',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   const config = loadConfig({ ...childEnv, MONGO_TIMEOUT_MS: BENCH_STORAGE_TIMEOUT_MS });
@@ -77,6 +87,7 @@ export async function openWorld(log: (line: string) => void, reuse: string | nul
   const { key } = await services.apiKeys.create('bench administrator', 'administrator');
   return {
     runId,
+    urls: { mongoUrl, elasticsearchUrl },
     config,
     services,
     childEnv,

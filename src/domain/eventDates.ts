@@ -80,8 +80,26 @@ export interface PresentedEventDates {
 // (en-US: EST/PST, en-GB: CET/BST, en-AU: AEST, en-IN: IST, en-ZA: SAST, ja-JP: JST).
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
 
+/**
+ * Abbreviations found, by zone, offset and year: looking one up formats the date in up to six
+ * locales (a new Intl.DateTimeFormat each), the costliest part of presenting an event.
+ */
+const abbreviations = new Map<string, string>();
+const MAX_CACHED_ABBREVIATIONS = 10_000;
+
 /** `CET`, `CEST`, `EST`, `UTC`...; a PHP-style offset (`-03`, `+0530`) when no name is known. */
 export function timezoneAbbreviation(date: DateTime): string {
+  const key = `${date.zoneName}|${date.offset}|${date.year}`;
+  let found = abbreviations.get(key);
+  if (found === undefined) {
+    if (abbreviations.size >= MAX_CACHED_ABBREVIATIONS) abbreviations.clear();
+    found = lookUpAbbreviation(date);
+    abbreviations.set(key, found);
+  }
+  return found;
+}
+
+function lookUpAbbreviation(date: DateTime): string {
   for (const locale of ABBREVIATION_LOCALES) {
     const name = date.setLocale(locale).offsetNameShort;
     if (name && !/^(GMT|UTC)[+-−]/.test(name) && /^[A-Z]{2,5}$/.test(name)) return name;

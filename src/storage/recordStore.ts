@@ -88,7 +88,8 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   async ensureIndexes(): Promise<void> {
-    await ensureIndex(this.docs, { id: 1, lang: 1 }, { unique: true, name: 'id_lang_unique' });
+    // (id, lang) is unique through `_id` (`${id}:${lang}`): a second unique index would only cost writes.
+    await ensureIndex(this.docs, { id: 1 }, { name: 'id' });
     await ensureIndex(this.docs, { slug: 1, lang: 1 }, { unique: true, name: 'slug_lang_unique' });
   }
 
@@ -142,7 +143,11 @@ export class RecordStore<D extends BaseDoc> {
   async getBySlug(slug: string, lang: Language): Promise<StoredRecord<D> | null> {
     const hit =
       (await this.docs.findOne({ slug, lang } as Filter<D>)) ??
-      (await this.docs.find({ slug } as Filter<D>).sort({ id: 1 }).limit(1).next());
+      (await this.docs
+        .find({ slug } as Filter<D>)
+        .sort({ id: 1 })
+        .limit(1)
+        .next());
     return hit ? this.get((hit as D).id) : null;
   }
 
@@ -161,7 +166,11 @@ export class RecordStore<D extends BaseDoc> {
     await this.sync.begin(this.options.kind, id);
     try {
       if (options.exactSlug) await this.docs.insertOne({ ...doc, slug: content.slug } as never);
-      else await this.insertWithUniqueSlug(doc, (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '');
+      else
+        await this.insertWithUniqueSlug(
+          doc,
+          (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '',
+        );
     } finally {
       await this.sync.commit(this.options.kind, id);
     }
@@ -183,7 +192,8 @@ export class RecordStore<D extends BaseDoc> {
     } else {
       const original = inLanguage(record, record.originalLang);
       const copied = this.translationDoc(original as unknown as Record<string, unknown>, lang, own, now);
-      const source = (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
+      const source =
+        (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
       await this.insertWithUniqueSlug(copied, source);
     }
     await this.docs.updateMany({ id } as Filter<D>, { $set: { ...shared, modifiedAt: now } } as never);
@@ -213,7 +223,10 @@ export class RecordStore<D extends BaseDoc> {
       const current = holders.find((doc) => doc.id === id) as unknown as Record<string, unknown>;
       const remaining = ((current[field] as number[] | undefined) ?? []).filter((value) => value !== linkedId);
       await this.sync.begin(this.options.kind, id);
-      await this.docs.updateMany({ id } as Filter<D>, { $set: { [field]: remaining, modifiedAt: new Date() } } as never);
+      await this.docs.updateMany(
+        { id } as Filter<D>,
+        { $set: { [field]: remaining, modifiedAt: new Date() } } as never,
+      );
       await this.sync.commit(this.options.kind, id);
     }
     return ids;
@@ -291,9 +304,13 @@ export class RecordStore<D extends BaseDoc> {
   private async setWithUniqueSlug(doc: D, own: Record<string, unknown>): Promise<void> {
     const wanted = own.slug === undefined ? undefined : slugify(String(own.slug)) || String(doc.id);
     for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-      const slug = wanted === undefined || wanted === doc.slug ? undefined : await this.freeSlug(wanted, doc.lang, doc.id);
+      const slug =
+        wanted === undefined || wanted === doc.slug ? undefined : await this.freeSlug(wanted, doc.lang, doc.id);
       try {
-        await this.docs.updateOne({ _id: doc._id } as Filter<D>, { $set: { ...own, ...(slug ? { slug } : { slug: doc.slug }) } } as never);
+        await this.docs.updateOne(
+          { _id: doc._id } as Filter<D>,
+          { $set: { ...own, ...(slug ? { slug } : { slug: doc.slug }) } } as never,
+        );
         return;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
