@@ -13,12 +13,25 @@ export const buildFolder = (runId: string) =>
 /**
  * Compiles the API the way `npm run build` does (tsc to CommonJS, run by plain node as the
  * Dockerfile does), into `outDir`: the bench measures the deployed artifact, not the TypeScript
- * loader (tsx keeps ~30 MB more in memory). Only the API's import graph, without type checks.
+ * loader (tsx keeps ~30 MB more in memory). Only the API's and the worker's import graphs, without
+ * type checks.
  */
-export async function buildApi(outDir: string): Promise<string> {
+export async function buildApi(outDir: string): Promise<{ api: string; worker: string }> {
   await rm(outDir, { recursive: true, force: true });
   const tsc = path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const args = [tsc, 'src/main.ts', '--outDir', outDir, '--rootDir', '.', '--target', 'ES2022', '--module', 'commonjs'];
+  const args = [
+    tsc,
+    'src/main.ts',
+    'src/worker.ts',
+    '--outDir',
+    outDir,
+    '--rootDir',
+    '.',
+    '--target',
+    'ES2022',
+    '--module',
+    'commonjs',
+  ];
   args.push('--moduleResolution', 'node', '--esModuleInterop', '--resolveJsonModule', '--skipLibCheck', '--noCheck');
   const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -26,5 +39,5 @@ export async function buildApi(outDir: string): Promise<string> {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`building the API failed (exit ${code}): ${output.slice(-2000)}`);
-  return path.join(outDir, 'src', 'main.js');
+  return { api: path.join(outDir, 'src', 'main.js'), worker: path.join(outDir, 'src', 'worker.js') };
 }

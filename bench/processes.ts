@@ -22,8 +22,8 @@ export interface SpawnServerOptions {
   nodeArgs?: string[];
   /** Where the child's stdout and stderr go. */
   logFile: string;
-  /** Path answering 200 once the server can serve. */
-  readyPath: string;
+  /** Path answering 200 once the server can serve, or a line its log shows once it works (no HTTP). */
+  ready: { path: string } | { logLine: string };
   timeoutMs?: number;
 }
 
@@ -34,6 +34,16 @@ function exited(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
+}
+
+async function isReady(url: string, options: SpawnServerOptions): Promise<boolean> {
+  if ('logLine' in options.ready) {
+    const text = await readFile(options.logFile, 'utf8').catch(() => '');
+    return text.includes(options.ready.logLine);
+  }
+  return fetch(`${url}${options.ready.path}`)
+    .then((res) => res.ok)
+    .catch(() => false);
 }
 
 /** Node runs the TypeScript itself (tsx loader, no wrapper process): the pid is the server's own. */
@@ -55,10 +65,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerCh
       const output = await logTail(options.logFile);
       throw new Error(`${options.name} exited during startup (code ${child.exitCode}): ${output}`);
     }
-    const ok = await fetch(`${url}${options.readyPath}`)
-      .then((res) => res.ok)
-      .catch(() => false);
-    if (ok) break;
+    if (await isReady(url, options)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${options.name} did not become ready; see ${options.logFile}`);

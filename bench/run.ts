@@ -87,7 +87,10 @@ async function main(): Promise<number> {
     else details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
     if (options.only?.every((name) => name === 'seed')) return 0;
     const settings: ServerSettings = {
-      script: options.api === 'build' ? await buildApi(buildFolder(world.runId)) : 'src/main.ts',
+      scripts:
+        options.api === 'build'
+          ? await buildApi(buildFolder(world.runId))
+          : { api: 'src/main.ts', worker: 'src/worker.ts' },
       nodeArgs: [
         ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []),
         ...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
@@ -156,8 +159,8 @@ async function main(): Promise<number> {
   } finally {
     await servers?.stop();
     await world.close(options.keep).catch((err: Error) => log(`cleanup: ${err.message}`));
-    if (options.keep) log(`data kept: measure it again with --reuse ${world.runId}`);
-    await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    if (options.keep) log(`data kept: measure it again with --reuse ${world.runId}; logs in ${workDir}`);
+    else await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
     await rm(buildFolder(world.runId), { recursive: true, force: true }).catch(() => undefined);
   }
   if (options.cpuProf) details.profile = await summariseProfiles(profileDir, log);

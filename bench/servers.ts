@@ -1,17 +1,21 @@
 import { RssSampler, spawnServer, type ServerChild } from './processes';
 import type { BenchWorld } from './world';
 
-/** The API under test and its bare baseline, both on one world's data, with the API's RSS sampled. */
+/**
+ * The service as deployed (docker-compose.yml: the API, and the sync worker in a process of its
+ * own) and the bare baseline, all on one world's data, with the API's RSS sampled.
+ */
 export interface Servers {
   api: ServerChild;
+  worker: ServerChild;
   baseline: ServerChild;
   apiRss: RssSampler;
   stop(): Promise<void>;
 }
 
 export interface ServerSettings {
-  /** The API's entry point: compiled JavaScript (as deployed) or src/main.ts. */
-  script: string;
+  /** Entry points: compiled JavaScript (as deployed) or src/main.ts and src/worker.ts. */
+  scripts: { api: string; worker: string };
   /** Extra node flags for the API (profiling, BENCH_API_NODE_OPTIONS). */
   nodeArgs: string[];
   workDir: string;
@@ -27,13 +31,22 @@ export async function startServers(world: BenchWorld, settings: ServerSettings):
       await child.stop().catch((err: Error) => settings.log(`stopping ${child.name}: ${err.message}`));
   };
   try {
+    const worker = await spawnServer({
+      name: 'worker',
+      script: settings.scripts.worker,
+      env: { ...world.childEnv, LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'info' },
+      nodeArgs: process.env.BENCH_WORKER_NODE_OPTIONS?.split(' ').filter(Boolean),
+      logFile: `${settings.workDir}/worker-${world.runId}.log`,
+      ready: { logLine: 'sync worker started' },
+    });
+    children.push(worker);
     const api = await spawnServer({
       name: 'API',
-      script: settings.script,
-      env: world.childEnv,
+      script: settings.scripts.api,
+      env: { ...world.childEnv, SYNC_IN_PROCESS: 'false' },
       nodeArgs: settings.nodeArgs,
       logFile: `${settings.workDir}/api-${world.runId}.log`,
-      readyPath: '/readyz',
+      ready: { path: '/readyz' },
     });
     children.push(api);
     const baseline = await spawnServer({
@@ -41,11 +54,11 @@ export async function startServers(world: BenchWorld, settings: ServerSettings):
       script: 'bench/baseline/server.ts',
       env: world.childEnv,
       logFile: `${settings.workDir}/baseline-${world.runId}.log`,
-      readyPath: '/healthz',
+      ready: { path: '/healthz' },
     });
     children.push(baseline);
     apiRss = new RssSampler(api.pid);
-    return { api, baseline, apiRss, stop };
+    return { api, worker, baseline, apiRss, stop };
   } catch (err) {
     await stop();
     throw err;

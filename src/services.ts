@@ -26,7 +26,8 @@ export interface Services {
 
 /** Connects to MongoDB and Elasticsearch (URLs must be resolved) and creates indexes idempotently. */
 export async function openServices(config: Config, log: Logger): Promise<Services> {
-  if (!config.mongo.url || !config.elasticsearch.url) throw new Error('openServices needs resolved MONGO_URL and ELASTICSEARCH_URL');
+  if (!config.mongo.url || !config.elasticsearch.url)
+    throw new Error('openServices needs resolved MONGO_URL and ELASTICSEARCH_URL');
   const { client, db } = await connectMongo({ ...config.mongo, url: config.mongo.url });
   const search = createSearchClient({ url: config.elasticsearch.url, timeoutMs: config.elasticsearch.timeoutMs });
   const sync = new SyncQueue(db);

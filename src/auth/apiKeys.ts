@@ -42,14 +42,28 @@ export class ApiKeyStore {
   async create(name: string, role: Role): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
     const id = randomBytes(6).toString('hex');
-    const record: ApiKeyRecord = { id, name, role, userId: await nextId(this.db, 'user'), createdAt: new Date(), revokedAt: null };
+    const record: ApiKeyRecord = {
+      id,
+      name,
+      role,
+      userId: await nextId(this.db, 'user'),
+      createdAt: new Date(),
+      revokedAt: null,
+    };
     await this.keys.insertOne({ _id: id, hash: hashKey(key), ...record });
     return { key, record };
   }
 
   async list(): Promise<ApiKeyRecord[]> {
     const docs = await this.keys.find({}).sort({ createdAt: 1 }).toArray();
-    return docs.map(({ id, name, role, userId, createdAt, revokedAt }) => ({ id, name, role, userId, createdAt, revokedAt }));
+    return docs.map(({ id, name, role, userId, createdAt, revokedAt }) => ({
+      id,
+      name,
+      role,
+      userId,
+      createdAt,
+      revokedAt,
+    }));
   }
 
   async count(): Promise<number> {
@@ -68,6 +82,13 @@ export class ApiKeyStore {
     const doc = await this.keys.findOne({ hash });
     if (!doc || doc.revokedAt) return null;
     if (!timingSafeEqual(Buffer.from(doc.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-    return { id: doc.id, name: doc.name, role: doc.role, userId: doc.userId, createdAt: doc.createdAt, revokedAt: null };
+    return {
+      id: doc.id,
+      name: doc.name,
+      role: doc.role,
+      userId: doc.userId,
+      createdAt: doc.createdAt,
+      revokedAt: null,
+    };
   }
 }

@@ -50,7 +50,9 @@ export function parseCost(stored: string | null | undefined): PresentedCost {
   const symbolMatch = SYMBOL.exec(text) ?? (amounts.length > 0 ? CODE.exec(text) : null);
   const symbol = symbolMatch?.[0] ?? '';
   const position = symbolMatch && amounts.length > 0 && symbolMatch.index > amounts[0]!.index ? 'postfix' : 'prefix';
-  let values = [...new Map(amounts.map((a) => [Number(a.value), a.value])).entries()].sort(([a], [b]) => a - b).map(([, v]) => v);
+  let values = [...new Map(amounts.map((a) => [Number(a.value), a.value])).entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, v]) => v);
   if (values.length === 0 && FREE_WORDS.test(text)) values = ['0'];
   const isZero = values.length === 1 && Number(values[0]) === 0 && /^[\s\d.,]*$/.test(text);
   return {

@@ -34,7 +34,9 @@ export function parseDateInput(text: string, zone: string, now: DateTime = DateT
   let result: DateTime;
   if (NAMED.has(lower)) {
     result =
-      lower === 'now' ? base : base.startOf('day').plus({ days: lower === 'tomorrow' ? 1 : lower === 'yesterday' ? -1 : 0 });
+      lower === 'now'
+        ? base
+        : base.startOf('day').plus({ days: lower === 'tomorrow' ? 1 : lower === 'yesterday' ? -1 : 0 });
   } else if (RELATIVE.test(t)) {
     const [, sign, count, unit] = RELATIVE.exec(t) as RegExpExecArray;
     const amount = Number(count) * (sign === '-' ? -1 : 1);
@@ -51,8 +53,14 @@ export function parseDateInput(text: string, zone: string, now: DateTime = DateT
   return result;
 }
 
+const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+
+/**
+ * `date` as WIRE_FORMAT. Built from the date's fields: luxon's toFormat parses the format on
+ * every call, and presenting an event formats a dozen dates in each of its languages.
+ */
 export function toWire(date: DateTime): string {
-  return date.toFormat(WIRE_FORMAT);
+  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)} ${pad(date.hour)}:${pad(date.minute)}:${pad(date.second)}`;
 }
 
 export interface DateDetails {
@@ -66,12 +74,12 @@ export interface DateDetails {
 
 export function details(date: DateTime): DateDetails {
   return {
-    year: date.toFormat('yyyy'),
-    month: date.toFormat('MM'),
-    day: date.toFormat('dd'),
-    hour: date.toFormat('HH'),
-    minutes: date.toFormat('mm'),
-    seconds: date.toFormat('ss'),
+    year: pad(date.year, 4),
+    month: pad(date.month),
+    day: pad(date.day),
+    hour: pad(date.hour),
+    minutes: pad(date.minute),
+    seconds: pad(date.second),
   };
 }
 

@@ -45,14 +45,24 @@ export interface JsonLdEventSource {
 const SCHEMA = 'https://schema.org';
 
 // Currency symbols with one obvious ISO 4217 code; other symbols are left without a currency.
-const CURRENCY_CODES: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', '₩': 'KRW', '₽': 'RUB', '₺': 'TRY' };
+const CURRENCY_CODES: Record<string, string> = {
+  $: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+  '₹': 'INR',
+  '₩': 'KRW',
+  '₽': 'RUB',
+  '₺': 'TRY',
+};
 
 /** Drops null, undefined, empty strings and empty objects, so the JSON-LD carries only known facts. */
 function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
     if (value === null || value === undefined || value === '') continue;
-    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).every((k) => k.startsWith('@'))) continue;
+    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).every((k) => k.startsWith('@')))
+      continue;
     out[key] = value;
   }
   return out as Partial<T>;
@@ -63,7 +73,10 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 /** Plain text with HTML entities decoded (`plainText` output is still HTML-escaped). */
 function text(html: string | null | undefined): string {
   return plainText(html).replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-    if (name[0] === '#') return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    if (name[0] === '#')
+      return String.fromCodePoint(
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)),
+      );
     return ENTITIES[name.toLowerCase()] ?? entity;
   });
 }

@@ -43,7 +43,9 @@ export function commonFields<D extends BaseDoc & { date?: Date; status?: string;
 }
 
 /** `image`: `false` or `{url, id, extension, width, height}` (CONTRACT part 3). */
-export function presentImage(url: string | null | undefined): false | { url: string; id: number; extension: string; width: number | null; height: number | null } {
+export function presentImage(
+  url: string | null | undefined,
+): false | { url: string; id: number; extension: string; width: number | null; height: number | null } {
   if (!url) return false;
   const extension = /\.([a-z0-9]{2,5})(?:[?#]|$)/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
   return { url, id: 0, extension, width: null, height: null };

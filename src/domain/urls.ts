@@ -34,7 +34,12 @@ export function publicUrl(siteUrl: string, kind: string, slug: string): string {
 }
 
 /** `translations`: language → rest_url, for each language with its own document. */
-export function translationUrls(apiUrl: string, kind: string, id: number, langs: Language[]): Partial<Record<Language, string>> {
+export function translationUrls(
+  apiUrl: string,
+  kind: string,
+  id: number,
+  langs: Language[],
+): Partial<Record<Language, string>> {
   const urls: Partial<Record<Language, string>> = {};
   for (const lang of LANGUAGES) if (langs.includes(lang)) urls[lang] = recordRestUrl(apiUrl, kind, id, lang);
   return urls;

@@ -18,7 +18,16 @@ const SEARCH_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConne
  * away in the middle of a write (EPIPE from Connection.writeCommand). The Elasticsearch client
  * wraps every transport failure in ConnectionError, so a bare one comes from storage.
  */
-const SOCKET_ERROR_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_ERROR_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'ENOTCONN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 /** MongoDB server errors of a node shutting down or stepping down (a replica set failover). */
 const STORAGE_UNAVAILABLE_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
 
@@ -73,7 +82,8 @@ export function errorBoundary(defaultLanguage: Language): Middleware<AppState> {
         ctx.state.log?.error({ err: err.cause ?? err, code: err.code }, 'request failed');
       }
       ctx.status = err.status;
-      if (!ctx.response.get('Content-Language')) ctx.set('Content-Language', pathLanguageOf(ctx.path) ?? defaultLanguage);
+      if (!ctx.response.get('Content-Language'))
+        ctx.set('Content-Language', pathLanguageOf(ctx.path) ?? defaultLanguage);
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       ctx.body = { code: err.code, message: err.message, data: { ...err.data, status: err.status } };
     }

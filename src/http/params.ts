@@ -35,7 +35,10 @@ export const Joi = BaseJoi.extend(
   (joi) => ({
     type: 'dateInput',
     base: joi.string().trim().max(100),
-    messages: { 'dateInput.format': '{{#label}} is not a date (use YYYY-MM-DD HH:MM:SS, ISO 8601, a unix timestamp or now/today/+N days)' },
+    messages: {
+      'dateInput.format':
+        '{{#label}} is not a date (use YYYY-MM-DD HH:MM:SS, ISO 8601, a unix timestamp or now/today/+N days)',
+    },
     validate(value: string, helpers) {
       return isDateInput(value) ? { value } : { value, errors: helpers.error('dateInput.format') };
     },
@@ -64,4 +67,7 @@ export const text = (max = 1000) =>
     .pattern(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'printable text')
     .allow('');
 
-export const url = () => Joi.string().max(2000).uri({ scheme: ['http', 'https'] });
+export const url = () =>
+  Joi.string()
+    .max(2000)
+    .uri({ scheme: ['http', 'https'] });

@@ -10,7 +10,7 @@ import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore'
 import { inLanguage } from '../storage/recordStore';
 import type { Status } from '../storage/stores';
 import { waitForIndex } from '../search/waitForIndex';
-import { viewOf, type ViewOptions } from './views';
+import { viewOf } from './views';
 
 type Input = Record<string, unknown>;
 
@@ -71,8 +71,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   const byId = { id: idParam().required().description(`${def.label} ID`) };
   const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
 
-  async function present(record: StoredRecord<D>, ctx: RequestContext<Input>, options?: ViewOptions): Promise<Record<string, unknown>> {
-    const [presented] = await view(services, [record], lang(ctx), options);
+  /** Embedded terms carry the counts lists show (the index's): exact counts cost a pass over every event. */
+  async function present(record: StoredRecord<D>, ctx: RequestContext<Input>): Promise<Record<string, unknown>> {
+    const [presented] = await view(services, [record], lang(ctx), { embeddedCounts: 'index' });
     const body = def.visibleTo ? def.visibleTo(presented!, ctx.state.principal) : presented!;
     return def.decorateSingle ? def.decorateSingle(services, record, body, lang(ctx)) : body;
   }
@@ -101,7 +102,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const record = await find(ctx);
     assertReadable(def.kind, ctx.state.principal, ownershipOfRecord(record), record.id);
     await def.authorizeRead?.(ctx, record);
-    ctx.body = await present(record, ctx, { embeddedCounts: 'index' });
+    ctx.body = await present(record, ctx);
   }
 
   async function update(ctx: RequestContext<Input>, find: Finder): Promise<void> {

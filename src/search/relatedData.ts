@@ -31,7 +31,7 @@ function linkedIds(records: StoredRecord<EventDoc>[], field: (typeof LINK_FIELD)
   return [...ids];
 }
 
-/** Published events per venue/organizer and the latest end among them. */
+/** Published events per venue/organizer and the latest end among them, in one aggregation. */
 async function eventStats(
   services: Services,
   field: 'venues' | 'organizers',
@@ -39,27 +39,19 @@ async function eventStats(
 ): Promise<RelatedData['eventStats']> {
   const stats: RelatedData['eventStats'] = new Map();
   if (ids.length === 0) return stats;
-  const events = services.stores.events.docs;
-  const rows = await events
-    .aggregate<{ _id: number; published: number }>([
-      // One row per event (documents are per language; the link arrays are shared fields).
+  const rows = await services.stores.events.docs
+    .aggregate<{ _id: number; published: number; endMax: Date | null }>([
+      // One row per event (documents are per language; links and dates are shared fields).
       { $match: { status: 'publish', [field]: { $in: ids } } },
-      { $group: { _id: '$id', linked: { $first: `$${field}` } } },
+      { $group: { _id: '$id', linked: { $first: `$${field}` }, end: { $first: '$end' } } },
       { $unwind: '$linked' },
       { $match: { linked: { $in: ids } } },
-      { $group: { _id: '$linked', published: { $sum: 1 } } },
+      // Latest end first, so that each group's $first is its maximum ($max is not on every server).
+      { $sort: { end: -1 } },
+      { $group: { _id: '$linked', published: { $sum: 1 }, endMax: { $first: '$end' } } },
     ])
     .toArray();
-  await Promise.all(
-    rows.map(async (row) => {
-      const latest = await events
-        .find({ status: 'publish', [field]: row._id } as Filter<EventDoc>)
-        .sort({ end: -1 })
-        .limit(1)
-        .next();
-      stats.set(row._id, { published: row.published, endMax: latest?.end ?? null });
-    }),
-  );
+  for (const row of rows) stats.set(row._id, { published: row.published, endMax: row.endMax ?? null });
   return stats;
 }
 

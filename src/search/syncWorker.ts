@@ -162,7 +162,14 @@ export class SyncWorker {
     if (failed.length > 0) this.reporter.failed(failed);
     await this.releaseWithBackoff(failed);
     this.services.log.debug(
-      { entries: claimed.length, failed: failed.length, prepared_ms, flushed_ms, total_ms: Date.now() - started },
+      {
+        entries: claimed.length,
+        kinds: Object.fromEntries([...groups].map(([kind, entries]) => [kind, entries.length])),
+        failed: failed.length,
+        prepared_ms,
+        flushed_ms,
+        total_ms: Date.now() - started,
+      },
       'sync: batch done',
     );
   }

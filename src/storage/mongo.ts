@@ -1,4 +1,11 @@
-import { MongoClient, type Collection, type CreateIndexesOptions, type Db, type Document, type IndexSpecification } from 'mongodb';
+import {
+  MongoClient,
+  type Collection,
+  type CreateIndexesOptions,
+  type Db,
+  type Document,
+  type IndexSpecification,
+} from 'mongodb';
 
 export interface MongoOptions {
   url: string;
@@ -50,6 +57,7 @@ export async function ensureIndex(
     .listIndexes()
     .toArray()
     .catch(() => [] as Document[]);
-  if (existing.some((index) => index.name === options.name && JSON.stringify(index.key) === JSON.stringify(key))) return;
+  if (existing.some((index) => index.name === options.name && JSON.stringify(index.key) === JSON.stringify(key)))
+    return;
   await collection.createIndex(key, options);
 }

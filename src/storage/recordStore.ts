@@ -1,4 +1,4 @@
-import type { Collection, Db, Filter } from 'mongodb';
+import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
 import { nextId, nextIds, type CounterName } from './counters';
@@ -163,18 +163,19 @@ export class RecordStore<D extends BaseDoc> {
     const id = await nextId(this.db, this.options.counter);
     const { own } = this.split(content);
     const doc = this.originalDoc(id, lang, content, new Date());
+    const slugSource =
+      (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '';
     await this.sync.begin(this.options.kind, id);
+    let inserted: Record<string, unknown>;
     try {
-      if (options.exactSlug) await this.docs.insertOne({ ...doc, slug: content.slug } as never);
-      else
-        await this.insertWithUniqueSlug(
-          doc,
-          (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '',
-        );
+      if (options.exactSlug) await this.docs.insertOne((inserted = { ...doc, slug: content.slug }) as never);
+      else inserted = await this.insertWithUniqueSlug(doc, slugSource);
     } finally {
       await this.sync.commit(this.options.kind, id);
     }
-    return (await this.get(id)) as StoredRecord<D>;
+    // The new record is the document inserted, as MongoDB would return it: no need to read it back.
+    const stored = BSON.deserialize(BSON.serialize(inserted)) as D;
+    return { id, originalLang: lang, docs: { [lang]: stored } } as StoredRecord<D>;
   }
 
   /**
@@ -287,13 +288,16 @@ export class RecordStore<D extends BaseDoc> {
     await this.sync.commit(this.options.kind, id);
   }
 
-  private async insertWithUniqueSlug(doc: Record<string, unknown>, source: string): Promise<void> {
+  /** Inserts `doc` with a free slug made of `source`; returns the document inserted. */
+  private async insertWithUniqueSlug(doc: Record<string, unknown>, source: string): Promise<Record<string, unknown>> {
     const base = slugify(source) || String(doc.id);
     for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-      const slug = await this.freeSlug(base, doc.lang as Language, doc.id as number);
+      // Most slugs are new: try the base itself before looking for the taken ones.
+      const slug = attempt === 0 ? base : await this.freeSlug(base, doc.lang as Language, doc.id as number);
       try {
-        await this.docs.insertOne({ ...doc, slug } as never);
-        return;
+        const inserted = { ...doc, slug };
+        await this.docs.insertOne(inserted as never);
+        return inserted;
       } catch (err) {
         if (!isDuplicateKey(err) || !/slug/.test(String((err as Error).message))) throw err;
       }

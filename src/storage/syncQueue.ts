@@ -119,9 +119,14 @@ export class SyncQueue extends EventEmitter {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     // One write leases every candidate still free (each one atomically: one worker wins it), then
     // one read says which this call won and at which version (a writer may have bumped it).
-    const leased = await this.entries.updateMany({ _id: { $in: keys }, pending: true, leaseUntil: { $lte: now } }, { $set: { leaseUntil, owner } });
+    const leased = await this.entries.updateMany(
+      { _id: { $in: keys }, pending: true, leaseUntil: { $lte: now } },
+      { $set: { leaseUntil, owner } },
+    );
     if (leased.modifiedCount === 0) return [];
-    const won = new Map((await this.entries.find({ _id: { $in: keys }, owner, leaseUntil }).toArray()).map((entry) => [entry._id, entry]));
+    const won = new Map(
+      (await this.entries.find({ _id: { $in: keys }, owner, leaseUntil }).toArray()).map((entry) => [entry._id, entry]),
+    );
     return keys.flatMap((key) => {
       const entry = won.get(key);
       return entry ? [{ key, kind: entry.kind, id: entry.id, version: entry.version, dirtyAt: entry.dirtyAt }] : [];

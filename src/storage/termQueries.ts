@@ -10,7 +10,11 @@ export type TermField = 'categories' | 'tags';
  * holds one document per language, so documents are first grouped into one row per event (the
  * term arrays are shared fields, identical in every language), then counted per term.
  */
-export async function publishedEventCounts(events: RecordStore<EventDoc>, field: TermField, termIds: number[]): Promise<Map<number, number>> {
+export async function publishedEventCounts(
+  events: RecordStore<EventDoc>,
+  field: TermField,
+  termIds: number[],
+): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   const ids = [...new Set(termIds)];
   if (ids.length === 0) return counts;
@@ -44,10 +48,22 @@ function caseInsensitivePattern(text: string): RegExp {
 }
 
 /** ID of the term whose name equals `name` ignoring case, in `lang` first, then in any language. */
-export async function findTermIdByName(terms: RecordStore<TermDoc>, name: string, lang: Language): Promise<number | null> {
+export async function findTermIdByName(
+  terms: RecordStore<TermDoc>,
+  name: string,
+  lang: Language,
+): Promise<number | null> {
   const sameName = { name: { $regex: caseInsensitivePattern(name) } };
   const hit =
-    (await terms.docs.find({ ...sameName, lang } as Filter<TermDoc>).sort({ id: 1 }).limit(1).next()) ??
-    (await terms.docs.find(sameName as Filter<TermDoc>).sort({ id: 1 }).limit(1).next());
+    (await terms.docs
+      .find({ ...sameName, lang } as Filter<TermDoc>)
+      .sort({ id: 1 })
+      .limit(1)
+      .next()) ??
+    (await terms.docs
+      .find(sameName as Filter<TermDoc>)
+      .sort({ id: 1 })
+      .limit(1)
+      .next());
   return hit ? hit.id : null;
 }

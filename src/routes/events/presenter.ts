@@ -27,7 +27,11 @@ function globalId(siteUrl: string, id: number): string {
  * An event's own map setting, else its venue's; with a venue and no setting anywhere a map is
  * shown (as The Events Calendar defaults), without a venue there is nothing to map.
  */
-function mapSetting(own: boolean | null | undefined, venue: ApiRecord | undefined, field: 'show_map' | 'show_map_link'): boolean {
+function mapSetting(
+  own: boolean | null | undefined,
+  venue: ApiRecord | undefined,
+  field: 'show_map' | 'show_map_link',
+): boolean {
   if (typeof own === 'boolean') return own;
   if (!venue) return false;
   return typeof venue[field] === 'boolean' ? (venue[field] as boolean) : true;
@@ -37,7 +41,12 @@ function mapSetting(own: boolean | null | undefined, venue: ApiRecord | undefine
  * A stored event as the API event of CONTRACT part 3, in `lang` (else its original language).
  * Pure: linked venues, organizers and terms come presented in `links`. Never the password.
  */
-export function presentEvent(record: StoredRecord<EventDoc>, lang: Language, env: PresentEnv, links: EventLinks): ApiRecord {
+export function presentEvent(
+  record: StoredRecord<EventDoc>,
+  lang: Language,
+  env: PresentEnv,
+  links: EventLinks,
+): ApiRecord {
   const { doc, fields } = commonFields('event', record, lang, env);
   const venues = pick(doc.venues, links.venues);
   const id = globalId(env.siteUrl, record.id);

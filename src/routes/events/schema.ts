@@ -8,9 +8,14 @@ import { venueWriteSchema } from '../venues/schema';
 const MAX_LINKS = 100;
 
 const dateField = (what: string) =>
-  Joi.dateInput().description(`${what}, in the event time zone unless the text carries an offset (YYYY-MM-DD HH:MM:SS, YYYY-MM-DD, ISO 8601, unix seconds, now/today/tomorrow/yesterday, +N days...)`);
+  Joi.dateInput().description(
+    `${what}, in the event time zone unless the text carries an offset (YYYY-MM-DD HH:MM:SS, YYYY-MM-DD, ISO 8601, unix seconds, now/today/tomorrow/yesterday, +N days...)`,
+  );
 
-const flag = (what: string) => optionalFlag(what).description(`${what} (true/false, 1/0, yes/no, on/off); default false; null or "" clears it (false)`);
+const flag = (what: string) =>
+  optionalFlag(what).description(
+    `${what} (true/false, 1/0, yes/no, on/off); default false; null or "" clears it (false)`,
+  );
 
 /** An inline venue or organizer: created and linked by the event write (CONTRACT part 4). */
 const inlineVenue = venueWriteSchema.fork(['venue'], (schema) => schema.required());
@@ -38,8 +43,14 @@ export const eventWriteSchema = Joi.object({
     .allow('', null)
     .custom((value: string, helpers) => (value === '' || isTimeZone(value) ? value : helpers.error('any.invalid')))
     .messages({ 'any.invalid': '{{#label}} must be an IANA time zone such as Europe/Paris' })
-    .description('IANA time zone of the event (default: the site time zone); changing only the zone keeps the local times; null or "" resets it'),
-  all_day: Joi.flag().allow(null).description('Lasts the whole day: start snaps to 00:00:00, end to 23:59:59 (default false on create; kept on update unless sent)'),
+    .description(
+      'IANA time zone of the event (default: the site time zone); changing only the zone keeps the local times; null or "" resets it',
+    ),
+  all_day: Joi.flag()
+    .allow(null)
+    .description(
+      'Lasts the whole day: start snaps to 00:00:00, end to 23:59:59 (default false on create; kept on update unless sent)',
+    ),
   cost: Joi.alternatives()
     .try(Joi.number().min(0).max(1e12), text(200).trim())
     .allow(null)
@@ -54,13 +65,25 @@ export const eventWriteSchema = Joi.object({
   categories: termRefs('categories'),
   tags: termRefs('tags'),
   venue: Joi.alternatives()
-    .try(Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER), Joi.list().items(Joi.alternatives().try(id(), inlineVenue)).max(MAX_LINKS), inlineVenue)
+    .try(
+      Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER),
+      Joi.list().items(Joi.alternatives().try(id(), inlineVenue)).max(MAX_LINKS),
+      inlineVenue,
+    )
     .allow(null, '')
-    .description('Venue: an ID, an array of IDs, or an object with at least `venue` (the name; created and linked); 0, [] or null clears it'),
+    .description(
+      'Venue: an ID, an array of IDs, or an object with at least `venue` (the name; created and linked); 0, [] or null clears it',
+    ),
   organizer: Joi.alternatives()
-    .try(Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER), Joi.list().items(Joi.alternatives().try(id(), inlineOrganizer)).max(MAX_LINKS), inlineOrganizer)
+    .try(
+      Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER),
+      Joi.list().items(Joi.alternatives().try(id(), inlineOrganizer)).max(MAX_LINKS),
+      inlineOrganizer,
+    )
     .allow(null, '')
-    .description('Organizers: an ID, or an array of IDs and/or objects with at least `organizer` (the name; created and linked); 0, [] or null clears them'),
+    .description(
+      'Organizers: an ID, or an array of IDs and/or objects with at least `organizer` (the name; created and linked); 0, [] or null clears them',
+    ),
   post_parent: Joi.number()
     .integer()
     .min(0)
@@ -69,7 +92,9 @@ export const eventWriteSchema = Joi.object({
     .description('Parent event ID (ours); 0 or null for none; must be an existing event other than this one'),
   password: text(255)
     .allow(null)
-    .description('Event password (later revision): stored only as a hash; protected events need it to be read; "" or null removes it'),
+    .description(
+      'Event password (later revision): stored only as a hash; protected events need it to be read; "" or null removes it',
+    ),
 });
 
 export const EVENT_REQUIRED_ON_CREATE = ['title', 'start_date', 'end_date'];

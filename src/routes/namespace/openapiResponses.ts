@@ -141,7 +141,15 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
   // that takes a body refuses one too large or of another type (413, 415); a request line or
   // headers too large never reach a route (431).
   const bodyStatuses = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) ? [413, 415] : [];
-  const statuses = new Set([...(route.errors ?? []), 400, 401, 429, 431, ...bodyStatuses, ...(route.access === 'write' ? [403] : [])]);
+  const statuses = new Set([
+    ...(route.errors ?? []),
+    400,
+    401,
+    429,
+    431,
+    ...bodyStatuses,
+    ...(route.access === 'write' ? [403] : []),
+  ]);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const codes = errorCodes(status, route, kind, listing);
     const headers: Record<string, unknown> = { ...contentLanguage };

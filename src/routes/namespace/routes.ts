@@ -27,7 +27,12 @@ function describeRoutes(table: RouteSpec[], context: 'view' | 'help'): Record<st
   const routes: Record<string, unknown> = {};
   for (const route of table) {
     const key = `/${NAMESPACE}${patternOf(route.path)}`.replace(/\/$/, '');
-    const entry = (routes[key] ??= { namespace: NAMESPACE, methods: [], endpoints: [], _links: { self: route.path } }) as {
+    const entry = (routes[key] ??= {
+      namespace: NAMESPACE,
+      methods: [],
+      endpoints: [],
+      _links: { self: route.path },
+    }) as {
       methods: string[];
       endpoints: unknown[];
     };

@@ -4,7 +4,11 @@ import type { StoredRecord } from '../../storage/recordStore';
 import type { OrganizerDoc } from '../../storage/stores';
 
 /** A stored organizer as the API organizer of CONTRACT part 3, in `lang` (else its original language). */
-export function presentOrganizer(record: StoredRecord<OrganizerDoc>, lang: Language, env: PresentEnv): Record<string, unknown> {
+export function presentOrganizer(
+  record: StoredRecord<OrganizerDoc>,
+  lang: Language,
+  env: PresentEnv,
+): Record<string, unknown> {
   const { doc, fields } = commonFields('organizer', record, lang, env);
   return {
     ...fields,

@@ -6,7 +6,11 @@ import { presentEnvOf } from '../posts/presentEnv';
 import { presentOrganizer } from './presenter';
 
 /** RecordView of organizers: nothing to embed, so a plain map over the presenter. */
-export async function viewOrganizers(services: Services, records: StoredRecord<OrganizerDoc>[], lang: Language): Promise<Record<string, unknown>[]> {
+export async function viewOrganizers(
+  services: Services,
+  records: StoredRecord<OrganizerDoc>[],
+  lang: Language,
+): Promise<Record<string, unknown>[]> {
   const env = presentEnvOf(services.config);
   return records.map((record) => presentOrganizer(record, lang, env));
 }

@@ -41,7 +41,11 @@ export const WRITABLE_STATUSES: Status[] = ['publish', 'future', 'draft', 'pendi
 
 const RICH_TEXT_MAX = 100_000;
 const IMAGE_MESSAGE = '{{#label}} must be an http(s) URL (image IDs are not supported: this service hosts no images)';
-const IMAGE_MESSAGES = { 'string.base': IMAGE_MESSAGE, 'string.uri': IMAGE_MESSAGE, 'string.uriCustomScheme': IMAGE_MESSAGE };
+const IMAGE_MESSAGES = {
+  'string.base': IMAGE_MESSAGE,
+  'string.uri': IMAGE_MESSAGE,
+  'string.uriCustomScheme': IMAGE_MESSAGE,
+};
 
 export const nameText = (max: number, what: string) =>
   text(max)
@@ -50,18 +54,20 @@ export const nameText = (max: number, what: string) =>
     .messages({ 'any.invalid': '{{#label}} is required and cannot be cleared' })
     .description(what);
 
-export const optionalText = (max: number, what: string) => text(max).trim().allow(null).description(`${what}; null or "" clears it`);
+export const optionalText = (max: number, what: string) =>
+  text(max).trim().allow(null).description(`${what}; null or "" clears it`);
 
 export const optionalUrl = (what: string) =>
   url()
     .allow(null, '')
-    .messages({ 'string.base': '{{#label}} must be an http(s) URL', 'string.uriCustomScheme': '{{#label}} must be an http(s) URL' })
+    .messages({
+      'string.base': '{{#label}} must be an http(s) URL',
+      'string.uriCustomScheme': '{{#label}} must be an http(s) URL',
+    })
     .description(`${what} (http or https URL); null or "" clears it`);
 
 export const optionalFlag = (what: string) =>
-  Joi.flag()
-    .allow(null, '')
-    .description(`${what} (true/false, 1/0, yes/no, on/off); null or "" clears it`);
+  Joi.flag().allow(null, '').description(`${what} (true/false, 1/0, yes/no, on/off); null or "" clears it`);
 
 export const optionalEmail = (what: string) =>
   Joi.string()
@@ -74,8 +80,15 @@ export const optionalEmail = (what: string) =>
 /** Write keys every post kind accepts (interface.md 2.1-2.3). */
 export function postWriteKeys(label: string) {
   return {
-    author: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).allow(null).description(`Author (user) ID; defaults to the caller; null clears it (0)`),
-    date: Joi.dateInput().description('Publication date in the site time zone (YYYY-MM-DD HH:MM:SS, ISO 8601, unix seconds or now/today/+N days); defaults to now'),
+    author: Joi.number()
+      .integer()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .allow(null)
+      .description(`Author (user) ID; defaults to the caller; null clears it (0)`),
+    date: Joi.dateInput().description(
+      'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS, ISO 8601, unix seconds or now/today/+N days); defaults to now',
+    ),
     date_utc: Joi.dateInput().description('Publication date in UTC; wins over `date` when both are sent'),
     status: Joi.string()
       .valid(...WRITABLE_STATUSES)
@@ -83,10 +96,18 @@ export function postWriteKeys(label: string) {
     slug: text(200)
       .trim()
       .allow(null)
-      .description(`${label} slug (lower case, accents folded); generated from the name when not sent, null or "" regenerates it`),
-    description: text(RICH_TEXT_MAX).allow(null).description('Description (HTML, sanitised to a safe allow-list); null or "" clears it'),
-    excerpt: text(RICH_TEXT_MAX).allow(null).description('Excerpt (HTML, sanitised to a safe allow-list); null or "" clears it'),
-    image: optionalUrl('Featured image URL (image IDs are not hosted here, so a numeric image is rejected)').messages(IMAGE_MESSAGES),
+      .description(
+        `${label} slug (lower case, accents folded); generated from the name when not sent, null or "" regenerates it`,
+      ),
+    description: text(RICH_TEXT_MAX)
+      .allow(null)
+      .description('Description (HTML, sanitised to a safe allow-list); null or "" clears it'),
+    excerpt: text(RICH_TEXT_MAX)
+      .allow(null)
+      .description('Excerpt (HTML, sanitised to a safe allow-list); null or "" clears it'),
+    image: optionalUrl('Featured image URL (image IDs are not hosted here, so a numeric image is rejected)').messages(
+      IMAGE_MESSAGES,
+    ),
   };
 }
 
@@ -103,7 +124,12 @@ export interface PostContext {
 }
 
 export function postContext(services: Services, ctx: RequestContext<Input>, nameField: string): PostContext {
-  return { principal: ctx.state.principal, lang: ctx.state.language, timezone: services.config.defaultTimezone, nameField };
+  return {
+    principal: ctx.state.principal,
+    lang: ctx.state.language,
+    timezone: services.config.defaultTimezone,
+    nameField,
+  };
 }
 
 const emptyToNull = (value: unknown): unknown => (value === '' ? null : value);
@@ -130,12 +156,18 @@ function publicationDate(input: Input, timezone: string, now?: DateTime): Date |
 function slugOf(input: Input, existing: StoredRecord<PostDoc> | null, context: PostContext): string | undefined {
   if (input.slug === undefined) return undefined;
   if (input.slug !== null && input.slug !== '') return String(input.slug);
-  const name = input[context.nameField] ?? (existing ? (inLanguage(existing, context.lang) as unknown as Input)[context.nameField] : undefined);
+  const name =
+    input[context.nameField] ??
+    (existing ? (inLanguage(existing, context.lang) as unknown as Input)[context.nameField] : undefined);
   return typeof name === 'string' ? name : undefined;
 }
 
 /** Stored post fields from validated input; defaults applied when creating (see top of file). */
-export function postContent(input: Input, existing: StoredRecord<PostDoc> | null, context: PostContext): Partial<PostDoc> {
+export function postContent(
+  input: Input,
+  existing: StoredRecord<PostDoc> | null,
+  context: PostContext,
+): Partial<PostDoc> {
   const content: Partial<PostDoc> = {};
   const set = <K extends keyof PostDoc>(key: K, value: PostDoc[K] | undefined) => {
     if (value !== undefined) content[key] = value;
@@ -150,7 +182,7 @@ export function postContent(input: Input, existing: StoredRecord<PostDoc> | null
   if (existing === null) {
     content.status ??= 'publish';
     content.author ??= context.principal.userId;
-    content.date ??= (context.now?.toJSDate() ?? new Date());
+    content.date ??= context.now?.toJSDate() ?? new Date();
   }
   return content;
 }

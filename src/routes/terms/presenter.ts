@@ -32,7 +32,13 @@ export interface TermRecord {
  * number of published events using it, computed by the caller. `rest_url` is carried as on
  * every other record (it also gives the `Location` of a create).
  */
-export function presentTerm(kind: TermKind, record: StoredRecord<TermDoc>, lang: Language, env: PresentEnv, count: number): TermRecord {
+export function presentTerm(
+  kind: TermKind,
+  record: StoredRecord<TermDoc>,
+  lang: Language,
+  env: PresentEnv,
+  count: number,
+): TermRecord {
   const doc = inLanguage(record, lang);
   const parent = kind === 'category' ? (doc.parent ?? 0) : 0;
   const self = recordRestUrl(env.apiUrl, kind, record.id);

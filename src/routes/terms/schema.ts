@@ -9,10 +9,7 @@ export const TERM_SLUG_MAX = 200;
 
 /** A term name: bounded printable text; required on create and never clearable (CONTRACT part 4). */
 export const termName = () =>
-  text(TERM_NAME_MAX)
-    .trim()
-    .invalid('')
-    .messages({ 'any.invalid': '{{#label}} cannot be empty' });
+  text(TERM_NAME_MAX).trim().invalid('').messages({ 'any.invalid': '{{#label}} cannot be empty' });
 
 /** Highest ID a parent may have; 0 means "no parent". */
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -32,7 +29,9 @@ export function termWriteSchema(kind: TermKind): BaseJoi.ObjectSchema {
       .trim()
       .max(TERM_SLUG_MAX)
       .allow('', null)
-      .description(`The ${kind} slug (unique per language; generated from the name when absent, suffixed -2, -3... when taken; null or "" regenerates it)`),
+      .description(
+        `The ${kind} slug (unique per language; generated from the name when absent, suffixed -2, -3... when taken; null or "" regenerates it)`,
+      ),
   };
   if (kind === 'category') {
     fields.parent = Joi.number()
@@ -40,7 +39,9 @@ export function termWriteSchema(kind: TermKind): BaseJoi.ObjectSchema {
       .min(0)
       .max(MAX_ID)
       .allow(null)
-      .description('Parent category ID; 0 or null for none. Must be an existing category that is not this category or one of its descendants');
+      .description(
+        'Parent category ID; 0 or null for none. Must be an existing category that is not this category or one of its descendants',
+      );
   }
   return Joi.object(fields);
 }

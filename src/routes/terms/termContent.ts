@@ -12,8 +12,10 @@ type Input = Record<string, unknown>;
 /** Ancestors further up than this are treated as a cycle (a guard against corrupted data). */
 const MAX_CATEGORY_DEPTH = 100;
 
-const storeOf = (services: Services, kind: TermKind) => (kind === 'category' ? services.stores.categories : services.stores.tags);
-const otherStoreOf = (services: Services, kind: TermKind) => (kind === 'category' ? services.stores.tags : services.stores.categories);
+const storeOf = (services: Services, kind: TermKind) =>
+  kind === 'category' ? services.stores.categories : services.stores.tags;
+const otherStoreOf = (services: Services, kind: TermKind) =>
+  kind === 'category' ? services.stores.tags : services.stores.categories;
 
 /**
  * `parent` must be 0 or an existing category, and must not make the category its own ancestor:
@@ -26,13 +28,18 @@ async function checkParent(services: Services, parent: number, self: number | nu
   let current = await categories.get(parent);
   if (!current) {
     const isTag = await services.stores.tags.exists(parent);
-    throw new ValidationError({ parent: isTag ? `${parent} is a tag, not a category.` : `There is no category with ID ${parent}.` });
+    throw new ValidationError({
+      parent: isTag ? `${parent} is a tag, not a category.` : `There is no category with ID ${parent}.`,
+    });
   }
   if (self === null) return;
   for (let depth = 0; depth < MAX_CATEGORY_DEPTH; depth++) {
     const up = inLanguage(current, current.originalLang).parent ?? 0;
     if (up === 0) return;
-    if (up === self) throw new ValidationError({ parent: `Category ${parent} is a descendant of category ${self}; a category cannot become its own ancestor.` });
+    if (up === self)
+      throw new ValidationError({
+        parent: `Category ${parent} is a descendant of category ${self}; a category cannot become its own ancestor.`,
+      });
     const next = await categories.get(up);
     if (!next) return;
     current = next;

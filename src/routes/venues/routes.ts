@@ -20,7 +20,12 @@ function assertCoordinatePair(content: Partial<VenueDoc>, existing: StoredRecord
   throw new ValidationError({ [missing]: 'geo_lat and geo_lng must be set (or cleared) together' });
 }
 
-async function toVenueContent(services: Services, ctx: RequestContext<Input>, input: Input, existing: StoredRecord<VenueDoc> | null): Promise<Partial<VenueDoc>> {
+async function toVenueContent(
+  services: Services,
+  ctx: RequestContext<Input>,
+  input: Input,
+  existing: StoredRecord<VenueDoc> | null,
+): Promise<Partial<VenueDoc>> {
   const content = {
     ...postContent(input, existing as StoredRecord<PostDoc> | null, postContext(services, ctx, 'venue')),
     ...clearable(input, VENUE_PLAIN_FIELDS),

@@ -2,7 +2,11 @@ import { Joi } from '../../http/params';
 import { nameText, optionalFlag, optionalText, optionalUrl, postWriteKeys } from '../posts/postContent';
 
 const coordinate = (limit: number, what: string) =>
-  Joi.number().min(-limit).max(limit).allow(null, '').description(`${what} in decimal degrees (-${limit}..${limit}); null clears it`);
+  Joi.number()
+    .min(-limit)
+    .max(limit)
+    .allow(null, '')
+    .description(`${what} in decimal degrees (-${limit}..${limit}); null clears it`);
 
 /** Venue write fields (interface.md 2.2, all optional here; `venue` is required on create). */
 export const venueWriteSchema = Joi.object({

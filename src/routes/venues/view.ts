@@ -6,7 +6,11 @@ import { presentEnvOf } from '../posts/presentEnv';
 import { presentVenue } from './presenter';
 
 /** RecordView of venues: nothing to embed, so a plain map over the presenter. */
-export async function viewVenues(services: Services, records: StoredRecord<VenueDoc>[], lang: Language): Promise<Record<string, unknown>[]> {
+export async function viewVenues(
+  services: Services,
+  records: StoredRecord<VenueDoc>[],
+  lang: Language,
+): Promise<Record<string, unknown>[]> {
   const env = presentEnvOf(services.config);
   return records.map((record) => presentVenue(record, lang, env));
 }

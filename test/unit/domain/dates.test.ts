@@ -1,12 +1,45 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { details, isDateInput, isDayOnly, parseDateInput, toWire } from '../../../src/domain/dates';
+import { details, isDateInput, isDayOnly, parseDateInput, toWire, WIRE_FORMAT } from '../../../src/domain/dates';
 
 const NOW = DateTime.fromISO('2026-03-10T15:30:00Z');
 
 describe('domain/dates', () => {
+  it('formats wire dates and their details as luxon formats them, in any zone', () => {
+    const zones = ['UTC', 'Europe/Paris', 'America/St_Johns', 'Asia/Kathmandu', 'Pacific/Chatham'];
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('0100-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }),
+        fc.constantFrom(...zones),
+        (instant, zone) => {
+          const date = DateTime.fromJSDate(instant, { zone });
+          expect(toWire(date)).to.equal(date.toFormat(WIRE_FORMAT));
+          const [day, time] = date.toFormat(WIRE_FORMAT).split(' ') as [string, string];
+          const [year, month, dayOfMonth] = day.split('-');
+          const [hour, minutes, seconds] = time.split(':');
+          expect(details(date)).to.deep.equal({ year, month, day: dayOfMonth, hour, minutes, seconds });
+        },
+      ),
+    );
+  });
+
   it('accepts every date form of CONTRACT part 2 and nothing else', () => {
-    for (const ok of ['2026-01-02 03:04:05', '2026-01-02', '2026-01-02T03:04:05Z', '2026-01-02T03:04:05+02:00', '1767225600', 'now', 'today', 'Tomorrow', 'yesterday', '+2 days', '-1 week', '+3 months', '+1 year']) {
+    for (const ok of [
+      '2026-01-02 03:04:05',
+      '2026-01-02',
+      '2026-01-02T03:04:05Z',
+      '2026-01-02T03:04:05+02:00',
+      '1767225600',
+      'now',
+      'today',
+      'Tomorrow',
+      'yesterday',
+      '+2 days',
+      '-1 week',
+      '+3 months',
+      '+1 year',
+    ]) {
       expect(isDateInput(ok), ok).to.equal(true);
     }
     for (const bad of ['', 'soon', '2026-13-01', '2026-02-30', '12/01/2026', '+2 fortnights', '{"$gt":""}']) {
@@ -30,6 +63,13 @@ describe('domain/dates', () => {
   it('tells day-only forms apart and formats details as strings', () => {
     expect(isDayOnly('2026-01-02')).to.equal(true);
     expect(isDayOnly('2026-01-02 10:00:00')).to.equal(false);
-    expect(details(parseDateInput('2026-01-02 03:04:05', 'UTC'))).to.deep.equal({ year: '2026', month: '01', day: '02', hour: '03', minutes: '04', seconds: '05' });
+    expect(details(parseDateInput('2026-01-02 03:04:05', 'UTC'))).to.deep.equal({
+      year: '2026',
+      month: '01',
+      day: '02',
+      hour: '03',
+      minutes: '04',
+      seconds: '05',
+    });
   });
 });
