@@ -28,7 +28,8 @@ export interface BulkIndexerOptions {
 
 interface Queued {
   op: BulkOperation;
-  bytes: number;
+  /** The operation's NDJSON lines (without the last newline), serialized once when pushed. */
+  lines: string;
   settle(outcome: BulkOutcome): void;
 }
 
@@ -83,10 +84,10 @@ export class BulkIndexer {
 
   push(op: BulkOperation): Promise<BulkOutcome> {
     return new Promise((settle) => {
-      const bytes =
-        JSON.stringify(actionLine(op)).length + (op.action === 'index' ? JSON.stringify(op.document).length : 0) + 2;
-      this.buffer.push({ op, bytes, settle });
-      this.bufferBytes += bytes;
+      const action = JSON.stringify(actionLine(op));
+      const lines = op.action === 'index' ? `${action}\n${JSON.stringify(op.document)}` : action;
+      this.buffer.push({ op, lines, settle });
+      this.bufferBytes += lines.length + 1;
       if (this.bufferBytes >= this.options.flushBytes) this.dispatch();
       else this.timer ??= setTimeout(() => this.dispatch(), this.options.flushMs);
     });
@@ -139,7 +140,9 @@ export class BulkIndexer {
       const retry: Queued[] = [];
       let failure: string | undefined;
       try {
-        const response = await this.client.bulk({ operations: pending.flatMap(toLines) }, { maxRetries: 0 });
+        // Strings go out as they are (the client's NDJSON serializer only stringifies objects).
+        const operations = pending.map((queued) => queued.lines) as unknown as estypes.BulkOperationContainer[];
+        const response = await this.client.bulk({ operations }, { maxRetries: 0 });
         response.items.forEach((item, i) => {
           const queued = pending[i] as Queued;
           const result = Object.values(item)[0] as estypes.BulkResponseItem;
@@ -165,9 +168,4 @@ export class BulkIndexer {
       pending = retry;
     }
   }
-}
-
-function toLines(queued: Queued): unknown[] {
-  const line = actionLine(queued.op);
-  return queued.op.action === 'index' ? [line, queued.op.document] : [line];
 }

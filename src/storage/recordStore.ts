@@ -2,6 +2,7 @@ import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
 import { nextId, nextIds, type CounterName } from './counters';
+import { idFilter, keep } from './idFilter';
 import { ensureIndex, isDuplicateKey } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
 
@@ -130,7 +131,7 @@ export class RecordStore<D extends BaseDoc> {
   async getMany(ids: number[]): Promise<Map<number, StoredRecord<D>>> {
     const found = new Map<number, StoredRecord<D>>();
     if (ids.length === 0) return found;
-    const docs = (await this.docs.find({ id: { $in: [...new Set(ids)] } } as Filter<D>).toArray()) as D[];
+    const docs = keep((await this.docs.find(idFilter(ids) as Filter<D>).toArray()) as D[], ids);
     for (const doc of docs) {
       const record = found.get(doc.id) ?? { id: doc.id, originalLang: doc.originalLang, docs: {} };
       record.docs[doc.lang] = doc;

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
+import { idFilter, keep } from './idFilter';
 import { ensureIndex } from './mongo';
 
 /** Kinds of indexed record; the `_id` of a sync entry is `${kind}:${id}`. */
@@ -52,6 +53,7 @@ export class SyncQueue extends EventEmitter {
 
   async ensureIndexes(): Promise<void> {
     await ensureIndex(this.entries, { pending: 1, leaseUntil: 1, dirtyAt: 1 }, { name: 'pending_lease' });
+    await ensureIndex(this.entries, { kind: 1, id: 1 }, { name: 'kind_id' });
   }
 
   async begin(kind: SyncKind, id: number): Promise<void> {
@@ -181,7 +183,7 @@ export class SyncQueue extends EventEmitter {
   /** The entries of `ids` (records without one are absent from the map). */
   async entriesOf(kind: SyncKind, ids: number[]): Promise<Map<number, SyncEntry>> {
     if (ids.length === 0) return new Map();
-    const found = await this.entries.find({ _id: { $in: ids.map((id) => syncKey(kind, id)) } }).toArray();
+    const found = keep(await this.entries.find({ kind, ...idFilter(ids) }).toArray(), ids);
     return new Map(found.map((entry) => [entry.id, entry]));
   }
 

@@ -5,16 +5,18 @@ import { BulkIndexer, type BulkOperation } from '../../../src/search/bulkIndexer
 type Line = Record<string, { _id: string }>;
 type Responder = (ids: string[], call: number) => number[] | Error;
 
-/** A stand-in for the client's bulk API: answers each operation with the status `respond` gives. */
+/**
+ * A stand-in for the client's bulk API: answers each operation with the status `respond` gives.
+ * Operations arrive as NDJSON text (action line, then the document for index operations).
+ */
 function fakeClient(respond: Responder = (ids) => ids.map(() => 201), delayMs = 5) {
   const calls: string[][] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const client = {
-    async bulk({ operations }: { operations: unknown[] }) {
-      const ids = (
-        operations.filter((line) => 'index' in (line as object) || 'delete' in (line as object)) as Line[]
-      ).map((line) => Object.values(line)[0]!._id);
+    async bulk({ operations }: { operations: string[] }) {
+      const actions = operations.map((lines) => JSON.parse(lines.split('\n')[0]!) as Line);
+      const ids = actions.map((action) => Object.values(action)[0]!._id);
       calls.push(ids);
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
