@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
 import { RssSampler, spawnServer, type ServerChild } from './processes';
-import type { BenchWorld } from './world';
+import { PROJECT_ROOT, type BenchWorld } from './world';
 
 /**
  * The service as deployed (docker-compose.yml: the API, and the sync worker in a process of its
@@ -20,6 +23,14 @@ export interface ServerSettings {
   nodeArgs: string[];
   workDir: string;
   log: (line: string) => void;
+}
+
+/** The node flags docker-compose.yml starts the API with: the bench measures it as deployed. */
+export function deployedApiNodeFlags(): string[] {
+  const compose = parse(readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
+    services: { api: { command: string[] } };
+  };
+  return compose.services.api.command.filter((arg) => arg.startsWith('--'));
 }
 
 export async function startServers(world: BenchWorld, settings: ServerSettings): Promise<Servers> {
@@ -44,7 +55,7 @@ export async function startServers(world: BenchWorld, settings: ServerSettings):
       name: 'API',
       script: settings.scripts.api,
       env: { ...world.childEnv, SYNC_IN_PROCESS: 'false' },
-      nodeArgs: settings.nodeArgs,
+      nodeArgs: [...deployedApiNodeFlags(), ...settings.nodeArgs],
       logFile: `${settings.workDir}/api-${world.runId}.log`,
       ready: { path: '/readyz' },
     });
