@@ -166,11 +166,9 @@ export class SyncQueue extends EventEmitter {
     );
   }
 
-  /** The entries of records of several kinds, in one query. */
-  async entriesByKey(keys: string[]): Promise<Map<string, SyncEntry>> {
-    if (keys.length === 0) return new Map();
-    const found = await this.entries.find({ _id: { $in: [...new Set(keys)] } }).toArray();
-    return new Map(found.map((entry) => [entry._id, entry]));
+  /** Whether any change is not indexed yet (then figures the index derives may be behind). */
+  async hasPending(): Promise<boolean> {
+    return (await this.entries.findOne({ pending: true })) !== null;
   }
 
   async indexedVersion(kind: SyncKind, id: number): Promise<number> {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
+import { settle } from '../support/lists';
 
 let counter = 0;
 const unique = (name: string) => `${name} ${Date.now().toString(36)}${++counter}`;
@@ -12,7 +13,12 @@ async function created(path: string, body: Record<string, unknown>): Promise<any
 }
 
 const createEvent = (fields: Record<string, unknown> = {}) =>
-  created('/events', { title: unique('Linked Event'), start_date: '2025-09-01 19:00:00', end_date: '2025-09-01 21:00:00', ...fields });
+  created('/events', {
+    title: unique('Linked Event'),
+    start_date: '2025-09-01 19:00:00',
+    end_date: '2025-09-01 21:00:00',
+    ...fields,
+  });
 
 function expectInvalid(res: ApiResponse, param: string, message?: RegExp): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(400);
@@ -25,7 +31,13 @@ const ids = (records: { id: number }[]) => records.map((r) => r.id);
 
 describe('events: venue links', () => {
   it('links a venue by ID and embeds the venue object as the venue routes show it', async () => {
-    const venue = await created('/venues', { venue: unique('Blue Hall'), city: 'Lyon', address: '2 quai', geo_lat: 45.76, geo_lng: 4.83 });
+    const venue = await created('/venues', {
+      venue: unique('Blue Hall'),
+      city: 'Lyon',
+      address: '2 quai',
+      geo_lat: 45.76,
+      geo_lng: 4.83,
+    });
     const event = await createEvent({ venue: venue.id });
     const read = await api.get(`/events/${event.id}`);
     expect(read.body.venue).to.deep.equal((await api.get(`/venues/${venue.id}`)).body);
@@ -51,8 +63,18 @@ describe('events: venue links', () => {
 
   it('creates an inline venue from a form body (venue[venue]=...)', async () => {
     const name = unique('Form Hall');
-    const form = new URLSearchParams({ title: unique('Form Linked'), start_date: '2025-09-01', end_date: '2025-09-02', 'venue[venue]': name, 'venue[zip]': '44000' });
-    const res = await request('POST', `${ROOT}/events`, undefined, { key: true, raw: form, contentType: 'application/x-www-form-urlencoded' });
+    const form = new URLSearchParams({
+      title: unique('Form Linked'),
+      start_date: '2025-09-01',
+      end_date: '2025-09-02',
+      'venue[venue]': name,
+      'venue[zip]': '44000',
+    });
+    const res = await request('POST', `${ROOT}/events`, undefined, {
+      key: true,
+      raw: form,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.status).to.equal(201);
     expect(res.body.venue).to.include({ venue: name, zip: '44000' });
   });
@@ -103,7 +125,11 @@ describe('events: venue links', () => {
 
 describe('events: organizer links', () => {
   it('links organizers by ID and inline objects, in order', async () => {
-    const existing = await created('/organizers', { organizer: unique('Known Org'), email: 'known@org.example', phone: '123' });
+    const existing = await created('/organizers', {
+      organizer: unique('Known Org'),
+      email: 'known@org.example',
+      phone: '123',
+    });
     const name = unique('New Org');
     const event = await createEvent({ organizer: [existing.id, { organizer: name, website: 'https://new.example' }] });
     expect(event.organizer).to.have.length(2);
@@ -136,14 +162,23 @@ describe('events: organizer links', () => {
   it('rejects IDs that are not organizers, naming organizer', async () => {
     const venue = await created('/venues', { venue: unique('Not An Org') });
     const event = await createEvent();
-    expectInvalid(await api.patch(`/events/${event.id}`, { organizer: [venue.id] }), 'organizer', /is not an organizer ID/);
+    expectInvalid(
+      await api.patch(`/events/${event.id}`, { organizer: [venue.id] }),
+      'organizer',
+      /is not an organizer ID/,
+    );
     expectInvalid(await api.patch(`/events/${event.id}`, { organizer: [{ email: 'no-name@x.example' }] }), 'organizer');
     expectInvalid(await api.patch(`/events/${event.id}`, { organizer: 'abc' }), 'organizer');
   });
 
   it('creates nothing when another part of the write is invalid', async () => {
     const name = unique('Never Created Org');
-    const res = await api.post('/events', { title: 'x', start_date: '2025-01-02', end_date: '2025-01-01', organizer: [{ organizer: name }] });
+    const res = await api.post('/events', {
+      title: 'x',
+      start_date: '2025-01-02',
+      end_date: '2025-01-01',
+      organizer: [{ organizer: name }],
+    });
     expect(res.status).to.equal(400);
     expect(await testWorld().services.db.collection('organizers').countDocuments({ organizer: name })).to.equal(0);
   });
@@ -156,13 +191,36 @@ describe('events: category and tag links', () => {
     const byName = await created('/categories', { name: unique('Cat By Name') });
     const fresh = unique('Brand New Cat');
     const event = await createEvent({ categories: [byId.id, bySlug.slug, byName.name.toUpperCase(), fresh] });
-    expect(event.categories.map((c: { id: number }) => c.id).slice(0, 3)).to.deep.equal([byId.id, bySlug.id, byName.id]);
+    expect(event.categories.map((c: { id: number }) => c.id).slice(0, 3)).to.deep.equal([
+      byId.id,
+      bySlug.id,
+      byName.id,
+    ]);
     const made = event.categories[3];
     expect(made).to.include({ name: fresh, taxonomy: 'category', parent: 0, count: 1 });
     const read = await api.get(`/categories/${made.id}`);
     expect(read.status).to.equal(200);
     expect(read.body.name).to.equal(fresh);
     expect(event.categories[0]).to.deep.equal((await api.get(`/categories/${byId.id}`)).body);
+  });
+
+  it("embeds term counts that reflect another event's write at once, and the index's once it is synced", async () => {
+    const category = await created('/categories', { name: unique('Counted Live') });
+    const first = await createEvent({ categories: [category.id] });
+    await settle();
+    const { worker } = testWorld();
+    await worker.stop();
+    try {
+      await createEvent({ categories: [category.id] });
+      // Reads by ID come from the database (CONTRACT 8): the index does not know the second event yet.
+      const read = await api.get(`/events/${first.id}`);
+      expect(read.body.categories.map((c: { count: number }) => c.count)).to.deep.equal([2]);
+    } finally {
+      worker.start();
+    }
+    await settle();
+    const settled = await api.get(`/events/${first.id}`);
+    expect(settled.body.categories[0]).to.deep.equal((await api.get(`/categories/${category.id}`)).body);
   });
 
   it('links tags from a comma list and a single value; clears with []', async () => {
