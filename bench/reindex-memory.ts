@@ -7,8 +7,8 @@
  * seedDemo (index: none) and reused by later runs; each reindex runs in a fresh child process
  * (heap capped at 256 MB) so its peak RSS (getrusage maxrss) is the reindex's alone. Uses
  * MONGO_URL / ELASTICSEARCH_URL, else the services of `npm run services:start`. Exit 1 when
- * memory grows. On the embedded jongodb, seeding 100,000 events takes hours (its inserts slow
- * down as collections grow): try `--small 1000 --large 10000` there.
+ * memory grows. On the embedded jongodb, seeding 100,000 events takes many hours (its cost per
+ * insert grows with the square of the collection's size): try `--small 2000 --large 20000` there.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -24,6 +24,7 @@ import { openServices, type Services } from '../src/services';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const MAX_GROWTH = 1.5;
+const SEED_CHUNK = 5_000;
 
 interface Measure {
   records: number;
@@ -95,6 +96,8 @@ async function ensureSeeded(records: number): Promise<void> {
     await seedDemo(services, {
       events: records - have,
       index: 'none',
+      // jongodb's cost per insert call grows with the collection's size: fewer, larger calls.
+      chunkSize: SEED_CHUNK,
       onProgress: (done, total) =>
         done % 5000 === 0 && console.error(`  ${done}/${total} (${Math.round((Date.now() - started) / 1000)} s)`),
     });

@@ -22,7 +22,7 @@ const FLAGS = ['hide_from_listings', 'sticky', 'featured', 'ticketed'] as const;
 const DATE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day'] as const;
 
 /** Defaults of a new event for the fields a create may leave out. */
-const CREATE_DEFAULTS: Partial<EventDoc> = {
+export const CREATE_DEFAULTS: Partial<EventDoc> = {
   cost: null,
   website: null,
   show_map: null,

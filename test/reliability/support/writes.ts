@@ -1,6 +1,4 @@
-import type { Language } from '../../../config';
 import type { Services } from '../../../src/services';
-import type { EventDoc } from '../../../src/storage/stores';
 import { call, type Answer } from './http';
 
 const DAY = 24 * 3600 * 1000;
@@ -16,37 +14,7 @@ export function eventBody(title: string, extra: Record<string, unknown> = {}): R
   return { title, start_date: dayText(days), end_date: dayText(days, '21:00:00'), ...extra };
 }
 
-/** A COMPLETE event written straight to storage (the worker cannot index incomplete ones). */
-export function storeEvent(services: Services, lang: Language, fields: Partial<EventDoc> & { title: string }) {
-  const start = new Date(Date.now() + 7 * DAY);
-  return services.stores.events.create(lang, {
-    status: 'publish',
-    author: 0,
-    date: new Date(),
-    description: null,
-    excerpt: null,
-    image: null,
-    start,
-    end: new Date(start.getTime() + 2 * 3600 * 1000),
-    timezone: 'UTC',
-    all_day: false,
-    cost: null,
-    website: null,
-    show_map: null,
-    show_map_link: null,
-    hide_from_listings: false,
-    sticky: false,
-    featured: false,
-    ticketed: false,
-    post_parent: 0,
-    passwordHash: null,
-    venues: [],
-    organizers: [],
-    categories: [],
-    tags: [],
-    ...fields,
-  });
-}
+export { storeEventIn as storeEvent } from '../../support/records';
 
 /** Runs `task` over `items` with at most `concurrency` at once. */
 export async function pool<T, R>(
