@@ -71,7 +71,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   const byId = { id: idParam().required().description(`${def.label} ID`) };
   const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
 
-  /** Embedded terms carry the counts lists show (the index's): exact counts cost a pass over every event. */
+  /** Embedded terms' counts come from the index when it is current: counting costs a pass over every event. */
   async function present(record: StoredRecord<D>, ctx: RequestContext<Input>): Promise<Record<string, unknown>> {
     const [presented] = await view(services, [record], lang(ctx), { embeddedCounts: 'index' });
     const body = def.visibleTo ? def.visibleTo(presented!, ctx.state.principal) : presented!;

@@ -51,6 +51,7 @@ export class SyncWorker {
   private indexesReady = false;
   private readonly failures = new Map<string, number>();
   private readonly onDirty = () => this.requestWake();
+  private stopWatching: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly services: Services,
@@ -81,6 +82,11 @@ export class SyncWorker {
     if (this.running) return this;
     this.running = true;
     this.services.sync.on('dirty', this.onDirty);
+    // Other processes' writes (the API's, beside a standalone worker) wake it at once where the
+    // server has change streams; elsewhere it finds them by polling every `pollMs`.
+    this.stopWatching = this.services.sync.watchDirty(this.onDirty, (err) =>
+      this.services.log.info({ reason: err.message, pollMs: this.pollMs }, 'sync: no change stream, polling'),
+    );
     this.backlogTimer = setInterval(() => void this.logBacklog(), this.backlogLogMs).unref();
     this.loop = this.run();
     return this;
@@ -91,6 +97,8 @@ export class SyncWorker {
     if (!this.running) return;
     this.running = false;
     this.services.sync.off('dirty', this.onDirty);
+    await this.stopWatching?.();
+    this.stopWatching = null;
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.requestWake();
     await this.loop;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Collection, Db } from 'mongodb';
+import type { ChangeStream, Collection, Db } from 'mongodb';
 import { idFilter, keep } from './idFilter';
 import { ensureIndex } from './mongo';
 
@@ -164,6 +164,33 @@ export class SyncQueue extends EventEmitter {
       { _id: { $in: entries.map((e) => e.key) }, owner },
       { $set: { leaseUntil, owner: null } },
     );
+  }
+
+  /**
+   * Calls `onChange` when any process marks a record dirty, from a change stream (MongoDB replica
+   * sets). A server without change streams (jongodb) calls `onUnavailable` once instead: the
+   * caller keeps polling. Returns the function that stops watching.
+   */
+  watchDirty(onChange: () => void, onUnavailable: (err: Error) => void): () => Promise<void> {
+    let stream: ChangeStream<SyncEntry> | undefined;
+    const stop = async () => {
+      await stream?.close().catch(() => undefined);
+      stream = undefined;
+    };
+    try {
+      stream = this.entries.watch([
+        { $match: { $or: [{ operationType: 'insert' }, { 'updateDescription.updatedFields.pending': true }] } },
+      ]);
+    } catch (err) {
+      onUnavailable(err as Error);
+      return stop;
+    }
+    stream.on('change', onChange);
+    stream.once('error', (err: Error) => {
+      onUnavailable(err);
+      void stop();
+    });
+    return stop;
   }
 
   /** Whether any change is not indexed yet (then figures the index derives may be behind). */

@@ -12,8 +12,8 @@ import type { TermKind } from './schema';
 
 /**
  * Published-event counts: exact (an aggregation over the events) by default; with
- * `counts: 'index'` as the search index holds them (what lists show), exact only for the terms
- * the index lacks.
+ * `counts: 'index'` as the search index holds them when it is current (see indexedTermCounts),
+ * exact otherwise.
  */
 async function eventCounts(
   services: Services,
