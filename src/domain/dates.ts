@@ -63,6 +63,11 @@ export function toWire(date: DateTime): string {
   return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)} ${pad(date.hour)}:${pad(date.minute)}:${pad(date.second)}`;
 }
 
+/** `date`'s wall-clock time as ISO 8601 without a zone (`yyyy-MM-dd'T'HH:mm:ss`), as toWire builds it. */
+export function toLocalIso(date: DateTime): string {
+  return toWire(date).replace(' ', 'T');
+}
+
 export interface DateDetails {
   year: string;
   month: string;

@@ -111,8 +111,31 @@ function lookUpAbbreviation(date: DateTime): string {
   return `${sign}${hours}${minutes ? String(minutes).padStart(2, '0') : ''}`;
 }
 
-/** The date fields of an API event (CONTRACT part 3). */
+/**
+ * Presented dates by instant, zone and all-day flag: an event is presented once per language
+ * (and lists of events share dates), and zone conversions are the dearest part of presenting.
+ */
+const presentedDates = new Map<string, PresentedEventDates>();
+const MAX_CACHED_DATES = 10_000;
+
+/** The date fields of an API event (CONTRACT part 3); the result is frozen (it may be shared). */
 export function presentEventDates(dates: StoredEventDates): PresentedEventDates {
+  const key = `${dates.start.getTime()}|${dates.end.getTime()}|${dates.timezone}|${dates.all_day}`;
+  let found = presentedDates.get(key);
+  if (!found) {
+    if (presentedDates.size >= MAX_CACHED_DATES) presentedDates.clear();
+    found = freezeWithFields(computeEventDates(dates));
+    presentedDates.set(key, found);
+  }
+  return found;
+}
+
+function freezeWithFields<T extends object>(value: T): T {
+  for (const field of Object.values(value)) if (field && typeof field === 'object') Object.freeze(field);
+  return Object.freeze(value);
+}
+
+function computeEventDates(dates: StoredEventDates): PresentedEventDates {
   const start = DateTime.fromJSDate(dates.start, { zone: dates.timezone });
   const end = DateTime.fromJSDate(dates.end, { zone: dates.timezone });
   const utcStart = start.setZone('UTC');

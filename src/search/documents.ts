@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { Language } from '../../config';
+import { toLocalIso } from '../domain/dates';
 import { plainText } from '../domain/html';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
 import type { EventDoc, OrganizerDoc, TermDoc, VenueDoc } from '../storage/stores';
@@ -23,11 +24,9 @@ export interface GeoPoint {
   lon: number;
 }
 
-const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
-
 /** Wall-clock time of `instant` in `zone`, without zone (the index reads it as UTC). */
 export function wallClock(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toFormat(LOCAL_FORMAT);
+  return toLocalIso(DateTime.fromJSDate(instant, { zone }));
 }
 
 function hash(value: unknown): string {

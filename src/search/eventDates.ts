@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { parseDateInput } from '../domain/dates';
+import { parseDateInput, toLocalIso } from '../domain/dates';
 import { ValidationError } from '../errors';
 
 /** The date parameters of `GET /events` (CONTRACT part 7), as validated texts. */
@@ -22,7 +22,6 @@ export interface DateClause {
   value: string;
 }
 
-const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
 const DEFAULT_WINDOW_YEARS = 2;
 /** Day-or-time texts without an offset: they name a wall-clock time, not an instant. */
 const ZONE_FREE = /^(\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?|today|tomorrow|yesterday)$/i;
@@ -51,9 +50,9 @@ function clause(
   if (!strict) {
     // Whole days: the bound is a calendar day, matched against the day shown on each event.
     const day = edge === 'startOf' ? date.at.startOf('day') : date.at.endOf('day');
-    return { field: `${kind}_local`, op, value: day.toFormat(LOCAL_FORMAT) };
+    return { field: `${kind}_local`, op, value: toLocalIso(day) };
   }
-  if (date.wall) return { field: `${kind}_local`, op, value: date.at.toFormat(LOCAL_FORMAT) };
+  if (date.wall) return { field: `${kind}_local`, op, value: toLocalIso(date.at) };
   return { field: `${kind}_utc`, op, value: date.at.toUTC().toISO() as string };
 }
 

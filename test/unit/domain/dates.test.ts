@@ -1,7 +1,15 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { details, isDateInput, isDayOnly, parseDateInput, toWire, WIRE_FORMAT } from '../../../src/domain/dates';
+import {
+  details,
+  isDateInput,
+  isDayOnly,
+  parseDateInput,
+  toLocalIso,
+  toWire,
+  WIRE_FORMAT,
+} from '../../../src/domain/dates';
 
 const NOW = DateTime.fromISO('2026-03-10T15:30:00Z');
 
@@ -15,6 +23,7 @@ describe('domain/dates', () => {
         (instant, zone) => {
           const date = DateTime.fromJSDate(instant, { zone });
           expect(toWire(date)).to.equal(date.toFormat(WIRE_FORMAT));
+          expect(toLocalIso(date)).to.equal(date.toFormat("yyyy-MM-dd'T'HH:mm:ss"));
           const [day, time] = date.toFormat(WIRE_FORMAT).split(' ') as [string, string];
           const [year, month, dayOfMonth] = day.split('-');
           const [hour, minutes, seconds] = time.split(':');
