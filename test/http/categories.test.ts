@@ -24,9 +24,17 @@ async function publishedEvent(fields: Record<string, unknown>): Promise<number> 
 describe('categories: create and read', () => {
   it('creates a category: 201, Location, the full record', async () => {
     const t = uniqueToken();
-    const res = await api.post('/categories', { name: `Jazz ${t}`, description: '<p>Smooth <strong>jazz</strong></p>' });
+    const res = await api.post('/categories', {
+      name: `Jazz ${t}`,
+      description: '<p>Smooth <strong>jazz</strong></p>',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const expected = expectedTerm('category', { id: res.body.id, name: `Jazz ${t}`, slug: `jazz-${t}`, description: '<p>Smooth <strong>jazz</strong></p>' });
+    const expected = expectedTerm('category', {
+      id: res.body.id,
+      name: `Jazz ${t}`,
+      slug: `jazz-${t}`,
+      description: '<p>Smooth <strong>jazz</strong></p>',
+    });
     expect(res.body).to.deep.equal(expected);
     expect(res.headers.get('location')).to.equal(expected.rest_url);
     expect(res.body.id).to.be.a('number').above(0);
@@ -49,17 +57,23 @@ describe('categories: create and read', () => {
     const t = uniqueToken();
     const fr = await request('POST', `/fr${ROOT}/categories`, { name: `Théâtre ${t}` }, { key: true });
     expect(fr.status).to.equal(201);
-    expect(fr.body).to.deep.equal(expectedTerm('category', { id: fr.body.id, name: `Théâtre ${t}`, slug: `theatre-${t}`, lang: 'fr' }));
+    expect(fr.body).to.deep.equal(
+      expectedTerm('category', { id: fr.body.id, name: `Théâtre ${t}`, slug: `theatre-${t}`, lang: 'fr' }),
+    );
     const de = await api.post('/categories', { name: `Kino ${t}`, i18n_language: 'de' });
     expect(de.status).to.equal(201);
-    expect(de.body).to.deep.equal(expectedTerm('category', { id: de.body.id, name: `Kino ${t}`, slug: `kino-${t}`, lang: 'de' }));
+    expect(de.body).to.deep.equal(
+      expectedTerm('category', { id: de.body.id, name: `Kino ${t}`, slug: `kino-${t}`, lang: 'de' }),
+    );
     const form = await request('POST', `${ROOT}/categories`, undefined, {
       key: true,
       raw: new URLSearchParams({ name: `Opera ${t}`, description: 'Arias' }),
       contentType: 'application/x-www-form-urlencoded',
     });
     expect(form.status).to.equal(201);
-    expect(form.body).to.deep.equal(expectedTerm('category', { id: form.body.id, name: `Opera ${t}`, slug: `opera-${t}`, description: 'Arias' }));
+    expect(form.body).to.deep.equal(
+      expectedTerm('category', { id: form.body.id, name: `Opera ${t}`, slug: `opera-${t}`, description: 'Arias' }),
+    );
   });
 
   it('requires a key for every write: 401 rest_unauthorized', async () => {
@@ -128,7 +142,8 @@ describe('categories: fields', () => {
   it('sanitises the description, clears it with null or "", and bounds its length', async () => {
     const created = await createTerm('category', {
       name: `Safe ${uniqueToken()}`,
-      description: '<p onclick="x()">Hi <a href="javascript:alert(1)">there</a><script>alert(1)</script> <a href="https://ok.example/">ok</a></p>',
+      description:
+        '<p onclick="x()">Hi <a href="javascript:alert(1)">there</a><script>alert(1)</script> <a href="https://ok.example/">ok</a></p>',
     });
     expect(created.description).to.equal('<p>Hi <a>there</a> <a href="https://ok.example/">ok</a></p>');
     const cleared = await api.patch(`/categories/${created.id}`, { description: null });
@@ -146,7 +161,11 @@ describe('categories: fields', () => {
     const first = await createTerm('category', { name: `Café Concerts ${t}` });
     const second = await createTerm('category', { name: `Cafe concerts ${t}` });
     const third = await createTerm('category', { name: `CAFÉ CONCERTS ${t}` });
-    expect([first.slug, second.slug, third.slug]).to.deep.equal([`cafe-concerts-${t}`, `cafe-concerts-${t}-2`, `cafe-concerts-${t}-3`]);
+    expect([first.slug, second.slug, third.slug]).to.deep.equal([
+      `cafe-concerts-${t}`,
+      `cafe-concerts-${t}-2`,
+      `cafe-concerts-${t}-3`,
+    ]);
     const french = await createTerm('category', { name: `Café Concerts ${t}`, i18n_language: 'fr' });
     expect(french.slug).to.equal(`cafe-concerts-${t}`);
     expect(french.i18n_language).to.equal('fr');
@@ -160,7 +179,9 @@ describe('categories: fields', () => {
     const other = await createTerm('category', { name: `Other ${t}` });
     const taken = await api.patch(`/categories/${other.id}`, { slug: `my-own-slug-${t}` });
     expect(taken.status).to.equal(200);
-    expect(taken.body).to.deep.equal(expectedTerm('category', { id: other.id, name: `Other ${t}`, slug: `my-own-slug-${t}-2` }));
+    expect(taken.body).to.deep.equal(
+      expectedTerm('category', { id: other.id, name: `Other ${t}`, slug: `my-own-slug-${t}-2` }),
+    );
     const regenerated = await api.patch(`/categories/${mine.id}`, { slug: '' });
     expect(regenerated.body.slug).to.equal(`named-${t}`);
     expectInvalid(await api.patch(`/categories/${mine.id}`, { slug: 'x'.repeat(201) }), 'slug');
@@ -183,7 +204,11 @@ describe('categories: fields', () => {
   });
 
   it('ignores derived values a client sends (count, url)', async () => {
-    const created = await createTerm('category', { name: `Derived ${uniqueToken()}`, count: 99, url: 'http://evil.example/' });
+    const created = await createTerm('category', {
+      name: `Derived ${uniqueToken()}`,
+      count: 99,
+      url: 'http://evil.example/',
+    });
     expect(created.count).to.equal(0);
     expect(created.url).to.match(/^http:\/\/calendar\.test\/events\/category\//);
   });
@@ -196,9 +221,22 @@ describe('categories: translations', () => {
     const fr = await request('PATCH', `/fr${ROOT}/categories/${created.id}`, { name: `Musique ${t}` }, { key: true });
     expect(fr.status).to.equal(200);
     // The translation starts from the original content: the description is copied.
-    const expectedFr = expectedTerm('category', { id: created.id, name: `Musique ${t}`, slug: `musique-${t}`, description: 'Loud', lang: 'fr', langs: ['en', 'fr'] });
+    const expectedFr = expectedTerm('category', {
+      id: created.id,
+      name: `Musique ${t}`,
+      slug: `musique-${t}`,
+      description: 'Loud',
+      lang: 'fr',
+      langs: ['en', 'fr'],
+    });
     expect(fr.body).to.deep.equal(expectedFr);
-    const expectedEn = expectedTerm('category', { id: created.id, name: `Music ${t}`, slug: `music-${t}`, description: 'Loud', langs: ['en', 'fr'] });
+    const expectedEn = expectedTerm('category', {
+      id: created.id,
+      name: `Music ${t}`,
+      slug: `music-${t}`,
+      description: 'Loud',
+      langs: ['en', 'fr'],
+    });
     expect((await api.get(`/categories/${created.id}`)).body).to.deep.equal(expectedEn);
     expect((await api.get(`/categories/${created.id}?i18n_language=fr`)).body).to.deep.equal(expectedFr);
     expect((await request('GET', `/de${ROOT}/categories/${created.id}`)).body).to.deep.equal(expectedEn);
@@ -215,7 +253,14 @@ describe('categories: translations', () => {
     await request('PATCH', `/de${ROOT}/categories/${child.id}`, { name: `Tanz ${t}` }, { key: true });
     const moved = await request('PATCH', `/fr${ROOT}/categories/${child.id}`, { parent: parent.id }, { key: true });
     expect(moved.body).to.deep.equal(
-      expectedTerm('category', { id: child.id, name: `Dance ${t}`, slug: `dance-${t}`, parent: parent.id, lang: 'fr', langs: ['en', 'fr', 'de'] }),
+      expectedTerm('category', {
+        id: child.id,
+        name: `Dance ${t}`,
+        slug: `dance-${t}`,
+        parent: parent.id,
+        lang: 'fr',
+        langs: ['en', 'fr', 'de'],
+      }),
     );
     for (const lang of ['en', 'de']) {
       const res = await api.get(`/categories/${child.id}?i18n_language=${lang}`);
@@ -230,7 +275,9 @@ describe('categories: parent', () => {
     const t = uniqueToken();
     const root = await createTerm('category', { name: `Root ${t}` });
     const child = await createTerm('category', { name: `Child ${t}`, parent: root.id });
-    expect(child).to.deep.equal(expectedTerm('category', { id: child.id, name: `Child ${t}`, slug: `child-${t}`, parent: root.id }));
+    expect(child).to.deep.equal(
+      expectedTerm('category', { id: child.id, name: `Child ${t}`, slug: `child-${t}`, parent: root.id }),
+    );
     const zero = await api.patch(`/categories/${child.id}`, { parent: 0 });
     expect(zero.body).to.deep.equal(expectedTerm('category', { id: child.id, name: `Child ${t}`, slug: `child-${t}` }));
     await api.patch(`/categories/${child.id}`, { parent: root.id });
@@ -274,7 +321,9 @@ describe('categories: count and delete', () => {
     const first = await publishedEvent({ categories: [category.id, other.id] });
     const record = await services.stores.events.get(first);
     await services.stores.events.update(record!, 'fr', { title: 'Traduit' } as never);
-    await services.stores.events.update((await services.stores.events.get(first))!, 'de', { title: 'Übersetzt' } as never);
+    await services.stores.events.update((await services.stores.events.get(first))!, 'de', {
+      title: 'Übersetzt',
+    } as never);
     await publishedEvent({ categories: [category.id] });
     await publishedEvent({ categories: [category.id], status: 'draft' });
     await publishedEvent({ categories: [category.id], status: 'trash' });
@@ -295,7 +344,15 @@ describe('categories: count and delete', () => {
 
     const res = await api.delete(`/categories/${doomed.id}`);
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal(expectedTerm('category', { id: doomed.id, name: `Doomed ${t}`, slug: `doomed-${t}`, count: 1, langs: ['en', 'fr'] }));
+    expect(res.body).to.deep.equal(
+      expectedTerm('category', {
+        id: doomed.id,
+        name: `Doomed ${t}`,
+        slug: `doomed-${t}`,
+        count: 1,
+        langs: ['en', 'fr'],
+      }),
+    );
     expectError(await api.get(`/categories/${doomed.id}`), 404, 'rest-category-not-found');
     expectError(await api.delete(`/categories/${doomed.id}`), 404, 'rest-category-not-found');
     const event = await services.stores.events.get(eventId);
@@ -313,7 +370,11 @@ describe('categories: count and delete', () => {
     expect((await api.delete(`/categories/${middle.id}`)).body.parent).to.equal(grandparent.id);
     for (const child of [left, right]) {
       const res = await api.get(`/categories/${child.id}`);
-      expect(res.body).to.deep.equal({ ...child, parent: grandparent.id, urls: { ...child.urls, up: grandparent.rest_url } });
+      expect(res.body).to.deep.equal({
+        ...child,
+        parent: grandparent.id,
+        urls: { ...child.urls, up: grandparent.rest_url },
+      });
     }
     await api.delete(`/categories/${grandparent.id}`);
     expect((await api.get(`/categories/${left.id}`)).body.parent).to.equal(0);

@@ -233,11 +233,15 @@ describe('responses conform to the documented schemas', () => {
   it('updates and trashes (PATCH, DELETE, force=true)', async () => {
     const patched = await conforming.patch(`/venues/${ids.venue}`, { city: 'Villeurbanne' });
     expect(patched.status).to.equal(200);
-    const put = await conforming.put(`/events/${ids.event}`, {
-      featured: true,
-      i18n_language: 'fr',
-      title: 'Concert de vérification',
-    }, WAIT);
+    const put = await conforming.put(
+      `/events/${ids.event}`,
+      {
+        featured: true,
+        i18n_language: 'fr',
+        title: 'Concert de vérification',
+      },
+      WAIT,
+    );
     expect(put.status).to.equal(200);
     expect(put.headers.get('preference-applied')).to.equal('wait-for-index');
     const organizer = await conforming.post('/organizers', { organizer: 'Doc Temp' });

@@ -6,7 +6,12 @@ let counter = 0;
 const stamp = () => `${Date.now().toString(36)}${++counter}`;
 
 async function createEvent(fields: Record<string, unknown>, root = ROOT): Promise<any> {
-  const res = await request('POST', `${root}/events`, { start_date: '2025-10-01 18:00:00', end_date: '2025-10-01 20:00:00', ...fields }, { key: true });
+  const res = await request(
+    'POST',
+    `${root}/events`,
+    { start_date: '2025-10-01 18:00:00', end_date: '2025-10-01 20:00:00', ...fields },
+    { key: true },
+  );
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body;
 }
@@ -31,10 +36,20 @@ describe('events: every route under every root', () => {
       expect(bySlug.body).to.deep.equal(created);
 
       for (const method of ['POST', 'PUT', 'PATCH']) {
-        const res = await request(method, `${root}/events/${created.id}`, { excerpt: `${method} by id` }, { key: true });
+        const res = await request(
+          method,
+          `${root}/events/${created.id}`,
+          { excerpt: `${method} by id` },
+          { key: true },
+        );
         expect(res.status, method).to.equal(200);
         expect(res.body).to.include({ id: created.id, excerpt: `${method} by id`, i18n_language: lang });
-        const slugged = await request(method, `${root}/events/by-slug/${created.slug}`, { excerpt: `${method} by slug` }, { key: true });
+        const slugged = await request(
+          method,
+          `${root}/events/by-slug/${created.slug}`,
+          { excerpt: `${method} by slug` },
+          { key: true },
+        );
         expect(slugged.status, method).to.equal(200);
         expect(slugged.body).to.include({ id: created.id, excerpt: `${method} by slug` });
       }
@@ -64,8 +79,18 @@ describe('events: translations', () => {
     const fr = await api.patch(`/events/${en.id}?i18n_language=fr`, { title: `Soirée Jazz ${s}` });
     expect(fr.status).to.equal(200);
     expect(fr.headers.get('content-language')).to.equal('fr');
-    expect(fr.body).to.include({ id: en.id, i18n_language: 'fr', title: `Soirée Jazz ${s}`, slug: `soiree-jazz-${s}`, description: '<p>In English</p>', cost: '$10' });
-    expect(fr.body.translations).to.deep.equal({ en: `${API}/en${ROOT}/events/${en.id}`, fr: `${API}/fr${ROOT}/events/${en.id}` });
+    expect(fr.body).to.include({
+      id: en.id,
+      i18n_language: 'fr',
+      title: `Soirée Jazz ${s}`,
+      slug: `soiree-jazz-${s}`,
+      description: '<p>In English</p>',
+      cost: '$10',
+    });
+    expect(fr.body.translations).to.deep.equal({
+      en: `${API}/en${ROOT}/events/${en.id}`,
+      fr: `${API}/fr${ROOT}/events/${en.id}`,
+    });
     expect(fr.body.url).to.equal(`http://calendar.test/event/soiree-jazz-${s}/`);
     expect(fr.body.json_ld.name).to.equal(`Soirée Jazz ${s}`);
   });
@@ -130,7 +155,11 @@ describe('events: slugs', () => {
     const first = await createEvent({ title: `Fête de la Musique ${s}` });
     const second = await createEvent({ title: `Fete de la musique ${s}` });
     const third = await createEvent({ title: `FÊTE  de  la  musique ${s}` });
-    expect([first.slug, second.slug, third.slug]).to.deep.equal([`fete-de-la-musique-${s}`, `fete-de-la-musique-${s}-2`, `fete-de-la-musique-${s}-3`]);
+    expect([first.slug, second.slug, third.slug]).to.deep.equal([
+      `fete-de-la-musique-${s}`,
+      `fete-de-la-musique-${s}-2`,
+      `fete-de-la-musique-${s}-3`,
+    ]);
     const french = await createEvent({ title: `Fête de la Musique ${s}`, i18n_language: 'fr' });
     expect(french.slug).to.equal(`fete-de-la-musique-${s}`);
     const fourth = await createEvent({ title: `Other ${s}` });
@@ -155,7 +184,12 @@ describe('events: slugs', () => {
     const s = stamp();
     const en = await createEvent({ title: `Lecture ${s}` });
     await api.patch(`/events/${en.id}?i18n_language=fr`, { title: `Conférence ${s}` });
-    const res = await request('PATCH', `/fr${ROOT}/events/by-slug/conference-${s}`, { slug: `nouvelle-conference-${s}` }, { key: true });
+    const res = await request(
+      'PATCH',
+      `/fr${ROOT}/events/by-slug/conference-${s}`,
+      { slug: `nouvelle-conference-${s}` },
+      { key: true },
+    );
     expect(res.body).to.include({ id: en.id, slug: `nouvelle-conference-${s}`, i18n_language: 'fr' });
     expect((await api.get(`/events/${en.id}`)).body.slug).to.equal(`lecture-${s}`);
   });

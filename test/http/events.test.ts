@@ -12,7 +12,12 @@ let counter = 0;
 const unique = (title: string) => `${title} ${Date.now().toString(36)}${++counter}`;
 
 async function createEvent(fields: Record<string, unknown> = {}): Promise<ApiResponse> {
-  const res = await api.post('/events', { title: unique('Event'), start_date: '2025-07-14 20:00:00', end_date: '2025-07-14 23:00:00', ...fields });
+  const res = await api.post('/events', {
+    title: unique('Event'),
+    start_date: '2025-07-14 20:00:00',
+    end_date: '2025-07-14 23:00:00',
+    ...fields,
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res;
 }
@@ -34,7 +39,11 @@ const details = (date: string) => {
 describe('events: create, read, update, delete', () => {
   it('creates an event: 201, Location, every field of the API event with its defaults', async () => {
     const title = unique('Summer Concert');
-    const res = await api.post('/events', { title, start_date: '2025-07-14 20:00:00', end_date: '2025-07-14 23:00:00' });
+    const res = await api.post('/events', {
+      title,
+      start_date: '2025-07-14 20:00:00',
+      end_date: '2025-07-14 23:00:00',
+    });
     expect(res.status).to.equal(201);
     const { id, slug, date, date_utc, modified, modified_utc, author } = res.body;
     expect(id).to.be.a('number');
@@ -127,7 +136,14 @@ describe('events: create, read, update, delete', () => {
       const created = (await createEvent({ excerpt: 'Keep me', featured: true })).body;
       const res = await api[method](`/events/${created.id}`, { title: 'Renamed', sticky: 'yes' });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ ...created, title: 'Renamed', sticky: true, modified: res.body.modified, modified_utc: res.body.modified_utc, json_ld: { ...created.json_ld, name: 'Renamed' } });
+      expect(res.body).to.deep.equal({
+        ...created,
+        title: 'Renamed',
+        sticky: true,
+        modified: res.body.modified,
+        modified_utc: res.body.modified_utc,
+        json_ld: { ...created.json_ld, name: 'Renamed' },
+      });
       expect(res.body.excerpt).to.equal('Keep me');
       expect(res.body.featured).to.equal(true);
       expect((await api.get(`/events/${created.id}`)).body.title).to.equal('Renamed');
@@ -151,7 +167,12 @@ describe('events: create, read, update, delete', () => {
 
   it('cannot clear required fields on update', async () => {
     const { id } = (await createEvent()).body;
-    expectInvalid(await api.patch(`/events/${id}`, { title: '', start_date: null, end_date: '' }), 'title', 'start_date', 'end_date');
+    expectInvalid(
+      await api.patch(`/events/${id}`, { title: '', start_date: null, end_date: '' }),
+      'title',
+      'start_date',
+      'end_date',
+    );
   });
 
   it('trashes on DELETE by ID, 410 when already trashed, removes with force=true', async () => {
@@ -161,7 +182,11 @@ describe('events: create, read, update, delete', () => {
     expect(trashed.body).to.deep.include({ id: created.id, status: 'trash', title: created.title });
     const again = await api.delete(`/events/${created.id}`);
     expect(again.status).to.equal(410);
-    expect(again.body).to.deep.equal({ code: 'event-is-in-trash', message: `The event with ID ${created.id} is already in the trash.`, data: { status: 410 } });
+    expect(again.body).to.deep.equal({
+      code: 'event-is-in-trash',
+      message: `The event with ID ${created.id} is already in the trash.`,
+      data: { status: 410 },
+    });
     const anonymous = await api.get(`/events/${created.id}`);
     expect(anonymous.status).to.equal(403);
     expect(anonymous.body.code).to.equal('event-no-longer-available');
@@ -202,9 +227,17 @@ describe('events: create, read, update, delete', () => {
     const venue = await api.post('/venues', { venue: unique('Wrong Kind Hall') });
     const organizer = await api.post('/organizers', { organizer: unique('Wrong Kind Org') });
     for (const id of [venue.body.id, organizer.body.id]) {
-      for (const res of [await api.get(`/events/${id}`), await api.put(`/events/${id}`, { title: 'x' }), await api.delete(`/events/${id}`)]) {
+      for (const res of [
+        await api.get(`/events/${id}`),
+        await api.put(`/events/${id}`, { title: 'x' }),
+        await api.delete(`/events/${id}`),
+      ]) {
         expect(res.status).to.equal(400);
-        expect(res.body).to.deep.equal({ code: 'rest-invalid-event-id', message: `${id} is not a valid event ID.`, data: { params: { id: `${id} is not a event` }, status: 400 } });
+        expect(res.body).to.deep.equal({
+          code: 'rest-invalid-event-id',
+          message: `${id} is not a valid event ID.`,
+          data: { params: { id: `${id} is not a event` }, status: 400 },
+        });
       }
     }
   });
@@ -222,7 +255,8 @@ describe('events: create, read, update, delete', () => {
 describe('events: fields', () => {
   it('sanitises description and excerpt (no script, handlers or javascript: URLs)', async () => {
     const res = await createEvent({
-      description: '<p onclick="steal()">Hi <a href="javascript:alert(1)">x</a> <a href="https://ok.example">ok</a></p><script>alert(1)</script><em>!</em>',
+      description:
+        '<p onclick="steal()">Hi <a href="javascript:alert(1)">x</a> <a href="https://ok.example">ok</a></p><script>alert(1)</script><em>!</em>',
       excerpt: '<img src=x onerror="alert(1)"><strong>Short</strong>',
     });
     expect(res.body.description).to.equal('<p>Hi <a>x</a> <a href="https://ok.example">ok</a></p><em>!</em>');
@@ -237,8 +271,14 @@ describe('events: fields', () => {
     for (const status of ['draft', 'pending', 'private', 'future', 'publish']) {
       expect((await createEvent({ status })).body.status).to.equal(status);
     }
-    expectInvalid(await api.post('/events', { title: 'x', start_date: 'now', end_date: 'now', status: 'trash' }), 'status');
-    expectInvalid(await api.post('/events', { title: 'x', start_date: 'now', end_date: 'now', status: 'bogus' }), 'status');
+    expectInvalid(
+      await api.post('/events', { title: 'x', start_date: 'now', end_date: 'now', status: 'trash' }),
+      'status',
+    );
+    expectInvalid(
+      await api.post('/events', { title: 'x', start_date: 'now', end_date: 'now', status: 'bogus' }),
+      'status',
+    );
   });
 
   it('takes author, date and date_utc', async () => {
@@ -246,7 +286,12 @@ describe('events: fields', () => {
     expect(res.body).to.deep.include({ author: 7, date: '2024-01-02 03:04:05', date_utc: '2024-01-02 03:04:05' });
     const utc = await api.patch(`/events/${res.body.id}`, { date_utc: '2024-02-03T04:05:06Z' });
     expect(utc.body).to.deep.include({ date_utc: '2024-02-03 04:05:06' });
-    expectInvalid(await api.patch(`/events/${res.body.id}`, { author: -1, date: 'someday', date_utc: 'x' }), 'author', 'date', 'date_utc');
+    expectInvalid(
+      await api.patch(`/events/${res.body.id}`, { author: -1, date: 'someday', date_utc: 'x' }),
+      'author',
+      'date',
+      'date_utc',
+    );
   });
 
   it('takes a slug, folded to lower case without accents', async () => {
@@ -259,7 +304,13 @@ describe('events: fields', () => {
 
   it('takes an image URL and rejects IDs and other schemes', async () => {
     const res = await createEvent({ image: 'https://img.example/poster.PNG' });
-    expect(res.body.image).to.deep.equal({ url: 'https://img.example/poster.PNG', id: 0, extension: 'png', width: null, height: null });
+    expect(res.body.image).to.deep.equal({
+      url: 'https://img.example/poster.PNG',
+      id: 0,
+      extension: 'png',
+      width: null,
+      height: null,
+    });
     expect(res.body.json_ld.image).to.equal('https://img.example/poster.PNG');
     expectInvalid(await api.patch(`/events/${res.body.id}`, { image: 12 }), 'image');
     expectInvalid(await api.patch(`/events/${res.body.id}`, { image: '12' }), 'image');
@@ -276,12 +327,40 @@ describe('events: fields', () => {
   });
 
   it('takes the boolean flags in every form and rejects others', async () => {
-    const res = await createEvent({ hide_from_listings: 'yes', sticky: 1, featured: 'TRUE', ticketed: 'on', show_map: 'false', show_map_link: '0' });
-    expect(res.body).to.deep.include({ hide_from_listings: true, sticky: true, featured: true, ticketed: true, show_map: false, show_map_link: false });
+    const res = await createEvent({
+      hide_from_listings: 'yes',
+      sticky: 1,
+      featured: 'TRUE',
+      ticketed: 'on',
+      show_map: 'false',
+      show_map_link: '0',
+    });
+    expect(res.body).to.deep.include({
+      hide_from_listings: true,
+      sticky: true,
+      featured: true,
+      ticketed: true,
+      show_map: false,
+      show_map_link: false,
+    });
     const cleared = await api.patch(`/events/${res.body.id}`, { sticky: null, featured: 'off', show_map: true });
-    expect(cleared.body).to.deep.include({ hide_from_listings: true, sticky: false, featured: false, ticketed: true, show_map: true });
+    expect(cleared.body).to.deep.include({
+      hide_from_listings: true,
+      sticky: false,
+      featured: false,
+      ticketed: true,
+      show_map: true,
+    });
     expectInvalid(
-      await api.patch(`/events/${res.body.id}`, { hide_from_listings: 'maybe', sticky: 2, featured: {}, ticketed: 'x', show_map: 'y', show_map_link: [], all_day: 'z' }),
+      await api.patch(`/events/${res.body.id}`, {
+        hide_from_listings: 'maybe',
+        sticky: 2,
+        featured: {},
+        ticketed: 'x',
+        show_map: 'y',
+        show_map_link: [],
+        all_day: 'z',
+      }),
       'hide_from_listings',
       'sticky',
       'featured',
@@ -297,8 +376,17 @@ describe('events: fields', () => {
       ['$10', { cost: '$10', cost_details: { currency_symbol: '$', currency_position: 'prefix', values: ['10'] } }],
       ['10 €', { cost: '10 €', cost_details: { currency_symbol: '€', currency_position: 'postfix', values: ['10'] } }],
       ['Free', { cost: 'Free', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['0'] } }],
-      ['10 - 20 USD', { cost: '10 - 20 USD', cost_details: { currency_symbol: 'USD', currency_position: 'postfix', values: ['10', '20'] } }],
-      ['5,50 €', { cost: '5,50 €', cost_details: { currency_symbol: '€', currency_position: 'postfix', values: ['5.50'] } }],
+      [
+        '10 - 20 USD',
+        {
+          cost: '10 - 20 USD',
+          cost_details: { currency_symbol: 'USD', currency_position: 'postfix', values: ['10', '20'] },
+        },
+      ],
+      [
+        '5,50 €',
+        { cost: '5,50 €', cost_details: { currency_symbol: '€', currency_position: 'postfix', values: ['5.50'] } },
+      ],
       [12.5, { cost: '12.5', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['12.5'] } }],
       [0, { cost: 'Free', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['0'] } }],
     ];
@@ -307,7 +395,9 @@ describe('events: fields', () => {
       expect({ cost: res.body.cost, cost_details: res.body.cost_details }, String(cost)).to.deep.equal(expected);
     }
     const priced = await createEvent({ cost: '$10' });
-    expect(priced.body.json_ld.offers).to.deep.equal([{ '@type': 'Offer', price: '10', priceCurrency: 'USD', url: priced.body.url }]);
+    expect(priced.body.json_ld.offers).to.deep.equal([
+      { '@type': 'Offer', price: '10', priceCurrency: 'USD', url: priced.body.url },
+    ]);
     const cleared = await api.patch(`/events/${priced.body.id}`, { cost: '' });
     expect({ cost: cleared.body.cost, cost_details: cleared.body.cost_details }).to.deep.equal(EMPTY_COST);
     expect(cleared.body.json_ld).to.not.have.property('offers');
@@ -316,7 +406,17 @@ describe('events: fields', () => {
   });
 
   it('ignores derived values a client sends', async () => {
-    const res = await createEvent({ url: 'https://evil.example', rest_url: 'x', utc_start_date: '1999-01-01 00:00:00', start_date_details: { year: '1999' }, timezone_abbr: 'XYZ', cost_details: { values: ['1'] }, count: 9, global_id: 'x', passwordHash: 'abc:def' });
+    const res = await createEvent({
+      url: 'https://evil.example',
+      rest_url: 'x',
+      utc_start_date: '1999-01-01 00:00:00',
+      start_date_details: { year: '1999' },
+      timezone_abbr: 'XYZ',
+      cost_details: { values: ['1'] },
+      count: 9,
+      global_id: 'x',
+      passwordHash: 'abc:def',
+    });
     expect(res.body.url).to.equal(`${SITE}/event/${res.body.slug}/`);
     expect(res.body.utc_start_date).to.equal('2025-07-14 20:00:00');
     expect(res.body.timezone_abbr).to.equal('UTC');
@@ -328,8 +428,17 @@ describe('events: fields', () => {
   });
 
   it('rejects operator objects where scalars belong, in JSON and in the query string', async () => {
-    expectInvalid(await api.post('/events', { title: { $ne: '' }, start_date: { $gt: '' }, end_date: '2025-01-01' }), 'title', 'start_date');
-    const query = await request('POST', `${ROOT}/events?title[$ne]=x&start_date=2025-01-01&end_date=2025-01-01`, undefined, { key: true });
+    expectInvalid(
+      await api.post('/events', { title: { $ne: '' }, start_date: { $gt: '' }, end_date: '2025-01-01' }),
+      'title',
+      'start_date',
+    );
+    const query = await request(
+      'POST',
+      `${ROOT}/events?title[$ne]=x&start_date=2025-01-01&end_date=2025-01-01`,
+      undefined,
+      { key: true },
+    );
     expectInvalid(query, 'title');
     const { id } = (await createEvent()).body;
     expectInvalid(await api.patch(`/events/${id}`, { timezone: { $regex: '.*' }, slug: ['a'] }), 'timezone', 'slug');
@@ -366,18 +475,30 @@ describe('events: dates and time zones', () => {
   });
 
   it('rejects dates it cannot read, naming the parameter', async () => {
-    expectInvalid(await api.post('/events', { title: 'x', start_date: 'next friday', end_date: '2025-13-45' }), 'start_date', 'end_date');
+    expectInvalid(
+      await api.post('/events', { title: 'x', start_date: 'next friday', end_date: '2025-13-45' }),
+      'start_date',
+      'end_date',
+    );
   });
 
   it('rejects an end before the start, on create and on update', async () => {
-    const res = await api.post('/events', { title: 'x', start_date: '2025-07-14 20:00:00', end_date: '2025-07-14 19:59:59' });
+    const res = await api.post('/events', {
+      title: 'x',
+      start_date: '2025-07-14 20:00:00',
+      end_date: '2025-07-14 19:59:59',
+    });
     expectInvalid(res, 'end_date');
     const { id } = (await createEvent()).body;
     expectInvalid(await api.patch(`/events/${id}`, { start_date: '2025-07-15 10:00:00' }), 'end_date');
   });
 
   it('keeps local times in the event zone and derives UTC and the abbreviation (CEST / CET)', async () => {
-    const summer = await createEvent({ timezone: 'Europe/Paris', start_date: '2025-07-14 20:00:00', end_date: '2025-07-14 23:30:00' });
+    const summer = await createEvent({
+      timezone: 'Europe/Paris',
+      start_date: '2025-07-14 20:00:00',
+      end_date: '2025-07-14 23:30:00',
+    });
     expect(summer.body).to.deep.include({
       timezone: 'Europe/Paris',
       timezone_abbr: 'CEST',
@@ -388,34 +509,73 @@ describe('events: dates and time zones', () => {
     });
     expect(summer.body.utc_start_date_details).to.deep.equal(details('2025-07-14 18:00:00'));
     expect(summer.body.json_ld.startDate).to.equal('2025-07-14T20:00:00+02:00');
-    const winter = await api.patch(`/events/${summer.body.id}`, { start_date: '2025-12-24 18:00:00', end_date: '2025-12-24T22:00:00Z' });
-    expect(winter.body).to.deep.include({ timezone_abbr: 'CET', utc_start_date: '2025-12-24 17:00:00', end_date: '2025-12-24 23:00:00' });
+    const winter = await api.patch(`/events/${summer.body.id}`, {
+      start_date: '2025-12-24 18:00:00',
+      end_date: '2025-12-24T22:00:00Z',
+    });
+    expect(winter.body).to.deep.include({
+      timezone_abbr: 'CET',
+      utc_start_date: '2025-12-24 17:00:00',
+      end_date: '2025-12-24 23:00:00',
+    });
     expectInvalid(await api.patch(`/events/${summer.body.id}`, { timezone: 'Mars/Olympus_Mons' }), 'timezone');
   });
 
   it('changing only the time zone keeps the local wall-clock times', async () => {
-    const res = await createEvent({ timezone: 'Europe/Paris', start_date: '2025-07-14 20:00:00', end_date: '2025-07-14 22:00:00' });
+    const res = await createEvent({
+      timezone: 'Europe/Paris',
+      start_date: '2025-07-14 20:00:00',
+      end_date: '2025-07-14 22:00:00',
+    });
     const moved = await api.patch(`/events/${res.body.id}`, { timezone: 'America/New_York' });
-    expect(moved.body).to.deep.include({ start_date: '2025-07-14 20:00:00', utc_start_date: '2025-07-15 00:00:00', timezone_abbr: 'EDT' });
+    expect(moved.body).to.deep.include({
+      start_date: '2025-07-14 20:00:00',
+      utc_start_date: '2025-07-15 00:00:00',
+      timezone_abbr: 'EDT',
+    });
   });
 
   it('snaps all-day events to whole days; all_day stays unless sent', async () => {
-    const res = await createEvent({ all_day: true, timezone: 'Europe/Paris', start_date: '2025-07-14 15:00:00', end_date: '2025-07-15 09:00:00' });
-    expect(res.body).to.deep.include({ all_day: true, start_date: '2025-07-14 00:00:00', end_date: '2025-07-15 23:59:59', utc_start_date: '2025-07-13 22:00:00' });
+    const res = await createEvent({
+      all_day: true,
+      timezone: 'Europe/Paris',
+      start_date: '2025-07-14 15:00:00',
+      end_date: '2025-07-15 09:00:00',
+    });
+    expect(res.body).to.deep.include({
+      all_day: true,
+      start_date: '2025-07-14 00:00:00',
+      end_date: '2025-07-15 23:59:59',
+      utc_start_date: '2025-07-13 22:00:00',
+    });
     const moved = await api.patch(`/events/${res.body.id}`, { end_date: '2025-07-16 10:00:00' });
     expect(moved.body).to.deep.include({ all_day: true, end_date: '2025-07-16 23:59:59' });
     const off = await api.patch(`/events/${res.body.id}`, { all_day: false, start_date: '2025-07-14 10:00:00' });
-    expect(off.body).to.deep.include({ all_day: false, start_date: '2025-07-14 10:00:00', end_date: '2025-07-16 23:59:59' });
+    expect(off.body).to.deep.include({
+      all_day: false,
+      start_date: '2025-07-14 10:00:00',
+      end_date: '2025-07-16 23:59:59',
+    });
   });
 });
 
 describe('events: request forms', () => {
   it('accepts form-encoded writes, with a[]= arrays', async () => {
     const title = unique('Form Event');
-    const form = new URLSearchParams({ title, start_date: '2025-08-01 10:00:00', end_date: '2025-08-01 12:00:00', featured: 'yes', cost: '7 €' });
+    const form = new URLSearchParams({
+      title,
+      start_date: '2025-08-01 10:00:00',
+      end_date: '2025-08-01 12:00:00',
+      featured: 'yes',
+      cost: '7 €',
+    });
     form.append('tags[]', 'form-tag-a');
     form.append('tags[]', 'form-tag-b');
-    const res = await request('POST', `${ROOT}/events`, undefined, { key: true, raw: form, contentType: 'application/x-www-form-urlencoded' });
+    const res = await request('POST', `${ROOT}/events`, undefined, {
+      key: true,
+      raw: form,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.status).to.equal(201);
     expect(res.body).to.deep.include({ title, start_date: '2025-08-01 10:00:00', featured: true, cost: '7 €' });
     expect(res.body.tags.map((t: { name: string }) => t.name)).to.deep.equal(['form-tag-a', 'form-tag-b']);
@@ -423,7 +583,12 @@ describe('events: request forms', () => {
 
   it('accepts writes in the query string, with comma lists; the body wins on conflict', async () => {
     const title = unique('Query Event');
-    const qs = new URLSearchParams({ title: 'from query', start_date: '2025-08-02', end_date: '2025-08-02 01:00:00', tags: 'query-tag-a,query-tag-b' });
+    const qs = new URLSearchParams({
+      title: 'from query',
+      start_date: '2025-08-02',
+      end_date: '2025-08-02 01:00:00',
+      tags: 'query-tag-a,query-tag-b',
+    });
     const res = await request('POST', `${ROOT}/events?${qs}`, { title }, { key: true });
     expect(res.status).to.equal(201);
     expect(res.body.title).to.equal(title);
@@ -440,7 +605,8 @@ describe('events: request forms', () => {
 describe('events: password protection', () => {
   const keys: Record<string, string> = {};
   before(async () => {
-    for (const role of ['editor', 'author'] as const) keys[role] = (await testWorld().services.apiKeys.create(`events ${role}`, role)).key;
+    for (const role of ['editor', 'author'] as const)
+      keys[role] = (await testWorld().services.apiKeys.create(`events ${role}`, role)).key;
   });
 
   it('stores only a salted hash and never returns the password', async () => {

@@ -29,7 +29,12 @@ describe('foundation', () => {
   });
 
   it('serves the namespace index under every root with Content-Language', async () => {
-    for (const [prefix, lang] of [['', 'en'], ['/fr', 'fr'], ['/de', 'de'], ['/en', 'en']]) {
+    for (const [prefix, lang] of [
+      ['', 'en'],
+      ['/fr', 'fr'],
+      ['/de', 'de'],
+      ['/en', 'en'],
+    ]) {
       const res = await request('GET', `${prefix}${ROOT}`);
       expect(res.status, prefix).to.equal(200);
       expect(res.headers.get('content-language')).to.equal(lang);

@@ -50,7 +50,14 @@ const FULL = {
 describe('organizers: create and read', () => {
   it('creates an organizer with every field: 201, Location, the full record', async () => {
     const name = unique('Stage Crew');
-    const res = await api.post('/organizers', { organizer: name, ...FULL, status: 'publish', author: 9, date: '2024-02-29 18:00:00', date_utc: '2024-03-01T09:15:00Z' });
+    const res = await api.post('/organizers', {
+      organizer: name,
+      ...FULL,
+      status: 'publish',
+      author: 9,
+      date: '2024-02-29 18:00:00',
+      date_utc: '2024-03-01T09:15:00Z',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const body = res.body;
     expect(res.headers.get('location')).to.equal(restUrl(body.id));
@@ -83,7 +90,8 @@ describe('organizers: create and read', () => {
     expect(body.author).to.equal(await adminUserId());
     const published = DateTime.fromFormat(body.date_utc, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' }).toMillis();
     expect(published).to.be.within(before - 2000, Date.now() + 1000);
-    for (const field of ['description', 'excerpt', 'phone', 'website', 'email']) expect(body, field).to.have.property(field, null);
+    for (const field of ['description', 'excerpt', 'phone', 'website', 'email'])
+      expect(body, field).to.have.property(field, null);
     expect(body.image).to.equal(false);
   });
 
@@ -91,7 +99,9 @@ describe('organizers: create and read', () => {
     const zone = testWorld().config.defaultTimezone;
     const local = await createOrganizer({ organizer: unique('Dated Org'), date: '2021-07-04T20:00:00' });
     expect(local.date).to.equal('2021-07-04 20:00:00');
-    expect(local.date_utc).to.equal(DateTime.fromISO('2021-07-04T20:00:00', { zone }).toUTC().toFormat('yyyy-MM-dd HH:mm:ss'));
+    expect(local.date_utc).to.equal(
+      DateTime.fromISO('2021-07-04T20:00:00', { zone }).toUTC().toFormat('yyyy-MM-dd HH:mm:ss'),
+    );
     const relative = await createOrganizer({ organizer: unique('Later Org'), date_utc: '+1 week', status: 'future' });
     const when = DateTime.fromFormat(relative.date_utc, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' });
     expect(when.diffNow('days').days).to.be.within(6.9, 7.1);
@@ -104,7 +114,11 @@ describe('organizers: create and read', () => {
     form.set('organizer', name);
     form.set('email', 'form@example.com');
     form.set('description', '<p onmouseover="x()">Hi<script>bad()</script></p>');
-    const res = await fetch(`${testWorld().baseUrl}${ROOT}/organizers`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${testWorld().adminKey}` } });
+    const res = await fetch(`${testWorld().baseUrl}${ROOT}/organizers`, {
+      method: 'POST',
+      body: form,
+      headers: { Authorization: `Bearer ${testWorld().adminKey}` },
+    });
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).to.equal(201);
     expect(body).to.deep.include({ organizer: name, email: 'form@example.com', description: '<p>Hi</p>' });
@@ -158,20 +172,39 @@ describe('organizers: update', () => {
     const organizer = await createOrganizer({ organizer: unique('Merge Org'), phone: '111', email: 'a@example.com' });
     const post = await api.post(`/organizers/${organizer.id}`, { phone: '222' });
     expect(post.status).to.equal(200);
-    expect(post.body).to.deep.include({ id: organizer.id, phone: '222', email: 'a@example.com', organizer: organizer.organizer });
+    expect(post.body).to.deep.include({
+      id: organizer.id,
+      phone: '222',
+      email: 'a@example.com',
+      organizer: organizer.organizer,
+    });
     const put = await api.put(`/organizers/${organizer.id}`, { website: 'http://merge.example/' });
     expect(put.body).to.deep.include({ phone: '222', email: 'a@example.com', website: 'http://merge.example/' });
     const patch = await api.patch(`/organizers/${organizer.id}`, { organizer: 'Merged Org', status: 'pending' });
-    expect(patch.body).to.deep.include({ organizer: 'Merged Org', status: 'pending', phone: '222', slug: organizer.slug });
+    expect(patch.body).to.deep.include({
+      organizer: 'Merged Org',
+      status: 'pending',
+      phone: '222',
+      slug: organizer.slug,
+    });
   });
 
   it('clears fields sent as null or "", but never the name', async () => {
     const organizer = await createOrganizer({ organizer: unique('Clear Org'), ...FULL });
-    const res = await api.patch(`/organizers/${organizer.id}`, { phone: '', website: null, email: '', image: '', description: null, excerpt: '' });
+    const res = await api.patch(`/organizers/${organizer.id}`, {
+      phone: '',
+      website: null,
+      email: '',
+      image: '',
+      description: null,
+      excerpt: '',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    for (const field of ['phone', 'website', 'email', 'description', 'excerpt']) expect(res.body[field], field).to.equal(null);
+    for (const field of ['phone', 'website', 'email', 'description', 'excerpt'])
+      expect(res.body[field], field).to.equal(null);
     expect(res.body.image).to.equal(false);
-    for (const cleared of [null, '']) expectInvalid(await api.patch(`/organizers/${organizer.id}`, { organizer: cleared }), 'organizer');
+    for (const cleared of [null, ''])
+      expectInvalid(await api.patch(`/organizers/${organizer.id}`, { organizer: cleared }), 'organizer');
     expect((await api.get(`/organizers/${organizer.id}`)).body.organizer).to.equal(organizer.organizer);
   });
 });
@@ -179,7 +212,11 @@ describe('organizers: update', () => {
 describe('organizers: by slug', () => {
   it('generates slugs with accents folded and suffixes collisions', async () => {
     const base = `Société Générale Événements ${Date.now().toString(36)}`;
-    const expected = base.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/ /g, '-');
+    const expected = base
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/ /g, '-');
     const first = await createOrganizer({ organizer: base });
     const second = await createOrganizer({ organizer: base });
     expect([first.slug, second.slug]).to.deep.equal([expected, `${expected}-2`]);
@@ -194,7 +231,12 @@ describe('organizers: by slug', () => {
     expect(read.status).to.equal(200);
     expect(read.body).to.deep.include({ id: organizer.id, i18n_language: 'en' });
     for (const method of ['POST', 'PUT']) {
-      const res = await request(method, under('en', `/organizers/by-slug/${organizer.slug}`), { phone: method }, { key: true });
+      const res = await request(
+        method,
+        under('en', `/organizers/by-slug/${organizer.slug}`),
+        { phone: method },
+        { key: true },
+      );
       expect(res.status, method).to.equal(200);
       expect(res.body).to.deep.include({ id: organizer.id, phone: method });
     }
@@ -225,10 +267,22 @@ describe('organizers: by slug', () => {
 
 describe('organizers: languages', () => {
   it('creates a translation on write in a new language, with fallback and shared fields', async () => {
-    const organizer = await createOrganizer({ organizer: unique('Music Society'), description: '<p>English</p>', phone: '1' });
-    const fr = await api.patch(`/organizers/${organizer.id}?i18n_language=fr`, { organizer: 'Société de Musique', phone: '2' });
+    const organizer = await createOrganizer({
+      organizer: unique('Music Society'),
+      description: '<p>English</p>',
+      phone: '1',
+    });
+    const fr = await api.patch(`/organizers/${organizer.id}?i18n_language=fr`, {
+      organizer: 'Société de Musique',
+      phone: '2',
+    });
     expect(fr.status).to.equal(200);
-    expect(fr.body).to.deep.include({ organizer: 'Société de Musique', description: '<p>English</p>', phone: '2', i18n_language: 'fr' });
+    expect(fr.body).to.deep.include({
+      organizer: 'Société de Musique',
+      description: '<p>English</p>',
+      phone: '2',
+      i18n_language: 'fr',
+    });
     expect(fr.body.slug).to.match(/^societe-de-musique(-\d+)?$/);
     expect(fr.body.translations).to.deep.equal({ en: restUrl(organizer.id, 'en'), fr: restUrl(organizer.id, 'fr') });
     const readFr = await request('GET', under('fr', `/organizers/${organizer.id}`));
@@ -239,9 +293,13 @@ describe('organizers: languages', () => {
     const readEn = await api.get(`/organizers/${organizer.id}`);
     expect(readEn.body).to.deep.include({ organizer: organizer.organizer, phone: '2', slug: organizer.slug });
     expect(readEn.body.translations).to.have.keys('en', 'fr');
-    const frDescription = await api.patch(`/organizers/${organizer.id}?i18n_language=fr`, { description: '<p>Français</p>' });
+    const frDescription = await api.patch(`/organizers/${organizer.id}?i18n_language=fr`, {
+      description: '<p>Français</p>',
+    });
     expect(frDescription.body.description).to.equal('<p>Français</p>');
-    expect((await api.get(`/organizers/${organizer.id}`)).body.description, 'description is translatable').to.equal('<p>English</p>');
+    expect((await api.get(`/organizers/${organizer.id}`)).body.description, 'description is translatable').to.equal(
+      '<p>English</p>',
+    );
   });
 });
 
@@ -250,8 +308,18 @@ describe('organizers: delete', () => {
     const { services } = testWorld();
     const doomed = await createOrganizer({ organizer: unique('Doomed Org') });
     const kept = await createOrganizer({ organizer: unique('Kept Org') });
-    const first = await storeEvent('en', { title: unique('Show'), status: 'publish', venues: [], organizers: [kept.id, doomed.id] });
-    const second = await storeEvent('fr', { title: unique('Spectacle'), status: 'publish', venues: [], organizers: [doomed.id] });
+    const first = await storeEvent('en', {
+      title: unique('Show'),
+      status: 'publish',
+      venues: [],
+      organizers: [kept.id, doomed.id],
+    });
+    const second = await storeEvent('fr', {
+      title: unique('Spectacle'),
+      status: 'publish',
+      venues: [],
+      organizers: [doomed.id],
+    });
     const res = await api.delete(`/organizers/${doomed.id}?force=true`);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ id: doomed.id, deleted: true });

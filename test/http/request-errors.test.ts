@@ -3,7 +3,11 @@ import { request, ROOT } from '../support/api';
 
 describe('request bodies and the error envelope', () => {
   it('answers a malformed JSON body 400 rest_invalid_json', async () => {
-    const res = await request('POST', ROOT, undefined, { key: true, raw: '{"title": ', contentType: 'application/json' });
+    const res = await request('POST', ROOT, undefined, {
+      key: true,
+      raw: '{"title": ',
+      contentType: 'application/json',
+    });
     expect(res.status).to.equal(400);
     expect(res.body.code).to.equal('rest_invalid_json');
     expect(res.body.data.status).to.equal(400);

@@ -26,7 +26,12 @@ describe('tags: create and read', () => {
     const t = uniqueToken();
     const res = await api.post('/tags', { name: `Outdoor ${t}`, description: '<em>Fresh</em> air' });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const expected = expectedTerm('tag', { id: res.body.id, name: `Outdoor ${t}`, slug: `outdoor-${t}`, description: '<em>Fresh</em> air' });
+    const expected = expectedTerm('tag', {
+      id: res.body.id,
+      name: `Outdoor ${t}`,
+      slug: `outdoor-${t}`,
+      description: '<em>Fresh</em> air',
+    });
     expect(res.body).to.deep.equal(expected);
     expect(res.headers.get('location')).to.equal(expected.rest_url);
     expect(res.body.url).to.equal(`${testWorld().config.siteUrl}/events/tag/outdoor-${t}/`);
@@ -43,7 +48,9 @@ describe('tags: create and read', () => {
     }
     const de = await request('POST', `/de${ROOT}/tags`, { name: `Familie ${t}` }, { key: true });
     expect(de.status).to.equal(201);
-    expect(de.body).to.deep.equal(expectedTerm('tag', { id: de.body.id, name: `Familie ${t}`, slug: `familie-${t}`, lang: 'de' }));
+    expect(de.body).to.deep.equal(
+      expectedTerm('tag', { id: de.body.id, name: `Familie ${t}`, slug: `familie-${t}`, lang: 'de' }),
+    );
   });
 
   it('has no parent: a sent parent is ignored and parent is always 0', async () => {
@@ -74,7 +81,11 @@ describe('tags: create and read', () => {
     expectError(await api.get('/tags/987654321'), 404, 'rest-tag-not-found');
     expectError(await api.post('/tags/987654321', { name: 'x' }), 404, 'rest-tag-not-found');
     const category = await createTerm('category', { name: `Category ${uniqueToken()}` });
-    for (const res of [await api.get(`/tags/${category.id}`), await api.patch(`/tags/${category.id}`, { name: 'x' }), await api.delete(`/tags/${category.id}`)]) {
+    for (const res of [
+      await api.get(`/tags/${category.id}`),
+      await api.patch(`/tags/${category.id}`, { name: 'x' }),
+      await api.delete(`/tags/${category.id}`),
+    ]) {
       expectError(res, 400, 'rest-invalid-tag-id');
     }
     expect((await api.get(`/categories/${category.id}`)).body).to.deep.equal(category);
@@ -85,7 +96,12 @@ describe('tags: create and read', () => {
 describe('tags: fields and translations', () => {
   it('validates name, description and slug, naming each bad one', async () => {
     expectInvalid(await api.post('/tags', {}), 'name');
-    expectInvalid(await api.post('/tags', { name: '', description: 'x'.repeat(20_001), slug: 'y'.repeat(201) }), 'name', 'description', 'slug');
+    expectInvalid(
+      await api.post('/tags', { name: '', description: 'x'.repeat(20_001), slug: 'y'.repeat(201) }),
+      'name',
+      'description',
+      'slug',
+    );
     const tag = await createTerm('tag', { name: `Valid ${uniqueToken()}` });
     expectInvalid(await api.put(`/tags/${tag.id}`, { name: null }), 'name');
     expectInvalid(await api.patch(`/tags/${tag.id}`, { i18n_language: 'es' }), 'i18n_language');
@@ -101,14 +117,26 @@ describe('tags: fields and translations', () => {
     const put = await api.put(`/tags/${second.id}`, { description: '<script>x</script><p>Loud</p>' });
     expect(put.body).to.deep.equal({ ...second, name: `Roll ${t}`, description: '<p>Loud</p>' });
     const patched = await api.patch(`/tags/${second.id}`, { slug: '' });
-    expect(patched.body).to.deep.equal({ ...second, name: `Roll ${t}`, description: '<p>Loud</p>', slug: `roll-${t}`, url: first.url.replace(`rock-${t}`, `roll-${t}`) });
+    expect(patched.body).to.deep.equal({
+      ...second,
+      name: `Roll ${t}`,
+      description: '<p>Loud</p>',
+      slug: `roll-${t}`,
+      url: first.url.replace(`rock-${t}`, `roll-${t}`),
+    });
   });
 
   it('keeps per-language names and slugs, falling back to the original language', async () => {
     const t = uniqueToken();
     const tag = await createTerm('tag', { name: `Free ${t}` });
     const fr = await api.patch(`/tags/${tag.id}`, { name: `Gratuit ${t}`, i18n_language: 'fr' });
-    const expectedFr = expectedTerm('tag', { id: tag.id, name: `Gratuit ${t}`, slug: `gratuit-${t}`, lang: 'fr', langs: ['en', 'fr'] });
+    const expectedFr = expectedTerm('tag', {
+      id: tag.id,
+      name: `Gratuit ${t}`,
+      slug: `gratuit-${t}`,
+      lang: 'fr',
+      langs: ['en', 'fr'],
+    });
     expect(fr.body).to.deep.equal(expectedFr);
     expect((await request('GET', `/fr${ROOT}/tags/${tag.id}`)).body).to.deep.equal(expectedFr);
     const en = expectedTerm('tag', { id: tag.id, name: `Free ${t}`, slug: `free-${t}`, langs: ['en', 'fr'] });

@@ -69,7 +69,9 @@ describe('resolveTermRefs', () => {
     const t = uniqueToken();
     const [id] = await resolve('category', [`Brand New ${t}`], 'fr');
     const res = await api.get(`/categories/${id}?i18n_language=fr`);
-    expect(res.body).to.deep.equal(expectedTerm('category', { id: id!, name: `Brand New ${t}`, slug: `brand-new-${t}`, lang: 'fr' }));
+    expect(res.body).to.deep.equal(
+      expectedTerm('category', { id: id!, name: `Brand New ${t}`, slug: `brand-new-${t}`, lang: 'fr' }),
+    );
     expect(await resolve('category', [`brand new ${t}`], 'en')).to.deep.equal([id]);
     const [tagId] = await resolve('tag', [`Brand New ${t}`], 'en');
     expect(tagId).to.not.equal(id);
@@ -94,7 +96,9 @@ describe('resolveTermRefs', () => {
   it('creates one term when ten requests name the same new term at once', async () => {
     const { services } = testWorld();
     const t = uniqueToken();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => resolve('tag', [i % 2 ? `Crowd ${t}` : `CROWD ${t}`])));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => resolve('tag', [i % 2 ? `Crowd ${t}` : `CROWD ${t}`])),
+    );
     const ids = new Set(results.map(([id]) => id));
     expect(ids.size).to.equal(1);
     const docs = await services.stores.tags.docs.find({ slug: { $regex: new RegExp(`^crowd-${t}`) } }).toArray();

@@ -60,7 +60,13 @@ const FULL = {
 describe('venues: create and read', () => {
   it('creates a venue with every field: 201, Location, the full record', async () => {
     const name = unique('Town Hall');
-    const res = await api.post('/venues', { venue: name, ...FULL, status: 'publish', author: 7, date_utc: '2024-05-01 08:00:00' });
+    const res = await api.post('/venues', {
+      venue: name,
+      ...FULL,
+      status: 'publish',
+      author: 7,
+      date_utc: '2024-05-01 08:00:00',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const body = res.body;
     expect(res.headers.get('location')).to.equal(restUrl(body.id));
@@ -94,7 +100,23 @@ describe('venues: create and read', () => {
     expect(body.author).to.equal(await adminUserId());
     const published = DateTime.fromFormat(body.date_utc, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' }).toMillis();
     expect(published).to.be.within(before - 2000, Date.now() + 1000);
-    for (const field of ['description', 'excerpt', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng']) {
+    for (const field of [
+      'description',
+      'excerpt',
+      'address',
+      'city',
+      'country',
+      'province',
+      'state',
+      'zip',
+      'phone',
+      'website',
+      'stateprovince',
+      'show_map',
+      'show_map_link',
+      'geo_lat',
+      'geo_lng',
+    ]) {
       expect(body, field).to.have.property(field, null);
     }
     expect(body.image).to.equal(false);
@@ -117,7 +139,13 @@ describe('venues: create and read', () => {
       const body = await createVenue({ venue: unique('Status'), status });
       expect(body.status).to.equal(status);
     }
-    for (const [sent, expected] of [['yes', true], ['0', false], ['ON', true], ['false', false], [1, true]] as const) {
+    for (const [sent, expected] of [
+      ['yes', true],
+      ['0', false],
+      ['ON', true],
+      ['false', false],
+      [1, true],
+    ] as const) {
       const body = await createVenue({ venue: unique('Flags'), show_map: sent, show_map_link: sent });
       expect(body.show_map, String(sent)).to.equal(expected);
       expect(body.show_map_link, String(sent)).to.equal(expected);
@@ -127,7 +155,11 @@ describe('venues: create and read', () => {
   it('accepts a form body and query parameters', async () => {
     const name = unique('Form Hall');
     const form = new URLSearchParams({ venue: name, show_map: 'on', geo_lat: '48.85', geo_lng: '2.35', city: 'Paris' });
-    const res = await request('POST', `${ROOT}/venues`, undefined, { key: true, raw: form, contentType: 'application/x-www-form-urlencoded' });
+    const res = await request('POST', `${ROOT}/venues`, undefined, {
+      key: true,
+      raw: form,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body).to.deep.include({ venue: name, show_map: true, geo_lat: 48.85, geo_lng: 2.35, city: 'Paris' });
     const viaQuery = await api.post(`/venues?venue=${encodeURIComponent(name)}&zip=75001`, {});
@@ -138,7 +170,8 @@ describe('venues: create and read', () => {
   it('sanitises HTML in description and excerpt', async () => {
     const body = await createVenue({
       venue: unique('Html'),
-      description: '<p onclick="steal()">Hi<script>alert(1)</script> <a href="javascript:alert(1)">x</a> <a href="https://ok.example/">ok</a></p>',
+      description:
+        '<p onclick="steal()">Hi<script>alert(1)</script> <a href="javascript:alert(1)">x</a> <a href="https://ok.example/">ok</a></p>',
       excerpt: '<img src=x onerror=alert(1)><b>bold</b>',
     });
     expect(body.description).to.equal('<p>Hi <a>x</a> <a href="https://ok.example/">ok</a></p>');
@@ -237,7 +270,13 @@ describe('venues: update', () => {
     expect(put.body).to.deep.include({ city: 'Bergen', zip: '0150', phone: '123' });
     const patch = await api.patch(`/venues/${venue.id}`, { venue: 'Renamed Merge Hall', status: 'draft', author: 12 });
     expect(patch.status).to.equal(200);
-    expect(patch.body).to.deep.include({ venue: 'Renamed Merge Hall', status: 'draft', author: 12, city: 'Bergen', phone: '123' });
+    expect(patch.body).to.deep.include({
+      venue: 'Renamed Merge Hall',
+      status: 'draft',
+      author: 12,
+      city: 'Bergen',
+      phone: '123',
+    });
     expect(patch.body.slug, 'the slug stays unless sent').to.equal(venue.slug);
     const read = await api.get(`/venues/${venue.id}`, { key: true });
     expect(read.body).to.deep.equal(patch.body);
@@ -265,7 +304,23 @@ describe('venues: update', () => {
       author: null,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    for (const field of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng', 'description', 'excerpt']) {
+    for (const field of [
+      'address',
+      'city',
+      'country',
+      'province',
+      'state',
+      'zip',
+      'phone',
+      'stateprovince',
+      'website',
+      'show_map',
+      'show_map_link',
+      'geo_lat',
+      'geo_lng',
+      'description',
+      'excerpt',
+    ]) {
       expect(res.body[field], field).to.equal(null);
     }
     expect(res.body.image).to.equal(false);
@@ -292,7 +347,11 @@ describe('venues: update', () => {
 describe('venues: by slug', () => {
   it('generates slugs with accents folded and suffixes collisions per language', async () => {
     const base = `Café Müller Ünïcode ${Date.now().toString(36)}`;
-    const expected = base.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/ /g, '-');
+    const expected = base
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/ /g, '-');
     const first = await createVenue({ venue: base });
     const second = await createVenue({ venue: base });
     const third = await createVenue({ venue: base });
@@ -319,7 +378,12 @@ describe('venues: by slug', () => {
     const newSlug = `moved-${Date.now().toString(36)}`;
     const renamed = await api.patch(`/venues/by-slug/${venue.slug}`, { slug: newSlug, city: 'Milan' });
     expect(renamed.status).to.equal(200);
-    expect(renamed.body).to.deep.include({ id: venue.id, slug: newSlug, city: 'Milan', url: `${SITE}/venue/${newSlug}/` });
+    expect(renamed.body).to.deep.include({
+      id: venue.id,
+      slug: newSlug,
+      city: 'Milan',
+      url: `${SITE}/venue/${newSlug}/`,
+    });
     expectError(await api.get(`/venues/by-slug/${venue.slug}`), 404, 'rest-venue-not-found');
     expect((await api.get(`/venues/by-slug/${newSlug}`)).body.id).to.equal(venue.id);
 
@@ -369,17 +433,31 @@ describe('venues: languages', () => {
 
   it('creates a translation on write in a new language, with fallback and shared fields', async () => {
     const venue = await createVenue({ venue: unique('Town Square'), description: '<p>English</p>', city: 'Paris' });
-    const fr = await api.patch(`/venues/${venue.id}?i18n_language=fr`, { venue: 'Place de l’Hôtel de Ville', description: '<p>Français</p>', city: 'Lyon' });
+    const fr = await api.patch(`/venues/${venue.id}?i18n_language=fr`, {
+      venue: 'Place de l’Hôtel de Ville',
+      description: '<p>Français</p>',
+      city: 'Lyon',
+    });
     expect(fr.status, JSON.stringify(fr.body)).to.equal(200);
     expect(fr.headers.get('content-language')).to.equal('fr');
-    expect(fr.body).to.deep.include({ venue: 'Place de l’Hôtel de Ville', description: '<p>Français</p>', city: 'Lyon', i18n_language: 'fr' });
+    expect(fr.body).to.deep.include({
+      venue: 'Place de l’Hôtel de Ville',
+      description: '<p>Français</p>',
+      city: 'Lyon',
+      i18n_language: 'fr',
+    });
     expect(fr.body.slug).to.match(/^place-de-lhotel-de-ville(-\d+)?$/);
     expect(fr.body.translations).to.deep.equal({ en: restUrl(venue.id, 'en'), fr: restUrl(venue.id, 'fr') });
 
     const readFr = await request('GET', under('fr', `/venues/${venue.id}`));
     expect(readFr.body).to.deep.include({ venue: 'Place de l’Hôtel de Ville', i18n_language: 'fr', city: 'Lyon' });
     const readDe = await api.get(`/venues/${venue.id}?i18n_language=de`);
-    expect(readDe.body).to.deep.include({ venue: venue.venue, description: '<p>English</p>', i18n_language: 'en', city: 'Lyon' });
+    expect(readDe.body).to.deep.include({
+      venue: venue.venue,
+      description: '<p>English</p>',
+      i18n_language: 'en',
+      city: 'Lyon',
+    });
     expect(readDe.headers.get('content-language')).to.equal('de');
     const readEn = await api.get(`/venues/${venue.id}`);
     expect(readEn.body).to.deep.include({ venue: venue.venue, slug: venue.slug, city: 'Lyon', i18n_language: 'en' });
@@ -396,7 +474,13 @@ describe('venues: languages', () => {
     const venue = await createVenue({ venue: unique('Kunsthalle'), description: '<p>Art</p>' });
     const de = await request('PATCH', under('de', `/venues/${venue.id}`), { phone: '030 1234' }, { key: true });
     expect(de.status).to.equal(200);
-    expect(de.body).to.deep.include({ venue: venue.venue, description: '<p>Art</p>', slug: venue.slug, i18n_language: 'de', phone: '030 1234' });
+    expect(de.body).to.deep.include({
+      venue: venue.venue,
+      description: '<p>Art</p>',
+      slug: venue.slug,
+      i18n_language: 'de',
+      phone: '030 1234',
+    });
     expect(de.body.translations).to.have.keys('en', 'de');
   });
 });
@@ -423,7 +507,12 @@ describe('venues: delete', () => {
     const doomed = await createVenue({ venue: unique('Linked') });
     await api.patch(`/venues/${doomed.id}?i18n_language=fr`, { venue: 'Lié' });
     const kept = await createVenue({ venue: unique('Kept') });
-    const event = await storeEvent('en', { title: unique('Gig'), status: 'publish', venues: [doomed.id, kept.id], organizers: [] });
+    const event = await storeEvent('en', {
+      title: unique('Gig'),
+      status: 'publish',
+      venues: [doomed.id, kept.id],
+      organizers: [],
+    });
     const res = await request('DELETE', under('fr', `/venues/${doomed.id}`), { force: 'yes' }, { key: true });
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ id: doomed.id, deleted: true });
@@ -455,7 +544,12 @@ describe('venues: access and errors', () => {
     const organizer = await api.post('/organizers', { organizer: unique('Not A Venue') });
     expect(organizer.status).to.equal(201);
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const res = await request(method, `${ROOT}/venues/${organizer.body.id}`, method === 'PATCH' ? { city: 'x' } : undefined, { key: true });
+      const res = await request(
+        method,
+        `${ROOT}/venues/${organizer.body.id}`,
+        method === 'PATCH' ? { city: 'x' } : undefined,
+        { key: true },
+      );
       expectError(res, 400, 'rest-invalid-venue-id');
     }
     expectError(await api.get('/venues/987654321'), 404, 'rest-venue-not-found');

@@ -61,8 +61,20 @@ export async function startWorld(): Promise<TestWorld> {
 async function emptyDatabase(services: Services): Promise<void> {
   const dropped = await services.db.dropDatabase().catch(() => false);
   if (dropped) return;
-  const names = new Set(['counters', 'sync_state', 'api_keys', ...Object.values(services.stores).map((store) => store.docs.collectionName)]);
-  await Promise.all([...names].map((name) => services.db.collection(name).deleteMany({}).catch(() => undefined)));
+  const names = new Set([
+    'counters',
+    'sync_state',
+    'api_keys',
+    ...Object.values(services.stores).map((store) => store.docs.collectionName),
+  ]);
+  await Promise.all(
+    [...names].map((name) =>
+      services.db
+        .collection(name)
+        .deleteMany({})
+        .catch(() => undefined),
+    ),
+  );
 }
 
 export async function stopWorld(): Promise<void> {

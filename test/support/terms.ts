@@ -26,7 +26,8 @@ export function expectedTerm(kind: Kind, e: ExpectedTerm): TermRecord {
   const self = `${api}/${PLURAL[kind]}/${e.id}`;
   const translations: Record<string, string> = {};
   for (const l of ['en', 'fr', 'de'] as const) {
-    if ((e.langs ?? [lang]).includes(l)) translations[l] = `${config.apiUrl}/${l}/calendar/events/v1/${PLURAL[kind]}/${e.id}`;
+    if ((e.langs ?? [lang]).includes(l))
+      translations[l] = `${config.apiUrl}/${l}/calendar/events/v1/${PLURAL[kind]}/${e.id}`;
   }
   const parent = e.parent ?? 0;
   return {
@@ -39,7 +40,9 @@ export function expectedTerm(kind: Kind, e: ExpectedTerm): TermRecord {
     count: e.count ?? 0,
     url: `${config.siteUrl}/${SITE_PATH[kind]}/${e.slug}/`,
     rest_url: self,
-    urls: parent ? { self, collection: `${api}/${PLURAL[kind]}`, up: `${api}/categories/${parent}` } : { self, collection: `${api}/${PLURAL[kind]}` },
+    urls: parent
+      ? { self, collection: `${api}/${PLURAL[kind]}`, up: `${api}/categories/${parent}` }
+      : { self, collection: `${api}/${PLURAL[kind]}` },
     i18n_language: lang,
     translations,
   };

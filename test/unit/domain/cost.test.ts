@@ -22,12 +22,18 @@ describe('domain/cost', () => {
   ];
   for (const [input, cost, symbol, position, values] of cases) {
     it(`parses ${JSON.stringify(input)}`, () => {
-      expect(parseCost(input)).to.deep.equal({ cost, cost_details: { currency_symbol: symbol, currency_position: position, values } });
+      expect(parseCost(input)).to.deep.equal({
+        cost,
+        cost_details: { currency_symbol: symbol, currency_position: position, values },
+      });
     });
   }
 
   it('reads a missing cost as empty', () => {
-    expect(parseCost(null)).to.deep.equal({ cost: '', cost_details: { currency_symbol: '', currency_position: 'prefix', values: [] } });
+    expect(parseCost(null)).to.deep.equal({
+      cost: '',
+      cost_details: { currency_symbol: '', currency_position: 'prefix', values: [] },
+    });
   });
 
   it('normalizes what is stored: numbers as text, blanks as null', () => {

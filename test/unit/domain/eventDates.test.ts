@@ -19,12 +19,27 @@ function paramsOf(fn: () => unknown): Record<string, string> {
 describe('domain/eventDates', () => {
   describe('resolveEventDates on create', () => {
     it('reads wire-form dates in the default zone', () => {
-      const dates = resolveEventDates({ start_date: '2025-06-01 10:00:00', end_date: '2025-06-01 12:30:00' }, null, 'UTC', NOW);
-      expect(dates).to.deep.equal({ start: new Date('2025-06-01T10:00:00Z'), end: new Date('2025-06-01T12:30:00Z'), timezone: 'UTC', all_day: false });
+      const dates = resolveEventDates(
+        { start_date: '2025-06-01 10:00:00', end_date: '2025-06-01 12:30:00' },
+        null,
+        'UTC',
+        NOW,
+      );
+      expect(dates).to.deep.equal({
+        start: new Date('2025-06-01T10:00:00Z'),
+        end: new Date('2025-06-01T12:30:00Z'),
+        timezone: 'UTC',
+        all_day: false,
+      });
     });
 
     it('reads dates in the event zone, offsets in the text winning', () => {
-      const paris = resolveEventDates({ start_date: '2025-07-14 20:00:00', end_date: '2025-07-14T23:00:00Z', timezone: 'Europe/Paris' }, null, 'UTC', NOW);
+      const paris = resolveEventDates(
+        { start_date: '2025-07-14 20:00:00', end_date: '2025-07-14T23:00:00Z', timezone: 'Europe/Paris' },
+        null,
+        'UTC',
+        NOW,
+      );
       expect(iso(paris.start)).to.equal('2025-07-14T18:00:00.000Z');
       expect(iso(paris.end)).to.equal('2025-07-14T23:00:00.000Z');
       expect(paris.timezone).to.equal('Europe/Paris');
@@ -55,20 +70,38 @@ describe('domain/eventDates', () => {
     });
 
     it('rejects an end before the start, naming end_date', () => {
-      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '2025-06-01' }, null, 'UTC', NOW))).to.have.keys('end_date');
+      expect(
+        paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '2025-06-01' }, null, 'UTC', NOW)),
+      ).to.have.keys('end_date');
     });
 
     it('rejects an unknown time zone, naming timezone', () => {
-      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '2025-06-03', timezone: 'Mars/Olympus' }, null, 'UTC', NOW))).to.have.keys('timezone');
+      expect(
+        paramsOf(() =>
+          resolveEventDates(
+            { start_date: '2025-06-02', end_date: '2025-06-03', timezone: 'Mars/Olympus' },
+            null,
+            'UTC',
+            NOW,
+          ),
+        ),
+      ).to.have.keys('timezone');
     });
 
     it('requires both dates on create', () => {
-      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02' }, null, 'UTC', NOW))).to.have.keys('end_date');
+      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02' }, null, 'UTC', NOW))).to.have.keys(
+        'end_date',
+      );
     });
   });
 
   describe('resolveEventDates on update', () => {
-    const stored = { start: new Date('2025-07-14T18:00:00Z'), end: new Date('2025-07-14T21:00:00Z'), timezone: 'Europe/Paris', all_day: false };
+    const stored = {
+      start: new Date('2025-07-14T18:00:00Z'),
+      end: new Date('2025-07-14T21:00:00Z'),
+      timezone: 'Europe/Paris',
+      all_day: false,
+    };
 
     it('keeps the stored values of fields not sent', () => {
       const dates = resolveEventDates({ end_date: '2025-07-14 23:30:00' }, stored, 'UTC', NOW);
@@ -93,7 +126,9 @@ describe('domain/eventDates', () => {
     });
 
     it('checks the combined dates', () => {
-      expect(paramsOf(() => resolveEventDates({ start_date: '2025-07-15 10:00:00' }, stored, 'UTC', NOW))).to.have.keys('end_date');
+      expect(paramsOf(() => resolveEventDates({ start_date: '2025-07-15 10:00:00' }, stored, 'UTC', NOW))).to.have.keys(
+        'end_date',
+      );
     });
 
     it('goes back to the default zone when timezone is cleared', () => {
@@ -103,7 +138,12 @@ describe('domain/eventDates', () => {
 
   describe('presentEventDates', () => {
     it('gives local, UTC, details and the zone abbreviation', () => {
-      const shown = presentEventDates({ start: new Date('2025-01-10T19:00:00Z'), end: new Date('2025-01-10T21:05:09Z'), timezone: 'Europe/Paris', all_day: false });
+      const shown = presentEventDates({
+        start: new Date('2025-01-10T19:00:00Z'),
+        end: new Date('2025-01-10T21:05:09Z'),
+        timezone: 'Europe/Paris',
+        all_day: false,
+      });
       expect(shown).to.deep.equal({
         all_day: false,
         start_date: '2025-01-10 20:00:00',

@@ -23,7 +23,15 @@ const base: JsonLdEventSource = {
     geo_lat: 48.87,
     geo_lng: 2.33,
   },
-  organizer: [{ organizer: 'Jazz Club', email: 'hi@jazz.example', phone: '555', website: 'https://jazz.example', url: 'http://calendar.test/organizer/jazz-club/' }],
+  organizer: [
+    {
+      organizer: 'Jazz Club',
+      email: 'hi@jazz.example',
+      phone: '555',
+      website: 'https://jazz.example',
+      url: 'http://calendar.test/organizer/jazz-club/',
+    },
+  ],
 };
 
 describe('domain/jsonLd', () => {
@@ -44,10 +52,25 @@ describe('domain/jsonLd', () => {
         name: 'Le Caveau',
         url: 'http://calendar.test/venue/le-caveau/',
         telephone: '+33 1 23',
-        address: { '@type': 'PostalAddress', streetAddress: '1 rue de la Paix', addressLocality: 'Paris', addressRegion: 'IDF', postalCode: '75002', addressCountry: 'France' },
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '1 rue de la Paix',
+          addressLocality: 'Paris',
+          addressRegion: 'IDF',
+          postalCode: '75002',
+          addressCountry: 'France',
+        },
         geo: { '@type': 'GeoCoordinates', latitude: 48.87, longitude: 2.33 },
       },
-      organizer: [{ '@type': 'Person', name: 'Jazz Club', telephone: '555', email: 'hi@jazz.example', url: 'https://jazz.example' }],
+      organizer: [
+        {
+          '@type': 'Person',
+          name: 'Jazz Club',
+          telephone: '555',
+          email: 'hi@jazz.example',
+          url: 'https://jazz.example',
+        },
+      ],
       offers: [
         { '@type': 'Offer', price: '10', priceCurrency: 'EUR', url: 'http://calendar.test/event/jazz-wine/' },
         { '@type': 'Offer', price: '20', priceCurrency: 'EUR', url: 'http://calendar.test/event/jazz-wine/' },
@@ -83,7 +106,11 @@ describe('domain/jsonLd', () => {
       venue: { venue: 'Somewhere', url: 'http://calendar.test/venue/somewhere/' },
       cost_details: { currency_symbol: '₿', currency_position: 'prefix', values: ['1'] },
     });
-    expect(ld.location).to.deep.equal({ '@type': 'Place', name: 'Somewhere', url: 'http://calendar.test/venue/somewhere/' });
+    expect(ld.location).to.deep.equal({
+      '@type': 'Place',
+      name: 'Somewhere',
+      url: 'http://calendar.test/venue/somewhere/',
+    });
     expect(ld.offers).to.deep.equal([{ '@type': 'Offer', price: '1', url: 'http://calendar.test/event/jazz-wine/' }]);
   });
 });

@@ -4,7 +4,12 @@ import { validateInput } from '../../../src/http/validate';
 import { ValidationError } from '../../../src/errors';
 
 describe('http/params and validate', () => {
-  const schema = Joi.object({ ids: Joi.list().items(Joi.number().integer()), on: Joi.flag(), when: Joi.dateInput(), name: Joi.string() });
+  const schema = Joi.object({
+    ids: Joi.list().items(Joi.number().integer()),
+    on: Joi.flag(),
+    when: Joi.dateInput(),
+    name: Joi.string(),
+  });
 
   it('reads lists from arrays and comma strings', () => {
     expect(validateInput(schema, { ids: '1,2, 3' })).to.deep.equal({ ids: [1, 2, 3] });
@@ -12,7 +17,17 @@ describe('http/params and validate', () => {
   });
 
   it('reads booleans in every contract form, any case', () => {
-    for (const [raw, value] of [['true', true], ['FALSE', false], ['1', true], ['0', false], ['yes', true], ['No', false], ['on', true], ['OFF', false], [true, true]] as const) {
+    for (const [raw, value] of [
+      ['true', true],
+      ['FALSE', false],
+      ['1', true],
+      ['0', false],
+      ['yes', true],
+      ['No', false],
+      ['on', true],
+      ['OFF', false],
+      [true, true],
+    ] as const) {
       expect(validateInput<{ on: boolean }>(schema, { on: raw }).on, String(raw)).to.equal(value);
     }
   });
@@ -29,7 +44,9 @@ describe('http/params and validate', () => {
   });
 
   it('drops unknown parameters', () => {
-    expect(validateInput(schema, JSON.parse('{"name": "x", "__proto__": {"polluted": true}, "other": 1}'))).to.deep.equal({ name: 'x' });
+    expect(
+      validateInput(schema, JSON.parse('{"name": "x", "__proto__": {"polluted": true}, "other": 1}')),
+    ).to.deep.equal({ name: 'x' });
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
   });
 });

@@ -45,7 +45,12 @@ function record(fields: Partial<EventDoc> = {}): StoredRecord<EventDoc> {
   return { id: 12, originalLang: 'en', docs: { en: doc } };
 }
 
-const noLinks = (): EventLinks => ({ venues: new Map(), organizers: new Map(), categories: new Map(), tags: new Map() });
+const noLinks = (): EventLinks => ({
+  venues: new Map(),
+  organizers: new Map(),
+  categories: new Map(),
+  tags: new Map(),
+});
 
 describe('routes/events/presenter', () => {
   it('presents ids, dates, website fallback and never the password', () => {

@@ -175,7 +175,9 @@ describe('openapi: the document of a table', () => {
     expect(create.responses).to.have.keys('201', '400', '401', '403', '413', '415', '429', '431', 'default');
     // Any body may be refused (413, 415); a request line or headers too large never reach a route (431).
     expect((update.patch as any).responses).to.include.keys('413', '415', '431');
-    expect((doc.paths['/venues']!.get as any).responses).to.include.keys('431').and.not.include.keys('413', '415');
+    expect((doc.paths['/venues']!.get as any).responses)
+      .to.include.keys('431')
+      .and.not.include.keys('413', '415');
     expect(create.responses['431'].description).to.include('`rest_headers_too_large`');
     expect(create.responses['429'].description).to.include('`rest_rate_limited`');
     expect(create.responses['429'].headers).to.have.property('Retry-After');

@@ -15,9 +15,19 @@ function invalid(kind: 'category' | 'tag', input: Record<string, unknown>): Reco
 
 describe('routes/terms/schema', () => {
   it('accepts every category field and converts form strings', () => {
-    const value = validateInput(termWriteSchema('category'), { name: '  Jazz ', description: '<p>x</p>', slug: 'jazz', parent: '4', extra: 1 });
+    const value = validateInput(termWriteSchema('category'), {
+      name: '  Jazz ',
+      description: '<p>x</p>',
+      slug: 'jazz',
+      parent: '4',
+      extra: 1,
+    });
     expect(value).to.deep.equal({ name: 'Jazz', description: '<p>x</p>', slug: 'jazz', parent: 4 });
-    expect(validateInput(termWriteSchema('category'), { description: null, slug: null, parent: null })).to.deep.equal({ description: null, slug: null, parent: null });
+    expect(validateInput(termWriteSchema('category'), { description: null, slug: null, parent: null })).to.deep.equal({
+      description: null,
+      slug: null,
+      parent: null,
+    });
     expect(validateInput(termWriteSchema('category'), { parent: 0, slug: '' })).to.deep.equal({ parent: 0, slug: '' });
   });
 
@@ -27,7 +37,12 @@ describe('routes/terms/schema', () => {
   });
 
   it('names every bad field', () => {
-    expect(invalid('category', { name: '', description: 5, slug: 'x'.repeat(201), parent: -1 })).to.have.all.keys('name', 'description', 'slug', 'parent');
+    expect(invalid('category', { name: '', description: 5, slug: 'x'.repeat(201), parent: -1 })).to.have.all.keys(
+      'name',
+      'description',
+      'slug',
+      'parent',
+    );
     expect(invalid('category', { name: null })).to.have.key('name');
     expect(invalid('category', { parent: 'root' })).to.have.key('parent');
     expect(invalid('tag', { name: 'x'.repeat(201) })).to.have.key('name');
@@ -37,7 +52,8 @@ describe('routes/terms/schema', () => {
   it('describes every field (for the namespace index and /doc)', () => {
     for (const kind of ['category', 'tag'] as const) {
       const keys = termWriteSchema(kind).describe().keys as Record<string, { flags?: { description?: string } }>;
-      for (const [name, field] of Object.entries(keys)) expect(field.flags?.description, `${kind}.${name}`).to.be.a('string').that.is.not.empty;
+      for (const [name, field] of Object.entries(keys))
+        expect(field.flags?.description, `${kind}.${name}`).to.be.a('string').that.is.not.empty;
     }
   });
 
