@@ -23,10 +23,11 @@ export type RecordView = (
 export interface ViewOptions {
   /**
    * Where terms' published-event counts come from: 'exact' (default: an aggregation over the
-   * events) or 'index' (the counts lists show: one multi-get, see src/search/indexedTermCounts.ts).
+   * events) or 'index' (the counts lists show, one multi-get; only when the index is current, see
+   * src/search/indexedTermCounts.ts).
    */
   counts?: 'exact' | 'index';
-  /** `counts` for the terms embedded in the records (single event reads take the index's). */
+  /** `counts` for the terms embedded in the records, when the index is current (single reads). */
   embeddedCounts?: 'exact' | 'index';
 }
 

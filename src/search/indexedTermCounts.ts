@@ -7,10 +7,9 @@ const INDEX_WAIT_MS = 500;
 
 /**
  * Published-event counts of terms as the search index holds them, read with one realtime
- * multi-get instead of an aggregation over every event, when they are exact: while any change is
- * waiting for the sync worker (an event linked or unlinked, a term's own entry), the index may be
- * behind and nothing is returned, as for terms the index lacks and an index that does not answer
- * fast. The caller counts those in MongoDB: reads by ID reflect every write at once (CONTRACT 8).
+ * multi-get instead of an aggregation over every event. Exact only while no change waits for the
+ * sync worker (the caller checks: SyncQueue.hasPending). Terms the index lacks, or an index that
+ * does not answer fast, are absent from the map: the caller counts those in MongoDB.
  */
 export async function indexedTermCounts(
   services: Services,
@@ -20,16 +19,12 @@ export async function indexedTermCounts(
 ): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (ids.length === 0) return counts;
-  const [pending, response] = await Promise.all([
-    services.sync.hasPending(),
-    services.search
-      .mget<{ record?: { count?: number } }>(
-        { index: aliasName(services.config, kind, lang), ids: ids.map(String), _source_includes: ['record.count'] },
-        { requestTimeout: INDEX_WAIT_MS, maxRetries: 0 },
-      )
-      .catch(() => null),
-  ]);
-  if (pending) return counts;
+  const response = await services.search
+    .mget<{ record?: { count?: number } }>(
+      { index: aliasName(services.config, kind, lang), ids: ids.map(String), _source_includes: ['record.count'] },
+      { requestTimeout: INDEX_WAIT_MS, maxRetries: 0 },
+    )
+    .catch(() => null);
   for (const doc of response?.docs ?? []) {
     const count = 'found' in doc && doc.found ? doc._source?.record?.count : undefined;
     if (typeof count === 'number') counts.set(Number(doc._id), count);

@@ -16,7 +16,8 @@ function isLive(record: StoredRecord<BaseDoc>): boolean {
 /**
  * RecordView of events: loads every record the events link to with one query per kind (for all
  * events at once), presents them in `lang` with their own views (`options.embeddedCounts`: single
- * reads take the embedded terms' counts from the index), and embeds those not trashed.
+ * reads take the embedded terms' counts from the index when it is current), and embeds those not
+ * trashed.
  */
 export async function viewEvents(
   services: Services,
@@ -24,6 +25,12 @@ export async function viewEvents(
   lang: Language,
   options: ViewOptions = {},
 ): Promise<Record<string, unknown>[]> {
+  // The index's term counts are current only while no change waits for the worker: reads by ID
+  // reflect every write at once (CONTRACT 8). Checked once per read, beside the loads.
+  const counts: Promise<ViewOptions['counts']> =
+    options.embeddedCounts === 'index'
+      ? services.sync.hasPending().then((pending) => (pending ? 'exact' : 'index'))
+      : Promise.resolve('exact');
   const load = async (
     kind: SyncKind,
     store: RecordStore<BaseDoc>,
@@ -31,8 +38,7 @@ export async function viewEvents(
   ): Promise<Map<number, Record<string, unknown>>> => {
     const ids = [...new Set(records.flatMap((record) => inLanguage(record, record.originalLang)[field] ?? []))];
     const live = ids.length === 0 ? [] : [...(await store.getMany(ids)).values()].filter(isLive);
-    const presented =
-      live.length === 0 ? [] : await viewOf(kind)(services, live, lang, { counts: options.embeddedCounts });
+    const presented = live.length === 0 ? [] : await viewOf(kind)(services, live, lang, { counts: await counts });
     return new Map(presented.map((body) => [body.id as number, body]));
   };
   const { stores } = services;

@@ -12,8 +12,8 @@ import type { TermKind } from './schema';
 
 /**
  * Published-event counts: exact (an aggregation over the events) by default; with
- * `counts: 'index'` as the search index holds them when it is current (see indexedTermCounts),
- * exact otherwise.
+ * `counts: 'index'` as the search index holds them (the caller knows it is current), exact for
+ * the terms it lacks.
  */
 async function eventCounts(
   services: Services,
