@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { SEARCH_BOOSTS } from '../../src/search/eventQuery';
 
 /**
  * The baseline's Elasticsearch requests: the same filters, full-text clauses, sort, page size and
@@ -7,15 +8,6 @@ import type { estypes } from '@elastic/elasticsearch';
  */
 const SOURCE = ['record', 'password_protected'];
 const PAGE_SIZE = 6;
-const BOOSTS = [
-  'title^3',
-  'category_names^1.5',
-  'tag_names^1.5',
-  'venue_names',
-  'organizer_names',
-  'excerpt',
-  'description',
-];
 
 /** chai's global `should` breaks literal bool queries' types in this project (see src/search/fullText.ts). */
 const bool = (clauses: Record<string, unknown>) => ({ bool: clauses }) as unknown as estypes.QueryDslQueryContainer;
@@ -54,7 +46,7 @@ export function searchRequest(index: string, text: string, now = new Date()): es
             }),
           ],
           should: [
-            { multi_match: { query: text, fields: BOOSTS, type: 'best_fields' } },
+            { multi_match: { query: text, fields: SEARCH_BOOSTS, type: 'best_fields' } },
             { match_phrase: { title: { query: text, boost: 3 } } },
           ],
         }),

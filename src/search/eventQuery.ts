@@ -41,7 +41,8 @@ export interface BuiltSearch {
   distanceSortIndex: number | null;
 }
 
-const SEARCH_BOOSTS = [
+/** Fields full-text search matches, with their weights (the bench's baseline sends the same). */
+export const SEARCH_BOOSTS = [
   'title^3',
   'category_names^1.5',
   'tag_names^1.5',
