@@ -166,19 +166,26 @@ async function reindexKind(run: Run, kind: SyncKind, oldIndexes: string[]): Prom
   let registration: RebuildRegistration | undefined;
   let report: KindReport;
   try {
-    for (const build of builds) {
-      if (build.state.live.length === 0)
-        run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
-      await admin
-        .createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias)
-        .catch((err: unknown) => {
-          if (/resource_already_exists/.test(String((err as Error).message))) {
-            throw new OpsError(`${build.index} appeared meanwhile: another reindex is running; wait for it to finish`);
-          }
-          throw err;
-        });
-      build.created = true;
-    }
+    for (const build of builds.filter((b) => b.state.live.length === 0))
+      run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
+    // Settled, not all: a failure must not leave a creation running past the cleanup.
+    const created = await Promise.allSettled(
+      builds.map(async (build) => {
+        await admin
+          .createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias)
+          .catch((err: unknown) => {
+            if (/resource_already_exists/.test(String((err as Error).message))) {
+              throw new OpsError(
+                `${build.index} appeared meanwhile: another reindex is running; wait for it to finish`,
+              );
+            }
+            throw err;
+          });
+        build.created = true;
+      }),
+    );
+    const failed = created.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     registration = await RebuildRegistration.register(
       services.db,
       builds.map((b) => ({

@@ -33,6 +33,8 @@ interface Queued {
   settle(outcome: BulkOutcome): void;
 }
 
+/** All a response item is read for: ES answers without the rest (ids, shards, sequence numbers). */
+const ITEM_FIELDS = ['items.*.status', 'items.*.error'];
 const RETRYABLE_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -142,7 +144,7 @@ export class BulkIndexer {
       try {
         // Strings go out as they are (the client's NDJSON serializer only stringifies objects).
         const operations = pending.map((queued) => queued.lines) as unknown as estypes.BulkOperationContainer[];
-        const response = await this.client.bulk({ operations }, { maxRetries: 0 });
+        const response = await this.client.bulk({ operations, filter_path: ITEM_FIELDS }, { maxRetries: 0 });
         response.items.forEach((item, i) => {
           const queued = pending[i] as Queued;
           const result = Object.values(item)[0] as estypes.BulkResponseItem;

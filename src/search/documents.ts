@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DateTime } from 'luxon';
 import type { Language } from '../../config';
-import { toLocalIso } from '../domain/dates';
+import { presentEventDates } from '../domain/eventDates';
 import { plainText } from '../domain/html';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
 import type { EventDoc, OrganizerDoc, TermDoc, VenueDoc } from '../storage/stores';
@@ -24,10 +23,8 @@ export interface GeoPoint {
   lon: number;
 }
 
-/** Wall-clock time of `instant` in `zone`, without zone (the index reads it as UTC). */
-export function wallClock(instant: Date, zone: string): string {
-  return toLocalIso(DateTime.fromJSDate(instant, { zone }));
-}
+/** `2026-05-10 23:30:00` → `2026-05-10T23:30:00`: wall-clock time, no zone (the index reads it as UTC). */
+const wallClock = (wireDate: string): string => wireDate.replace(' ', 'T');
 
 function hash(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('base64');
@@ -74,6 +71,13 @@ function eventDocument(
   const tags = linked(doc.tags, related.tags, lang);
   const points = venues.map(pointOf).filter((p): p is GeoPoint => p !== null);
   const isProtected = Boolean(doc.passwordHash);
+  // Memoised: the view has just presented the same dates.
+  const dates = presentEventDates({
+    start: doc.start,
+    end: doc.end,
+    timezone: doc.timezone,
+    all_day: Boolean(doc.all_day),
+  });
   const ids = {
     venue_ids: doc.venues ?? [],
     organizer_ids: doc.organizers ?? [],
@@ -95,8 +99,8 @@ function eventDocument(
     tag_names: tags.map((t) => t.name),
     start_utc: doc.start.toISOString(),
     end_utc: doc.end.toISOString(),
-    start_local: wallClock(doc.start, doc.timezone),
-    end_local: wallClock(doc.end, doc.timezone),
+    start_local: wallClock(dates.start_date),
+    end_local: wallClock(dates.end_date),
     date: (doc.date ?? doc.createdAt).toISOString(),
     modified: doc.modifiedAt.toISOString(),
     featured: Boolean(doc.featured),

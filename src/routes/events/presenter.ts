@@ -1,7 +1,7 @@
 import type { Language } from '../../../config';
 import { parseCost } from '../../domain/cost';
 import { presentEventDates } from '../../domain/eventDates';
-import { commonFields, presentImage, type PresentEnv } from '../../domain/present';
+import { commonFields, presentImage, withCommonFields, type PresentEnv } from '../../domain/present';
 import type { StoredRecord } from '../../storage/recordStore';
 import type { EventDoc } from '../../storage/stores';
 
@@ -50,8 +50,7 @@ export function presentEvent(
   const { doc, fields } = commonFields('event', record, lang, env);
   const venues = pick(doc.venues, links.venues);
   const id = globalId(env.siteUrl, record.id);
-  return {
-    ...fields,
+  return withCommonFields(fields, {
     global_id: id,
     global_id_lineage: [id],
     title: doc.title,
@@ -72,5 +71,5 @@ export function presentEvent(
     tags: pick(doc.tags, links.tags),
     venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
     organizer: pick(doc.organizers, links.organizers),
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import type { Language } from '../../../config';
-import { commonFields, presentImage, type PresentEnv } from '../../domain/present';
+import { commonFields, presentImage, withCommonFields, type PresentEnv } from '../../domain/present';
 import type { StoredRecord } from '../../storage/recordStore';
 import type { OrganizerDoc } from '../../storage/stores';
 
@@ -10,8 +10,7 @@ export function presentOrganizer(
   env: PresentEnv,
 ): Record<string, unknown> {
   const { doc, fields } = commonFields('organizer', record, lang, env);
-  return {
-    ...fields,
+  return withCommonFields(fields, {
     organizer: doc.organizer,
     description: doc.description ?? null,
     excerpt: doc.excerpt ?? null,
@@ -19,5 +18,5 @@ export function presentOrganizer(
     phone: doc.phone ?? null,
     website: doc.website ?? null,
     email: doc.email ?? null,
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toIndexDocument, wallClock, type RelatedData } from '../../../src/search/documents';
+import { toIndexDocument, type RelatedData } from '../../../src/search/documents';
 import type { StoredRecord } from '../../../src/storage/recordStore';
 import type { EventDoc, TermDoc, VenueDoc } from '../../../src/storage/stores';
 
@@ -95,10 +95,6 @@ const event = (fields: Partial<EventDoc> = {}): StoredRecord<EventDoc> => ({
 });
 
 describe('search/documents', () => {
-  it('gives wall-clock times in the event zone', () => {
-    expect(wallClock(new Date('2026-05-11T03:30:00Z'), 'America/New_York')).to.equal('2026-05-10T23:30:00');
-  });
-
   it('maps an event: plain text, names and location of live links, local and UTC dates, the record without json_ld', () => {
     const doc = toIndexDocument('event', event(), 'en', { id: 9, title: 'Night', json_ld: {} }, related());
     expect(doc).to.deep.include({
@@ -109,6 +105,7 @@ describe('search/documents', () => {
       category_slugs: ['jazz'],
       venue_ids: [1, 2],
       start_local: '2026-05-10T23:30:00',
+      end_local: '2026-05-11T01:00:00',
       start_utc: '2026-05-11T03:30:00.000Z',
       has_location: true,
       location: [{ lat: 48.85, lon: 2.35 }],
