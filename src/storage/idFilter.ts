@@ -2,14 +2,16 @@
 const MAX_RANGE_SPREAD = 2;
 
 /**
- * A filter on `id` matching at least `ids`: their range when they are dense (the range holds at
- * most twice as many IDs as asked for; `keep` drops the extras), `$in` otherwise. A range is one
- * index scan on MongoDB, and jongodb tests `$in` value by value for every document (measured:
- * 1.7 s for 500 IDs among 22,000 documents, 0.2 s for the same as a range).
+ * A filter on `id` matching at least `ids`: equality for one, their range when they are dense
+ * (the range holds at most twice as many IDs as asked for; `keep` drops the extras), `$in`
+ * otherwise. A range is one index scan on MongoDB, and jongodb tests `$in` value by value for
+ * every document (measured: 1.7 s for 500 IDs among 22,000 documents, 0.2 s for the same as a
+ * range; one ID among 5,400: 4.4 ms by equality, 8.8 ms by `$in`).
  */
-export function idFilter(ids: number[]): { id: { $in: number[] } | { $gte: number; $lte: number } } {
+export function idFilter(ids: number[]): { id: number | { $in: number[] } | { $gte: number; $lte: number } } {
   const unique = [...new Set(ids)];
-  if (unique.length < 2) return { id: { $in: unique } };
+  if (unique.length === 1) return { id: unique[0]! };
+  if (unique.length === 0) return { id: { $in: [] } };
   let min = unique[0]!;
   let max = min;
   for (const id of unique) {
