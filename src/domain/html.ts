@@ -1,3 +1,4 @@
+import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
 
 const ALLOWED: sanitizeHtml.IOptions = {
@@ -33,8 +34,70 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, ALLOWED).trim();
 }
 
-/** Plain text of rich text, for search and for the schema.org description. */
+/** Elements whose content is not text a reader sees (as sanitize-html's `nonTextTags`). */
+const NOT_TEXT = new Set(['script', 'style', 'textarea', 'option', 'noscript', 'title']);
+/** Elements that separate words: `<p>one</p><p>two</p>` reads "one two", not "onetwo". */
+const BREAKS = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'td',
+  'th',
+  'tr',
+  'ul',
+]);
+
+/**
+ * Plain text of rich text, for search and for the schema.org description: the text a reader
+ * sees, entities decoded, words apart across blocks, whitespace collapsed. One htmlparser2 pass
+ * (sanitize-html, built to keep markup, cost ~30 µs a call and left entities encoded).
+ */
 export function plainText(html: string | null | undefined): string {
   if (!html) return '';
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
+  if (!/[<&]/.test(html)) return html.replace(/\s+/g, ' ').trim();
+  let text = '';
+  let hidden = 0;
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        if (NOT_TEXT.has(name)) hidden++;
+        else if (BREAKS.has(name)) text += ' ';
+      },
+      onclosetag(name) {
+        if (NOT_TEXT.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (BREAKS.has(name)) text += ' ';
+      },
+      ontext(chunk) {
+        if (hidden === 0) text += chunk;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.end(html);
+  return text.replace(/\s+/g, ' ').trim();
 }

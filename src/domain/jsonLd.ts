@@ -68,19 +68,6 @@ function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
   return out as Partial<T>;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-/** Plain text with HTML entities decoded (`plainText` output is still HTML-escaped). */
-function text(html: string | null | undefined): string {
-  return plainText(html).replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-    if (name[0] === '#')
-      return String.fromCodePoint(
-        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)),
-      );
-    return ENTITIES[name.toLowerCase()] ?? entity;
-  });
-}
-
 function isoDate(local: string, zone: string): string {
   return DateTime.fromFormat(local, 'yyyy-MM-dd HH:mm:ss', { zone }).toISO({ suppressMilliseconds: true }) as string;
 }
@@ -130,8 +117,8 @@ export function eventJsonLd(event: JsonLdEventSource): Record<string, unknown> {
   return compact({
     '@context': SCHEMA,
     '@type': 'Event',
-    name: text(event.title),
-    description: text(event.description),
+    name: plainText(event.title),
+    description: plainText(event.description),
     image: event.image ? event.image.url : undefined,
     url: event.url,
     eventAttendanceMode: `${SCHEMA}/OfflineEventAttendanceMode`,

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { plainText, sanitizeRichText } from '../../../src/domain/html';
+
+describe('domain/html plainText', () => {
+  it('gives the text a reader sees, entities decoded', () => {
+    expect(plainText('<p>Jazz &amp; &quot;wine&quot; &#233;t&#xE9; &lt;3</p>')).to.equal('Jazz & "wine" été <3');
+  });
+
+  it('keeps words apart across blocks and together across inline markup', () => {
+    expect(plainText('<h2>Title</h2><p>one</p><p>t<b>w</b>o<br>three</p><ul><li>a</li><li>b</li></ul>')).to.equal(
+      'Title one two three a b',
+    );
+  });
+
+  it('leaves out scripts, styles and other non-text content', () => {
+    expect(plainText('<p>Hi<script>alert(1)</script><style>p{}</style><noscript>x</noscript> there</p>')).to.equal(
+      'Hi there',
+    );
+  });
+
+  it('collapses whitespace and accepts nothing', () => {
+    expect(plainText('  a \n\t b  ')).to.equal('a b');
+    expect(plainText('<p>  a </p>\n<p> b</p>')).to.equal('a b');
+    expect(plainText(null)).to.equal('');
+    expect(plainText(undefined)).to.equal('');
+    expect(plainText('')).to.equal('');
+  });
+
+  it('reads broken markup without failing', () => {
+    expect(plainText('<p>open <b>bold')).to.equal('open bold');
+    expect(plainText('a < b and c > d')).to.equal('a < b and c > d');
+    expect(plainText('<<p>>x')).to.equal('< >x');
+  });
+
+  it('gives the same text for stored (sanitised) rich text as for what the client sent', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('<p>', '</p>', '<b>', '</b>', 'word', ' ', '&amp;', '<br>', 'é', '"', "'", '>'), {
+          maxLength: 30,
+        }),
+        (parts) => {
+          const html = parts.join('');
+          expect(plainText(sanitizeRichText(html))).to.equal(plainText(html));
+        },
+      ),
+    );
+  });
+});
