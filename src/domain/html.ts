@@ -1,27 +1,11 @@
 import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
 
+/** Whitespace-separated tag names, as one readable line. */
+const tags = (names: string): string[] => names.split(' ');
+
 const ALLOWED: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'a',
-    'em',
-    'strong',
-    'b',
-    'i',
-    'u',
-    'ul',
-    'ol',
-    'li',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'blockquote',
-  ],
+  allowedTags: tags('p br a em strong b i u ul ol li h1 h2 h3 h4 h5 h6 blockquote'),
   allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href'],
@@ -35,42 +19,15 @@ export function sanitizeRichText(html: string): string {
 }
 
 /** Elements whose content is not text a reader sees (as sanitize-html's `nonTextTags`). */
-const NOT_TEXT = new Set(['script', 'style', 'textarea', 'option', 'noscript', 'title']);
+const NOT_TEXT = new Set(tags('script style textarea option noscript title'));
 /** Elements that separate words: `<p>one</p><p>two</p>` reads "one two", not "onetwo". */
-const BREAKS = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'br',
-  'dd',
-  'div',
-  'dl',
-  'dt',
-  'figcaption',
-  'figure',
-  'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hr',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'table',
-  'td',
-  'th',
-  'tr',
-  'ul',
-]);
+const BREAKS = new Set(
+  tags(
+    'address article aside blockquote br dd div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul',
+  ),
+);
+
+const collapseSpaces = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /**
  * Plain text of rich text, for search and for the schema.org description: the text a reader
@@ -79,7 +36,7 @@ const BREAKS = new Set([
  */
 export function plainText(html: string | null | undefined): string {
   if (!html) return '';
-  if (!/[<&]/.test(html)) return html.replace(/\s+/g, ' ').trim();
+  if (!/[<&]/.test(html)) return collapseSpaces(html);
   let text = '';
   let hidden = 0;
   const parser = new Parser(
@@ -99,5 +56,5 @@ export function plainText(html: string | null | undefined): string {
     { decodeEntities: true, lowerCaseTags: true },
   );
   parser.end(html);
-  return text.replace(/\s+/g, ' ').trim();
+  return collapseSpaces(text);
 }
