@@ -1,5 +1,6 @@
 import type { Language } from '../../config';
 import type { Services } from '../services';
+import { giveUpAfter } from './client';
 import { aliasName } from './indexNames';
 
 /** How long a single read waits for the index before counting in MongoDB instead. */
@@ -22,7 +23,7 @@ export async function indexedTermCounts(
   const response = await services.search
     .mget<{ record?: { count?: number } }>(
       { index: aliasName(services.config, kind, lang), ids: ids.map(String), _source_includes: ['record.count'] },
-      { requestTimeout: INDEX_WAIT_MS, maxRetries: 0 },
+      giveUpAfter(INDEX_WAIT_MS),
     )
     .catch(() => null);
   for (const doc of response?.docs ?? []) {
