@@ -10,7 +10,6 @@ import { PROJECT_ROOT, type BenchWorld } from './world';
  */
 export interface Servers {
   api: ServerChild;
-  worker: ServerChild;
   baseline: ServerChild;
   apiRss: RssSampler;
   stop(): Promise<void>;
@@ -69,7 +68,7 @@ export async function startServers(world: BenchWorld, settings: ServerSettings):
     });
     children.push(baseline);
     apiRss = new RssSampler(api.pid);
-    return { api, worker, baseline, apiRss, stop };
+    return { api, baseline, apiRss, stop };
   } catch (err) {
     await stop();
     throw err;

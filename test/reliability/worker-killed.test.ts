@@ -6,7 +6,8 @@ import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
 import { PrivateMongo } from './support/privateServers';
 import { openPrivateWorld, type PrivateWorld } from './support/privateWorld';
-import { eventBody, lostWrites, pool, storeEvent } from './support/writes';
+import { storeEventIn } from '../support/records';
+import { eventBody, lostWrites, pool } from './support/writes';
 
 const ROOT = '/calendar/events/v1';
 /**
@@ -60,7 +61,7 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
     await Promise.all([
       pool(range(records - httpCreates), 8, async (n) => {
         const title = `burst event ${n}`;
-        const record = await storeEvent(services, 'en', { title });
+        const record = await storeEventIn(services, 'en', { title });
         lastTitles.set(record.id, title);
         written++;
       }),

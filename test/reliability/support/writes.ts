@@ -14,8 +14,6 @@ export function eventBody(title: string, extra: Record<string, unknown> = {}): R
   return { title, start_date: dayText(days), end_date: dayText(days, '21:00:00'), ...extra };
 }
 
-export { storeEventIn as storeEvent } from '../../support/records';
-
 /** Runs `task` over `items` with at most `concurrency` at once. */
 export async function pool<T, R>(
   items: T[],

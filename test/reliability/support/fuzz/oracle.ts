@@ -6,10 +6,10 @@ import { send, type FuzzAnswer } from './send';
 import { changed, snapshot } from './snapshot';
 
 /** No request may take longer; a search, at most SEARCH_MS. */
-export const SLOW_MS = 5_000;
-export const SEARCH_MS = 2_000;
+const SLOW_MS = 5_000;
+const SEARCH_MS = 2_000;
 
-export interface Violation {
+interface Violation {
   op: string;
   problem: string;
   request: string;
