@@ -47,15 +47,16 @@ export async function eachOnceInBatch<V>(
   const missing = [...new Set(ids)].filter((id) => !memo.has(key(id)));
   if (missing.length > 0) {
     const computed = compute(missing);
-    for (const id of missing)
-      memo.set(
-        key(id),
-        computed.then((values) => values.get(id) ?? fallback),
-      );
+    const entries = new Map(missing.map((id) => [key(id), computed.then((values) => values.get(id) ?? fallback)]));
+    for (const [entryKey, entry] of entries) memo.set(entryKey, entry);
+    // A failure is not memoised: the next batch of a run computes again.
+    computed.catch(() => {
+      for (const [entryKey, entry] of entries) if (memo.get(entryKey) === entry) memo.delete(entryKey);
+    });
   }
-  const out = new Map<number, V>();
-  for (const id of ids) out.set(id, (await memo.get(key(id))) as V);
-  return out;
+  // All at once: every entry's failure is handled (one awaited at a time would leave the rest unhandled).
+  const values = await Promise.all(ids.map((id) => memo.get(key(id)) as Promise<V>));
+  return new Map(ids.map((id, i) => [id, values[i] as V]));
 }
 
 function cachedStore<D extends BaseDoc>(store: RecordStore<D>): RecordStore<D> {
