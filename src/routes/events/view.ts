@@ -25,10 +25,19 @@ export async function viewEvents(
   lang: Language,
   options: ViewOptions = {},
 ): Promise<Record<string, unknown>[]> {
+  const idsIn = (field: LinkField) => [
+    ...new Set(records.flatMap((record) => inLanguage(record, record.originalLang)[field] ?? [])),
+  ];
+  const ids: Record<LinkField, number[]> = {
+    venues: idsIn('venues'),
+    organizers: idsIn('organizers'),
+    categories: idsIn('categories'),
+    tags: idsIn('tags'),
+  };
   // The index's term counts are current only while no change waits for the worker: reads by ID
-  // reflect every write at once (CONTRACT 8). Checked once per read, beside the loads.
+  // reflect every write at once (CONTRACT 8). Checked once per read, beside the loads, if terms are embedded.
   const counts: Promise<ViewOptions['counts']> =
-    options.embeddedCounts === 'index'
+    options.embeddedCounts === 'index' && ids.categories.length + ids.tags.length > 0
       ? services.sync.hasPending().then((pending) => (pending ? 'exact' : 'index'))
       : Promise.resolve('exact');
   const load = async (
@@ -36,8 +45,7 @@ export async function viewEvents(
     store: RecordStore<BaseDoc>,
     field: LinkField,
   ): Promise<Map<number, Record<string, unknown>>> => {
-    const ids = [...new Set(records.flatMap((record) => inLanguage(record, record.originalLang)[field] ?? []))];
-    const live = ids.length === 0 ? [] : [...(await store.getMany(ids)).values()].filter(isLive);
+    const live = ids[field].length === 0 ? [] : [...(await store.getMany(ids[field])).values()].filter(isLive);
     const presented = live.length === 0 ? [] : await viewOf(kind)(services, live, lang, { counts: await counts });
     return new Map(presented.map((body) => [body.id as number, body]));
   };
