@@ -63,9 +63,14 @@ export function toWire(date: DateTime): string {
   return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)} ${pad(date.hour)}:${pad(date.minute)}:${pad(date.second)}`;
 }
 
+/** A wire date (`2026-05-10 23:30:00`) as ISO 8601 without a zone (`2026-05-10T23:30:00`). */
+export function wireToLocalIso(wire: string): string {
+  return wire.replace(' ', 'T');
+}
+
 /** `date`'s wall-clock time as ISO 8601 without a zone (`yyyy-MM-dd'T'HH:mm:ss`), as toWire builds it. */
 export function toLocalIso(date: DateTime): string {
-  return toWire(date).replace(' ', 'T');
+  return wireToLocalIso(toWire(date));
 }
 
 export interface DateDetails {

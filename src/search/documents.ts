@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Language } from '../../config';
+import { wireToLocalIso } from '../domain/dates';
 import { presentEventDates } from '../domain/eventDates';
 import { plainText } from '../domain/html';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
@@ -22,9 +23,6 @@ export interface GeoPoint {
   lat: number;
   lon: number;
 }
-
-/** `2026-05-10 23:30:00` → `2026-05-10T23:30:00`: wall-clock time, no zone (the index reads it as UTC). */
-const wallClock = (wireDate: string): string => wireDate.replace(' ', 'T');
 
 function hash(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('base64');
@@ -99,8 +97,9 @@ function eventDocument(
     tag_names: tags.map((t) => t.name),
     start_utc: doc.start.toISOString(),
     end_utc: doc.end.toISOString(),
-    start_local: wallClock(dates.start_date),
-    end_local: wallClock(dates.end_date),
+    // Wall-clock times, no zone (the index reads them as UTC).
+    start_local: wireToLocalIso(dates.start_date),
+    end_local: wireToLocalIso(dates.end_date),
     date: (doc.date ?? doc.createdAt).toISOString(),
     modified: doc.modifiedAt.toISOString(),
     featured: Boolean(doc.featured),
