@@ -1,7 +1,7 @@
 import type { Language } from '../../../config';
 import { parseCost } from '../../domain/cost';
 import { presentEventDates } from '../../domain/eventDates';
-import { commonFields, presentImage, withCommonFields, type PresentEnv } from '../../domain/present';
+import { presentImage, presentRecord, type PresentEnv } from '../../domain/present';
 import type { StoredRecord } from '../../storage/recordStore';
 import type { EventDoc } from '../../storage/stores';
 
@@ -47,29 +47,30 @@ export function presentEvent(
   env: PresentEnv,
   links: EventLinks,
 ): ApiRecord {
-  const { doc, fields } = commonFields('event', record, lang, env);
-  const venues = pick(doc.venues, links.venues);
   const id = globalId(env.siteUrl, record.id);
-  return withCommonFields(fields, {
-    global_id: id,
-    global_id_lineage: [id],
-    title: doc.title,
-    description: doc.description ?? null,
-    excerpt: doc.excerpt ?? null,
-    image: presentImage(doc.image),
-    ...presentEventDates({ start: doc.start, end: doc.end, timezone: doc.timezone, all_day: doc.all_day ?? false }),
-    ...parseCost(doc.cost),
-    website: doc.website || fields.url,
-    show_map: mapSetting(doc.show_map, venues[0], 'show_map'),
-    show_map_link: mapSetting(doc.show_map_link, venues[0], 'show_map_link'),
-    hide_from_listings: doc.hide_from_listings ?? false,
-    sticky: doc.sticky ?? false,
-    featured: doc.featured ?? false,
-    ticketed: doc.ticketed ?? false,
-    post_parent: doc.post_parent ?? 0,
-    categories: pick(doc.categories, links.categories),
-    tags: pick(doc.tags, links.tags),
-    venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
-    organizer: pick(doc.organizers, links.organizers),
+  return presentRecord('event', record, lang, env, (doc, url) => {
+    const venues = pick(doc.venues, links.venues);
+    return {
+      global_id: id,
+      global_id_lineage: [id],
+      title: doc.title,
+      description: doc.description ?? null,
+      excerpt: doc.excerpt ?? null,
+      image: presentImage(doc.image),
+      ...presentEventDates({ start: doc.start, end: doc.end, timezone: doc.timezone, all_day: doc.all_day ?? false }),
+      ...parseCost(doc.cost),
+      website: doc.website || url,
+      show_map: mapSetting(doc.show_map, venues[0], 'show_map'),
+      show_map_link: mapSetting(doc.show_map_link, venues[0], 'show_map_link'),
+      hide_from_listings: doc.hide_from_listings ?? false,
+      sticky: doc.sticky ?? false,
+      featured: doc.featured ?? false,
+      ticketed: doc.ticketed ?? false,
+      post_parent: doc.post_parent ?? 0,
+      categories: pick(doc.categories, links.categories),
+      tags: pick(doc.tags, links.tags),
+      venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
+      organizer: pick(doc.organizers, links.organizers),
+    };
   });
 }

@@ -1,5 +1,5 @@
 import type { Language } from '../../../config';
-import { commonFields, presentImage, withCommonFields, type PresentEnv } from '../../domain/present';
+import { presentImage, presentRecord, type PresentEnv } from '../../domain/present';
 import type { StoredRecord } from '../../storage/recordStore';
 import type { OrganizerDoc } from '../../storage/stores';
 
@@ -9,8 +9,7 @@ export function presentOrganizer(
   lang: Language,
   env: PresentEnv,
 ): Record<string, unknown> {
-  const { doc, fields } = commonFields('organizer', record, lang, env);
-  return withCommonFields(fields, {
+  return presentRecord('organizer', record, lang, env, (doc) => ({
     organizer: doc.organizer,
     description: doc.description ?? null,
     excerpt: doc.excerpt ?? null,
@@ -18,5 +17,5 @@ export function presentOrganizer(
     phone: doc.phone ?? null,
     website: doc.website ?? null,
     email: doc.email ?? null,
-  });
+  }));
 }

@@ -1,12 +1,11 @@
 import type { Language } from '../../../config';
-import { commonFields, presentImage, withCommonFields, type PresentEnv } from '../../domain/present';
+import { presentImage, presentRecord, type PresentEnv } from '../../domain/present';
 import type { StoredRecord } from '../../storage/recordStore';
 import type { VenueDoc } from '../../storage/stores';
 
 /** A stored venue as the API venue of CONTRACT part 3, in `lang` (else its original language). */
 export function presentVenue(record: StoredRecord<VenueDoc>, lang: Language, env: PresentEnv): Record<string, unknown> {
-  const { doc, fields } = commonFields('venue', record, lang, env);
-  return withCommonFields(fields, {
+  return presentRecord('venue', record, lang, env, (doc) => ({
     venue: doc.venue,
     description: doc.description ?? null,
     excerpt: doc.excerpt ?? null,
@@ -24,5 +23,5 @@ export function presentVenue(record: StoredRecord<VenueDoc>, lang: Language, env
     show_map_link: doc.show_map_link ?? null,
     geo_lat: doc.geo_lat ?? null,
     geo_lng: doc.geo_lng ?? null,
-  });
+  }));
 }
