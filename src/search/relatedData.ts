@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import type { StoredRecord } from '../storage/recordStore';
 import type { EventDoc } from '../storage/stores';
 import type { SyncKind } from '../storage/syncQueue';
+import { publishedEventStats } from '../storage/termQueries';
 import type { RelatedData } from './documents';
 
 /** The event field that links events to records of `kind`. */
@@ -31,30 +32,6 @@ function linkedIds(records: StoredRecord<EventDoc>[], field: (typeof LINK_FIELD)
   return [...ids];
 }
 
-/** Published events per venue/organizer and the latest end among them, in one aggregation. */
-async function eventStats(
-  services: Services,
-  field: 'venues' | 'organizers',
-  ids: number[],
-): Promise<RelatedData['eventStats']> {
-  const stats: RelatedData['eventStats'] = new Map();
-  if (ids.length === 0) return stats;
-  const rows = await services.stores.events.docs
-    .aggregate<{ _id: number; published: number; endMax: Date | null }>([
-      // One row per event (documents are per language; links and dates are shared fields).
-      { $match: { status: 'publish', [field]: { $in: ids } } },
-      { $group: { _id: '$id', linked: { $first: `$${field}` }, end: { $first: '$end' } } },
-      { $unwind: '$linked' },
-      { $match: { linked: { $in: ids } } },
-      // Latest end first, so that each group's $first is its maximum ($max is not on every server).
-      { $sort: { end: -1 } },
-      { $group: { _id: '$linked', published: { $sum: 1 }, endMax: { $first: '$end' } } },
-    ])
-    .toArray();
-  for (const row of rows) stats.set(row._id, { published: row.published, endMax: row.endMax ?? null });
-  return stats;
-}
-
 /** Loads from MongoDB what the index documents of `records` (all of `kind`) need besides them. */
 export async function loadRelated(
   services: Services,
@@ -72,10 +49,11 @@ export async function loadRelated(
       stores.tags.getMany(linkedIds(events, 'tags')),
     ]);
   } else if (kind === 'venue' || kind === 'organizer') {
-    related.eventStats = await eventStats(
-      services,
-      LINK_FIELD[kind] as 'venues' | 'organizers',
+    related.eventStats = await publishedEventStats(
+      stores.events,
+      LINK_FIELD[kind],
       records.map((r) => r.id),
+      { latestEnd: true },
     );
   }
   return related;

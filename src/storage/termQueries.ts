@@ -5,30 +5,54 @@ import type { EventDoc, TermDoc } from './stores';
 
 export type TermField = 'categories' | 'tags';
 
+/** Fields of an event that link it to other records. */
+export type EventLinkField = TermField | 'venues' | 'organizers';
+
+export interface LinkedEventStats {
+  published: number;
+  /** Latest end among them (only when asked for). */
+  endMax: Date | null;
+}
+
 /**
- * Published events using each term, one aggregation for all `termIds`. The events collection
- * holds one document per language, so documents are first grouped into one row per event (the
- * term arrays are shared fields, identical in every language), then counted per term.
+ * Published events linked to each of `ids` through `field`, one aggregation for all of them;
+ * with `latestEnd`, also the latest end among them. The events collection holds one document per
+ * language, so documents are first grouped into one row per event (links and dates are shared
+ * fields, identical in every language), then counted per linked record.
  */
+export async function publishedEventStats(
+  events: RecordStore<EventDoc>,
+  field: EventLinkField,
+  linkedIds: number[],
+  options: { latestEnd?: boolean } = {},
+): Promise<Map<number, LinkedEventStats>> {
+  const stats = new Map<number, LinkedEventStats>();
+  const ids = [...new Set(linkedIds)];
+  if (ids.length === 0) return stats;
+  const end = options.latestEnd ? { end: { $first: '$end' } } : {};
+  const rows = await events.docs
+    .aggregate<{ _id: number; published: number; end?: Date | null }>([
+      { $match: { status: 'publish', [field]: { $in: ids } } },
+      { $group: { _id: '$id', linked: { $first: `$${field}` }, ...end } },
+      { $unwind: '$linked' },
+      { $match: { linked: { $in: ids } } },
+      // Latest end first, so that each group's $first is its maximum ($max is not on every server).
+      ...(options.latestEnd ? [{ $sort: { end: -1 } }] : []),
+      { $group: { _id: '$linked', published: { $sum: 1 }, ...end } },
+    ])
+    .toArray();
+  for (const row of rows) stats.set(row._id, { published: row.published, endMax: row.end ?? null });
+  return stats;
+}
+
+/** Published events using each term (see publishedEventStats). */
 export async function publishedEventCounts(
   events: RecordStore<EventDoc>,
   field: TermField,
   termIds: number[],
 ): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
-  const ids = [...new Set(termIds)];
-  if (ids.length === 0) return counts;
-  const rows = await events.docs
-    .aggregate<{ _id: number; count: number }>([
-      { $match: { status: 'publish', [field]: { $in: ids } } },
-      { $group: { _id: '$id', terms: { $first: `$${field}` } } },
-      { $unwind: '$terms' },
-      { $match: { terms: { $in: ids } } },
-      { $group: { _id: '$terms', count: { $sum: 1 } } },
-    ])
-    .toArray();
-  for (const row of rows) counts.set(row._id, row.count);
-  return counts;
+  const stats = await publishedEventStats(events, field, termIds);
+  return new Map([...stats].map(([id, { published }]) => [id, published]));
 }
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
