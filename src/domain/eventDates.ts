@@ -81,23 +81,33 @@ export interface PresentedEventDates {
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
 
 /**
- * Abbreviations found, by zone, offset and year: looking one up formats the date in up to six
- * locales (a new Intl.DateTimeFormat each), the costliest part of presenting an event.
+ * `compute` remembered by key, forgetting everything once `max` keys are held (the keys used
+ * together, such as one batch's events, stay cheap; memory stays bounded).
  */
-const abbreviations = new Map<string, string>();
-const MAX_CACHED_ABBREVIATIONS = 10_000;
-
-/** `CET`, `CEST`, `EST`, `UTC`...; a PHP-style offset (`-03`, `+0530`) when no name is known. */
-export function timezoneAbbreviation(date: DateTime): string {
-  const key = `${date.zoneName}|${date.offset}|${date.year}`;
-  let found = abbreviations.get(key);
-  if (found === undefined) {
-    if (abbreviations.size >= MAX_CACHED_ABBREVIATIONS) abbreviations.clear();
-    found = lookUpAbbreviation(date);
-    abbreviations.set(key, found);
-  }
-  return found;
+function boundedMemo<A, V>(max: number, keyOf: (arg: A) => string, compute: (arg: A) => V): (arg: A) => V {
+  const memo = new Map<string, V>();
+  return (arg) => {
+    const key = keyOf(arg);
+    let found = memo.get(key);
+    if (found === undefined) {
+      if (memo.size >= max) memo.clear();
+      found = compute(arg);
+      memo.set(key, found);
+    }
+    return found;
+  };
 }
+
+/**
+ * `CET`, `CEST`, `EST`, `UTC`...; a PHP-style offset (`-03`, `+0530`) when no name is known.
+ * Memoised by zone, offset and year: looking one up formats the date in up to six locales (a new
+ * Intl.DateTimeFormat each), the costliest part of presenting an event.
+ */
+export const timezoneAbbreviation: (date: DateTime) => string = boundedMemo(
+  10_000,
+  (date) => `${date.zoneName}|${date.offset}|${date.year}`,
+  (date) => lookUpAbbreviation(date),
+);
 
 function lookUpAbbreviation(date: DateTime): string {
   for (const locale of ABBREVIATION_LOCALES) {
@@ -112,23 +122,15 @@ function lookUpAbbreviation(date: DateTime): string {
 }
 
 /**
- * Presented dates by instant, zone and all-day flag: an event is presented once per language
- * (and lists of events share dates), and zone conversions are the dearest part of presenting.
+ * The date fields of an API event (CONTRACT part 3); the result is frozen (it may be shared).
+ * Memoised by instant, zone and all-day flag: an event is presented once per language (and
+ * lists of events share dates), and zone conversions are the dearest part of presenting.
  */
-const presentedDates = new Map<string, PresentedEventDates>();
-const MAX_CACHED_DATES = 10_000;
-
-/** The date fields of an API event (CONTRACT part 3); the result is frozen (it may be shared). */
-export function presentEventDates(dates: StoredEventDates): PresentedEventDates {
-  const key = `${dates.start.getTime()}|${dates.end.getTime()}|${dates.timezone}|${dates.all_day}`;
-  let found = presentedDates.get(key);
-  if (!found) {
-    if (presentedDates.size >= MAX_CACHED_DATES) presentedDates.clear();
-    found = freezeWithFields(computeEventDates(dates));
-    presentedDates.set(key, found);
-  }
-  return found;
-}
+export const presentEventDates: (dates: StoredEventDates) => PresentedEventDates = boundedMemo(
+  10_000,
+  (dates) => `${dates.start.getTime()}|${dates.end.getTime()}|${dates.timezone}|${dates.all_day}`,
+  (dates) => freezeWithFields(computeEventDates(dates)),
+);
 
 function freezeWithFields<T extends object>(value: T): T {
   for (const field of Object.values(value)) if (field && typeof field === 'object') Object.freeze(field);
