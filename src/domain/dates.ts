@@ -7,20 +7,33 @@ const RELATIVE = /^([+-])\s*(\d{1,4})\s*(day|week|month|year)s?$/i;
 const NAMED = new Set(['now', 'today', 'tomorrow', 'yesterday']);
 const UNIX_SECONDS = /^-?\d{1,11}$/;
 const WIRE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * True when `text` is `YYYY-MM-DD` naming a real calendar day. Checked without luxon: it is the
+ * form lists are filtered by, and building a DateTime for it cost more than the rest of a list's
+ * validation.
+ */
+export function isCalendarDay(text: string): boolean {
+  const match = DAY.exec(text);
+  if (!match) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
+}
 
 /** True when `text` is one of the accepted date forms of CONTRACT part 2 (and a real date). */
 export function isDateInput(text: string): boolean {
+  if (isCalendarDay(text.trim())) return true;
   try {
     return parseDateInput(text, 'UTC').isValid;
   } catch {
     return false;
   }
-}
-
-/** True when the text names a calendar day without a time (so whole-day rules may apply). */
-export function isDayOnly(text: string): boolean {
-  const t = text.trim().toLowerCase();
-  return /^\d{4}-\d{2}-\d{2}$/.test(t) || t === 'today' || t === 'tomorrow' || t === 'yesterday';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { parseDateInput, toLocalIso } from '../domain/dates';
+import { isCalendarDay, parseDateInput, toLocalIso } from '../domain/dates';
 import { ValidationError } from '../errors';
 
 /** The date parameters of `GET /events` (CONTRACT part 7), as validated texts. */
@@ -26,15 +26,24 @@ const DEFAULT_WINDOW_YEARS = 2;
 /** Day-or-time texts without an offset: they name a wall-clock time, not an instant. */
 const ZONE_FREE = /^(\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?|today|tomorrow|yesterday)$/i;
 
+/** A date parameter, resolved in the site zone. */
 interface ResolvedDate {
-  at: DateTime;
-  /** True when the text names a wall-clock time (compared with events' own local times). */
-  wall: boolean;
+  /** Its wall-clock time there, ISO 8601 without a zone (`2026-05-10T00:00:00`). */
+  local: string;
+  /** The instant, for texts with an offset, timestamps, `now` and `±N days`; absent for wall-clock texts. */
+  instant?: DateTime;
 }
 
-function resolve(param: keyof DateFilterInput, text: string, zone: string, now: DateTime): ResolvedDate {
+function fromDateTime(at: DateTime, wall: boolean): ResolvedDate {
+  return wall ? { local: toLocalIso(at) } : { local: toLocalIso(at), instant: at };
+}
+
+function resolve(param: keyof DateFilterInput, text: string, zone: string, now: () => DateTime): ResolvedDate {
+  const trimmed = text.trim();
+  // The common case, a calendar day, needs no DateTime at all.
+  if (isCalendarDay(trimmed)) return { local: `${trimmed}T00:00:00` };
   try {
-    return { at: parseDateInput(text, zone, now), wall: ZONE_FREE.test(text.trim()) };
+    return fromDateTime(parseDateInput(trimmed, zone, now()), ZONE_FREE.test(trimmed));
   } catch {
     throw new ValidationError({ [param]: `${param} is not a date` });
   }
@@ -44,16 +53,22 @@ function clause(
   kind: 'start' | 'end',
   op: DateClause['op'],
   date: ResolvedDate,
-  edge: 'startOf' | 'endOf',
+  edge: 'start' | 'end',
   strict: boolean,
 ): DateClause {
   if (!strict) {
     // Whole days: the bound is a calendar day, matched against the day shown on each event.
-    const day = edge === 'startOf' ? date.at.startOf('day') : date.at.endOf('day');
-    return { field: `${kind}_local`, op, value: toLocalIso(day) };
+    const day = date.local.slice(0, 10);
+    return { field: `${kind}_local`, op, value: `${day}T${edge === 'start' ? '00:00:00' : '23:59:59'}` };
   }
-  if (date.wall) return { field: `${kind}_local`, op, value: toLocalIso(date.at) };
-  return { field: `${kind}_utc`, op, value: date.at.toUTC().toISO() as string };
+  if (!date.instant) return { field: `${kind}_local`, op, value: date.local };
+  return { field: `${kind}_utc`, op, value: date.instant.toUTC().toISO() as string };
+}
+
+/** Two years after the start, in the same terms (an instant stays an instant). */
+function defaultEnd(start: ResolvedDate, zone: string): ResolvedDate {
+  const from = start.instant ?? DateTime.fromISO(start.local, { zone });
+  return fromDateTime(from.plus({ years: DEFAULT_WINDOW_YEARS }), start.instant === undefined);
 }
 
 /**
@@ -65,24 +80,24 @@ function clause(
  * window: `start_date` = now, `end_date` = two years after the start, dropped when only
  * `starts_*`/`ends_*` are given. Events match when they start within the window.
  */
-export function eventDateClauses(input: DateFilterInput, zone: string, now: DateTime = DateTime.now()): DateClause[] {
+export function eventDateClauses(input: DateFilterInput, zone: string, now?: DateTime): DateClause[] {
+  // Only relative texts and the default window need the clock.
+  const clock = () => (now ??= DateTime.now());
   const strict = input.strict_dates === true;
   const clauses: DateClause[] = [];
   const given = (param: keyof DateFilterInput) => typeof input[param] === 'string' && input[param] !== '';
-  const date = (param: keyof DateFilterInput) => resolve(param, input[param] as string, zone, now);
+  const date = (param: keyof DateFilterInput) => resolve(param, input[param] as string, zone, clock);
   const startsEnds = (['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const).filter(given);
   const windowDropped = startsEnds.length > 0 && !given('start_date') && !given('end_date');
   if (!windowDropped) {
-    const start = given('start_date') ? date('start_date') : { at: now.setZone(zone), wall: false };
-    const end = given('end_date')
-      ? date('end_date')
-      : { at: start.at.plus({ years: DEFAULT_WINDOW_YEARS }), wall: start.wall };
-    clauses.push(clause('start', 'gte', start, 'startOf', strict), clause('start', 'lte', end, 'endOf', strict));
+    const start = given('start_date') ? date('start_date') : fromDateTime(clock().setZone(zone), false);
+    const end = given('end_date') ? date('end_date') : defaultEnd(start, zone);
+    clauses.push(clause('start', 'gte', start, 'start', strict), clause('start', 'lte', end, 'end', strict));
   }
   for (const param of startsEnds) {
     const [kind, direction] = param.split('_') as ['starts' | 'ends', 'before' | 'after'];
     const field = kind === 'starts' ? 'start' : 'end';
-    clauses.push(clause(field, direction === 'before' ? 'lte' : 'gt', date(param), 'endOf', strict));
+    clauses.push(clause(field, direction === 'before' ? 'lte' : 'gt', date(param), 'end', strict));
   }
   return clauses;
 }

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import {
   details,
+  isCalendarDay,
   isDateInput,
-  isDayOnly,
   parseDateInput,
   toLocalIso,
   toWire,
@@ -69,9 +69,23 @@ describe('domain/dates', () => {
     expect(toWire(parseDateInput('-1 month', 'UTC', NOW))).to.equal('2026-02-10 15:30:00');
   });
 
-  it('tells day-only forms apart and formats details as strings', () => {
-    expect(isDayOnly('2026-01-02')).to.equal(true);
-    expect(isDayOnly('2026-01-02 10:00:00')).to.equal(false);
+  it('tells calendar days as luxon does, without it', () => {
+    const twoDigits = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), twoDigits(13), twoDigits(32), (year, month, day) => {
+        const text = `${String(year).padStart(4, '0')}-${month}-${day}`;
+        expect(isCalendarDay(text), text).to.equal(DateTime.fromSQL(text, { zone: 'UTC' }).isValid);
+      }),
+      { numRuns: 2000 },
+    );
+    for (const leap of ['2024-02-29', '2000-02-29', '1600-02-29']) expect(isCalendarDay(leap), leap).to.equal(true);
+    for (const notLeap of ['2026-02-29', '1900-02-29', '2100-02-29'])
+      expect(isCalendarDay(notLeap), notLeap).to.equal(false);
+    for (const other of ['2026-01-02 10:00:00', ' 2026-01-02', '2026-1-02', 'today'])
+      expect(isCalendarDay(other), other).to.equal(false);
+  });
+
+  it('formats details as strings', () => {
     expect(details(parseDateInput('2026-01-02 03:04:05', 'UTC'))).to.deep.equal({
       year: '2026',
       month: '01',

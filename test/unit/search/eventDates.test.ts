@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { eventDateClauses } from '../../../src/search/eventDates';
 import { ValidationError } from '../../../src/errors';
@@ -65,6 +66,38 @@ describe('search/eventDates', () => {
       { field: 'end_local', op: 'lte', value: '2026-05-31T23:59:59' },
     ]);
     expect(eventDateClauses({ start_date: '2026-05-01', starts_before: '2026-05-03' }, 'UTC', now)).to.have.length(3);
+  });
+
+  it('bounds a calendar day as the same day at midnight, in any zone, strict or not', () => {
+    const zones = ['UTC', 'Europe/Paris', 'America/St_Johns', 'Asia/Kathmandu', 'Pacific/Chatham'];
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2200-12-31'), noInvalidDate: true }),
+        fc.integer({ min: 0, max: 800 }),
+        fc.constantFrom(...zones),
+        fc.boolean(),
+        (first, days, zone, strict) => {
+          const day = (date: Date) => date.toISOString().slice(0, 10);
+          const start = day(first);
+          const later = day(new Date(first.getTime() + days * 86_400_000));
+          // Where a zone skipped midnight (St John's in 1936), luxon moves 00:00 to the gap's end.
+          const midnightExists = (date: string) => DateTime.fromISO(`${date}T00:00:00`, { zone }).hour === 0;
+          fc.pre(midnightExists(start) && midnightExists(later));
+          const asDays = { start_date: start, end_date: later, starts_after: later, strict_dates: strict };
+          const asTimes = {
+            start_date: `${start} 00:00:00`,
+            end_date: `${later} 00:00:00`,
+            starts_after: `${later} 00:00:00`,
+            strict_dates: strict,
+          };
+          expect(eventDateClauses(asDays, zone, now)).to.deep.equal(eventDateClauses(asTimes, zone, now));
+          expect(eventDateClauses({ start_date: start }, zone, now)).to.deep.equal(
+            eventDateClauses({ start_date: `${start} 00:00:00` }, zone, now),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('names the parameter that is not a date', () => {
