@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { LANGUAGES, type Language } from '../../config';
 import { ValidationError } from '../errors';
+import { requestQuery } from './query';
 import type { AppState } from './types';
 
 export const NAMESPACE = 'calendar/events/v1';
@@ -25,7 +26,8 @@ export function negotiateLanguage(defaultLanguage: Language): Middleware<AppStat
     ctx.state.language = pathLanguage ?? defaultLanguage;
     ctx.set('Content-Language', ctx.state.language);
     const body = (ctx.request as { body?: Record<string, unknown> }).body;
-    const requested = (body && typeof body === 'object' ? body.i18n_language : undefined) ?? ctx.query.i18n_language;
+    const requested =
+      (body && typeof body === 'object' ? body.i18n_language : undefined) ?? requestQuery(ctx).i18n_language;
     if (requested !== undefined && requested !== '') {
       if (!isLanguage(requested)) {
         throw new ValidationError({ i18n_language: `i18n_language must be one of ${LANGUAGES.join(', ')}` });

@@ -1,7 +1,7 @@
 import type Joi from 'joi';
-import qs from 'qs';
 import type { Middleware } from 'koa';
 import { ValidationError } from '../errors';
+import { requestQuery } from './query';
 import type { AppState } from './types';
 
 const OPTIONS: Joi.ValidationOptions = {
@@ -44,8 +44,8 @@ export function validate(schema: Joi.ObjectSchema, pathKeys: Record<string, stri
     }
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
-    const query = qs.parse(ctx.querystring, { depth: 3, arrayLimit: 100, parameterLimit: 500 });
-    (ctx as unknown as { input: unknown }).input = validateInput(schema, collectInput(query, body, params));
+    const input = collectInput(requestQuery(ctx), body, params);
+    (ctx as unknown as { input: unknown }).input = validateInput(schema, input);
     await next();
   };
 }

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { Language } from '../../config';
 import { ValidationError } from '../errors';
 import { seesHiddenEvents } from '../auth/policy';
@@ -63,18 +62,18 @@ function geoFilterOf(input: EventListInput): GeoFilter | undefined {
 
 /** An empty list (`venue=`) filters nothing, as if not sent. */
 function withoutEmptyLists(input: EventListInput): EventListInput {
+  const empty = Object.keys(input).filter((name) => {
+    const value = input[name as keyof EventListInput];
+    return Array.isArray(value) && value.length === 0;
+  });
+  if (empty.length === 0) return input;
   const copy: Record<string, unknown> = { ...input };
-  for (const [name, value] of Object.entries(copy)) if (Array.isArray(value) && value.length === 0) delete copy[name];
+  for (const name of empty) delete copy[name];
   return copy as unknown as EventListInput;
 }
 
 /** One page of events from the search index, as the caller may see them. */
-export async function listEvents(
-  services: Services,
-  input: EventListInput,
-  caller: Caller,
-  now: DateTime = DateTime.now(),
-): Promise<ListResult> {
+export async function listEvents(services: Services, input: EventListInput, caller: Caller): Promise<ListResult> {
   input = withoutEmptyLists(input);
   const page = pageRequest(input.page, input.per_page);
   const near = geoFilterOf(input);
@@ -89,7 +88,7 @@ export async function listEvents(
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
-    dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
+    dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone),
     status,
     showHidden: seesHiddenEvents(caller.principal),
     search,

@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
-import qs from 'qs';
 import { BadRequestError, DependencyUnavailableError, NotFoundError } from '../errors';
 import { Joi } from '../http/params';
+import { requestQuery } from '../http/query';
 import type { AppContext } from '../http/types';
 import { restRoot } from '../http/urls';
 import type { Services } from '../services';
@@ -90,7 +90,7 @@ function normalise(value: unknown): string {
 
 /** Names of the parameters the caller sent in the query string. */
 export function sentParams(ctx: AppContext): string[] {
-  return Object.keys(qs.parse(ctx.querystring, { depth: 1, arrayLimit: 100, parameterLimit: 500 }));
+  return Object.keys(requestQuery(ctx));
 }
 
 /**
