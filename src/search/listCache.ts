@@ -21,14 +21,20 @@ export class ListCache {
 
   get<T>(key: string): T | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.until > Date.now()) return entry.value as T;
-    this.entries.delete(key);
-    return undefined;
+    return entry && entry.until > Date.now() ? (entry.value as T) : undefined;
+  }
+
+  /** The last value set for `key`, even past its time (until the cache is cleared): what to refresh. */
+  last<T>(key: string): T | undefined {
+    return this.entries.get(key)?.value as T | undefined;
   }
 
   set(key: string, value: unknown): void {
     this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
   }
 
   clear(): void {

@@ -6,11 +6,17 @@ import { searchIndex } from './listing';
 
 type ApiRecord = Record<string, unknown>;
 type Embedded = { id?: unknown; count?: unknown };
+type TermKind = 'category' | 'tag';
+/** Term ID → its count in the term index; null when the term is not (or no longer) indexed. */
+type CountTable = Map<string, number | null>;
 
 const TERM_FIELDS = [
   ['categories', 'category'],
   ['tags', 'tag'],
 ] as const;
+
+/** Beyond the terms a page asks for, at most this many known ones are refreshed with them. */
+const MAX_REFRESHED_TERMS = 500;
 
 /**
  * Events embed their terms, whose `count` changes whenever another event uses or drops them.
@@ -22,43 +28,67 @@ export async function withCurrentTermCounts(
   events: ApiRecord[],
   lang: Language,
 ): Promise<ApiRecord[]> {
-  const counts = new Map<string, number>();
-  const cache = listCacheOf(services);
-  const cacheKey = (kind: string, id: string) => `term-count:${lang}:${kind}:${id}`;
-  await Promise.all(
-    TERM_FIELDS.map(async ([field, kind]) => {
+  const tables = await Promise.all(
+    TERM_FIELDS.map(([field, kind]) => {
       const ids = new Set<string>();
       for (const event of events)
-        for (const term of (event[field] as Embedded[] | undefined) ?? []) {
-          const id = String(term.id);
-          const cached = cache.get<number>(cacheKey(kind, id));
-          if (cached === undefined) ids.add(id);
-          else counts.set(`${kind}:${id}`, cached);
-        }
-      if (ids.size === 0) return;
-      const response = await searchIndex<{ count: number }>(services, {
-        index: aliasName(services.config, kind, lang),
-        query: { ids: { values: [...ids] } },
-        size: ids.size,
-        _source: ['count'],
-      });
-      for (const hit of response.hits.hits) {
-        counts.set(`${kind}:${hit._id}`, hit._source?.count ?? 0);
-        cache.set(cacheKey(kind, hit._id as string), hit._source?.count ?? 0);
-      }
+        for (const term of (event[field] as Embedded[] | undefined) ?? []) ids.add(String(term.id));
+      return ids.size === 0 ? null : currentCounts(services, kind, lang, ids);
     }),
   );
-  if (counts.size === 0) return events;
+  if (tables.every((table) => table === null)) return events;
   return events.map((event) => {
     const patched = { ...event };
-    for (const [field, kind] of TERM_FIELDS) {
+    TERM_FIELDS.forEach(([field], i) => {
       const terms = event[field] as Embedded[] | undefined;
-      if (!Array.isArray(terms)) continue;
+      const table = tables[i];
+      if (!Array.isArray(terms) || !table) return;
       patched[field] = terms.map((term) => {
-        const count = counts.get(`${kind}:${String(term.id)}`);
-        return count === undefined ? term : { ...term, count };
+        const count = table.get(String(term.id));
+        return count === undefined || count === null ? term : { ...term, count };
       });
-    }
+    });
     return patched;
   });
+}
+
+/**
+ * The current counts of `ids` (and of the other terms of the kind this process was asked about),
+ * from a table cached per kind and language. A lookup refreshes every known term at once, so
+ * lists cost at most about one count query per kind and language per cache period, however
+ * many different terms their pages show. Concurrent requests share one lookup.
+ */
+async function currentCounts(
+  services: Services,
+  kind: TermKind,
+  lang: Language,
+  ids: Set<string>,
+): Promise<CountTable> {
+  const cache = listCacheOf(services);
+  const key = `term-counts:${kind}:${lang}`;
+  const fresh = cache.get<Promise<CountTable>>(key);
+  const table = fresh && (await fresh.catch(() => null));
+  if (table && [...ids].every((id) => table.has(id))) return table;
+  // With nothing cached, nothing above awaited: the lookup is cached before a concurrent list looks.
+  const previous = cache.last<Promise<CountTable>>(key);
+  const lookup = (async () => {
+    const known = previous ? [...((await previous.catch(() => null))?.keys() ?? [])] : [];
+    return fetchCounts(services, kind, lang, [...new Set([...ids, ...known.slice(0, MAX_REFRESHED_TERMS)])]);
+  })();
+  cache.set(key, lookup);
+  // A failed lookup is not remembered: the next list tries again.
+  lookup.catch(() => cache.last(key) === lookup && cache.delete(key));
+  return lookup;
+}
+
+async function fetchCounts(services: Services, kind: TermKind, lang: Language, ids: string[]): Promise<CountTable> {
+  const response = await searchIndex<{ count: number }>(services, {
+    index: aliasName(services.config, kind, lang),
+    query: { ids: { values: ids } },
+    size: ids.length,
+    _source: ['count'],
+  });
+  const table: CountTable = new Map(ids.map((id) => [id, null]));
+  for (const hit of response.hits.hits) table.set(hit._id as string, hit._source?.count ?? 0);
+  return table;
 }

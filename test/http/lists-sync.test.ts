@@ -93,6 +93,33 @@ describe('lists: sync worker and consistency', () => {
       expect(english.categories[0].name).to.equal('Chamber music');
     });
 
+    it("lists show a term's current count once another event using it is indexed", async () => {
+      const counted = (await create('/categories', { name: unique('Counted') })).id;
+      const ownTag = unique('counttag');
+      const first = await create('/events', {
+        title: 'Counted first',
+        start_date: daysFromNow(8),
+        end_date: daysFromNow(8, '23:00:00'),
+        tags: [ownTag],
+        categories: [counted],
+      });
+      await settle();
+      const countIn = async () => {
+        const listed = (await api.get(`/events?tags=${ownTag}&categories=${counted}`)).body.events;
+        expect(listed.map((e: { id: number }) => e.id)).to.deep.equal([first.id]);
+        return listed[0].categories[0].count;
+      };
+      expect(await countIn()).to.equal(1);
+      await writeIndexed('POST', '/events', {
+        title: 'Counted second, listed elsewhere',
+        start_date: daysFromNow(9),
+        end_date: daysFromNow(9, '23:00:00'),
+        categories: [counted],
+      });
+      await settle();
+      expect(await countIn()).to.equal(2);
+    });
+
     it('trashing a venue removes it from its events; deleting an event removes it from lists', async () => {
       await writeIndexed('DELETE', `/venues/${venue}`);
       const [listed] = (await api.get(`/events?tags=${tag}`)).body.events;
