@@ -53,6 +53,33 @@ async function emptyDatabase(services: Services): Promise<void> {
 /** Seeding a big collection on jongodb takes long per insert: the bench's own client waits longer. */
 const BENCH_STORAGE_TIMEOUT_MS = '30000';
 
+/** Older than this, the indexes of a run whose database is gone are leftovers (not a run starting now). */
+const ORPHAN_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes the indexes of earlier kept runs whose database is gone (the in-memory jongodb was
+ * restarted): left alone they pile up in Elasticsearch's data folder, run after run.
+ */
+async function dropOrphanedRuns(services: Services, keepRun: string | null, log: (line: string) => void) {
+  const indices = await services.search.cat.indices({
+    index: 'bench-*',
+    h: ['index', 'creation.date'],
+    format: 'json',
+  });
+  const byRun = new Map<string, string[]>();
+  for (const row of indices) {
+    const runId = /^bench-([a-z0-9]+)-/.exec(row.index ?? '')?.[1];
+    if (!runId || runId === keepRun || Date.now() - Number(row['creation.date']) < ORPHAN_AGE_MS) continue;
+    byRun.set(runId, [...(byRun.get(runId) ?? []), row.index as string]);
+  }
+  for (const [runId, names] of byRun) {
+    const events = await services.mongo.db(`calendar_${runId}`).collection('events').estimatedDocumentCount();
+    if (events > 0) continue;
+    await services.search.indices.delete({ index: names, ignore_unavailable: true });
+    log(`deleted ${names.length} indexes of run ${runId}, whose database is gone`);
+  }
+}
+
 export interface WorldOptions {
   /** The run ID of a world kept with --keep, to measure its data again. */
   reuse?: string | null;
@@ -84,6 +111,14 @@ export async function openWorld(log: (line: string) => void, options: WorldOptio
   };
   const config = loadConfig({ ...childEnv, MONGO_TIMEOUT_MS: BENCH_STORAGE_TIMEOUT_MS });
   const services = await openServices(config, createLogger(config.logLevel));
+  if (options.reuse && (await services.stores.events.docs.estimatedDocumentCount()) === 0) {
+    await services.close();
+    await embedded?.stop();
+    throw new Error(`run ${runId} has no events to measure (its database is gone?): run without --reuse to seed`);
+  }
+  await dropOrphanedRuns(services, runId, log).catch((err: Error) =>
+    log(`could not look for leftovers: ${err.message}`),
+  );
   const { key } = await services.apiKeys.create('bench administrator', 'administrator');
   return {
     runId,
