@@ -61,3 +61,19 @@ export async function ensureIndex(
     return;
   await collection.createIndex(key, options);
 }
+
+/**
+ * Drops an index an earlier version created, if it is still there. Best effort: such an index
+ * only costs writes, and jongodb cannot drop indexes at all (it forgets them on restart anyway).
+ */
+export async function dropObsoleteIndex(collection: Collection<any>, name: string): Promise<boolean> {
+  const existing = await collection
+    .listIndexes()
+    .toArray()
+    .catch(() => [] as Document[]);
+  if (!existing.some((index) => index.name === name)) return false;
+  return collection.dropIndex(name).then(
+    () => true,
+    () => false,
+  );
+}

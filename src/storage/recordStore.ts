@@ -3,7 +3,7 @@ import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
-import { ensureIndex, isDuplicateKey } from './mongo';
+import { dropObsoleteIndex, ensureIndex, isDuplicateKey } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
 
 /** Fields every stored language document carries, whatever its kind. */
@@ -92,6 +92,7 @@ export class RecordStore<D extends BaseDoc> {
     // (id, lang) is unique through `_id` (`${id}:${lang}`): a second unique index would only cost writes.
     await ensureIndex(this.docs, { id: 1 }, { name: 'id' });
     await ensureIndex(this.docs, { slug: 1, lang: 1 }, { unique: true, name: 'slug_lang_unique' });
+    await dropObsoleteIndex(this.docs, 'id_lang_unique');
   }
 
   private split(content: Content<D>): { own: Record<string, unknown>; shared: Record<string, unknown> } {
