@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { as, callers, expectError, expectNoSecrets, recordOf, type Callers, type Caller } from '../support/access';
+import { as, callers, expectNoSecrets, recordOf, type Callers, type Caller } from '../support/access';
+import { expectError } from '../support/errors';
 import { api } from '../support/api';
 import { testWorld } from '../support/harness';
 import { daysFromNow, searchReady, settle, unique } from '../support/lists';

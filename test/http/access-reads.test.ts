@@ -4,7 +4,6 @@ import {
   call,
   callers,
   CALLER_ROLES,
-  expectError,
   POST_KINDS,
   recordOf,
   STATUSES,
@@ -13,6 +12,7 @@ import {
   type PostPlural,
   type Status,
 } from '../support/access';
+import { expectError } from '../support/errors';
 import { api } from '../support/api';
 import { searchReady, settle, unique, writeIndexed } from '../support/lists';
 

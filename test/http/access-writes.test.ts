@@ -4,7 +4,6 @@ import {
   call,
   callers,
   CALLER_ROLES,
-  expectError,
   expectUnauthorized,
   minimalBody,
   POST_KINDS,
@@ -14,6 +13,7 @@ import {
   type Callers,
   type Status,
 } from '../support/access';
+import { expectError } from '../support/errors';
 import type { ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
 import { settle, unique } from '../support/lists';

@@ -1,20 +1,9 @@
 import { expect } from 'chai';
-import { api, request, ROOT, type ApiResponse } from '../support/api';
+import { api, request, ROOT } from '../support/api';
+import { expectError, expectInvalid } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { createTerm, expectedTerm, uniqueToken } from '../support/terms';
 import { storeEvent } from '../support/records';
-
-function expectError(res: ApiResponse, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.code).to.equal(code);
-  expect(res.body.message).to.be.a('string').that.is.not.empty;
-  expect(res.body.data.status).to.equal(status);
-}
-
-function expectInvalid(res: ApiResponse, ...params: string[]): void {
-  expectError(res, 400, 'rest_invalid_param');
-  expect(res.body.data.params).to.have.all.keys(...params);
-}
 
 async function publishedEvent(fields: Record<string, unknown>): Promise<number> {
   const created = await storeEvent('en', { title: `Event ${uniqueToken()}`, status: 'publish', ...fields } as never);

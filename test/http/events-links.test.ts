@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
+import { expectInvalid } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { settle } from '../support/lists';
 
@@ -20,10 +21,8 @@ const createEvent = (fields: Record<string, unknown> = {}) =>
     ...fields,
   });
 
-function expectInvalid(res: ApiResponse, param: string, message?: RegExp): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(400);
-  expect(res.body.code).to.equal('rest_invalid_param');
-  expect(Object.keys(res.body.data.params)).to.deep.equal([param]);
+function expectInvalidParam(res: ApiResponse, param: string, message?: RegExp): void {
+  expectInvalid(res, param);
   if (message) expect(res.body.data.params[param]).to.match(message);
 }
 
@@ -103,12 +102,15 @@ describe('events: venue links', () => {
   it('rejects IDs that are not venues and inline venues without a name, naming venue', async () => {
     const organizer = await created('/organizers', { organizer: unique('Not A Venue') });
     const event = await createEvent();
-    expectInvalid(await api.patch(`/events/${event.id}`, { venue: organizer.id }), 'venue', /is not a venue ID/);
-    expectInvalid(await api.patch(`/events/${event.id}`, { venue: event.id }), 'venue');
-    expectInvalid(await api.patch(`/events/${event.id}`, { venue: 99999999 }), 'venue');
-    expectInvalid(await api.patch(`/events/${event.id}`, { venue: { city: 'Nowhere' } }), 'venue');
-    expectInvalid(await api.patch(`/events/${event.id}`, { venue: { venue: 'x', website: 'javascript:x' } }), 'venue');
-    expectInvalid(await api.patch(`/events/${event.id}`, { venue: -3 }), 'venue');
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { venue: organizer.id }), 'venue', /is not a venue ID/);
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { venue: event.id }), 'venue');
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { venue: 99999999 }), 'venue');
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { venue: { city: 'Nowhere' } }), 'venue');
+    expectInvalidParam(
+      await api.patch(`/events/${event.id}`, { venue: { venue: 'x', website: 'javascript:x' } }),
+      'venue',
+    );
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { venue: -3 }), 'venue');
     expect((await api.get(`/events/${event.id}`)).body.venue).to.deep.equal([]);
   });
 
@@ -162,13 +164,16 @@ describe('events: organizer links', () => {
   it('rejects IDs that are not organizers, naming organizer', async () => {
     const venue = await created('/venues', { venue: unique('Not An Org') });
     const event = await createEvent();
-    expectInvalid(
+    expectInvalidParam(
       await api.patch(`/events/${event.id}`, { organizer: [venue.id] }),
       'organizer',
       /is not an organizer ID/,
     );
-    expectInvalid(await api.patch(`/events/${event.id}`, { organizer: [{ email: 'no-name@x.example' }] }), 'organizer');
-    expectInvalid(await api.patch(`/events/${event.id}`, { organizer: 'abc' }), 'organizer');
+    expectInvalidParam(
+      await api.patch(`/events/${event.id}`, { organizer: [{ email: 'no-name@x.example' }] }),
+      'organizer',
+    );
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { organizer: 'abc' }), 'organizer');
   });
 
   it('creates nothing when another part of the write is invalid', async () => {
@@ -239,9 +244,9 @@ describe('events: category and tag links', () => {
   it('rejects unknown term IDs and a tag ID given as a category, naming the parameter', async () => {
     const tag = await created('/tags', { name: unique('Wrong Tax') });
     const event = await createEvent();
-    expectInvalid(await api.patch(`/events/${event.id}`, { categories: [99999999] }), 'categories');
-    expectInvalid(await api.patch(`/events/${event.id}`, { categories: [tag.id] }), 'categories', /tag ID/);
-    expectInvalid(await api.patch(`/events/${event.id}`, { tags: [{ $ne: 1 }] }), 'tags');
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { categories: [99999999] }), 'categories');
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { categories: [tag.id] }), 'categories', /tag ID/);
+    expectInvalidParam(await api.patch(`/events/${event.id}`, { tags: [{ $ne: 1 }] }), 'tags');
   });
 
   it('drops a deleted term from the event', async () => {
@@ -265,11 +270,11 @@ describe('events: post_parent', () => {
     const venue = await created('/venues', { venue: unique('Parent Venue') });
     const a = await createEvent();
     const b = await createEvent({ post_parent: a.id });
-    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: venue.id }), 'post_parent');
-    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: 99999999 }), 'post_parent');
-    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: a.id }), 'post_parent');
-    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: b.id }), 'post_parent', /ancestor/);
-    expectInvalid(await api.patch(`/events/${a.id}`, { post_parent: 'x' }), 'post_parent');
+    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: venue.id }), 'post_parent');
+    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: 99999999 }), 'post_parent');
+    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: a.id }), 'post_parent');
+    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: b.id }), 'post_parent', /ancestor/);
+    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: 'x' }), 'post_parent');
   });
 
   it('resets children when the parent is deleted permanently', async () => {

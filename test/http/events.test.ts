@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
+import { expectInvalid } from '../support/errors';
 import { testWorld } from '../support/harness';
 
 const API = 'http://api.calendar.test';
@@ -20,13 +21,6 @@ async function createEvent(fields: Record<string, unknown> = {}): Promise<ApiRes
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res;
-}
-
-function expectInvalid(res: ApiResponse, ...params: string[]): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(400);
-  expect(res.body.code).to.equal('rest_invalid_param');
-  expect(res.body.data.status).to.equal(400);
-  expect(Object.keys(res.body.data.params).sort()).to.deep.equal([...params].sort());
 }
 
 const details = (date: string) => {

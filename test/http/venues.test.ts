@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
-import { api, request, ROOT, type ApiResponse } from '../support/api';
+import { api, request, ROOT } from '../support/api';
+import { expectError, expectInvalid } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { storeEvent } from '../support/records';
 
@@ -19,18 +20,6 @@ async function createVenue(body: Record<string, unknown>, path = `${ROOT}/venues
   const res = await request('POST', path, body, { key: true });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body;
-}
-
-function expectError(res: ApiResponse, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.code).to.equal(code);
-  expect(res.body.message).to.be.a('string').that.is.not.empty;
-  expect(res.body.data.status).to.equal(status);
-}
-
-function expectInvalid(res: ApiResponse, ...params: string[]): void {
-  expectError(res, 400, 'rest_invalid_param');
-  expect(res.body.data.params).to.include.keys(...params);
 }
 
 async function adminUserId(): Promise<number> {

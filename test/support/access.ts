@@ -3,6 +3,7 @@ import type { Role } from '../../src/http/types';
 import { request, ROOT, type ApiResponse, type RequestOptions } from './api';
 import { testWorld } from './harness';
 import { daysFromNow } from './lists';
+import { expectError } from './errors';
 
 /** Who calls, in the access matrices: anonymous or one of the four roles. */
 export type CallerRole = 'anonymous' | Role;
@@ -99,14 +100,6 @@ export async function recordOf(
 /** The record as stored now, read by the administrator. */
 export async function adminRead(plural: string, id: number): Promise<ApiResponse> {
   return request('GET', `${ROOT}/${plural}/${id}`, undefined, { key: true });
-}
-
-/** Asserts an error answer: status, code, a message and `data.status`. */
-export function expectError(res: ApiResponse, status: number, code: string, where = ''): void {
-  expect(res.status, `${where} ${JSON.stringify(res.body)}`).to.equal(status);
-  expect(res.body, where).to.include({ code });
-  expect(res.body.message, where).to.be.a('string').that.is.not.empty;
-  expect(res.body.data, where).to.deep.include({ status });
 }
 
 /** 401 for a missing, unknown or revoked key, with the Bearer challenge. */

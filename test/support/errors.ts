@@ -1,0 +1,16 @@
+import { expect } from 'chai';
+import type { ApiResponse } from './api';
+
+/** Asserts an error answer (CONTRACT part 3): status, code, a message and `data.status`. */
+export function expectError(res: ApiResponse, status: number, code: string, where = ''): void {
+  expect(res.status, `${where} ${JSON.stringify(res.body)}`).to.equal(status);
+  expect(res.body, where).to.include({ code });
+  expect(res.body.message, where).to.be.a('string').that.is.not.empty;
+  expect(res.body.data, where).to.deep.include({ status });
+}
+
+/** A 400 `rest_invalid_param` naming exactly these parameters: every bad one, nothing else. */
+export function expectInvalid(res: ApiResponse, ...params: string[]): void {
+  expectError(res, 400, 'rest_invalid_param');
+  expect(Object.keys(res.body.data.params).sort()).to.deep.equal([...params].sort());
+}
