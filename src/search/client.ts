@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Client } from '@elastic/elasticsearch';
 
 export interface SearchClientOptions {
@@ -15,15 +16,38 @@ export function createSearchClient(options: SearchClientOptions): Client {
   });
 }
 
+/** Requests that start within this many milliseconds of each other share one deadline signal. */
+const DEADLINE_BUCKET_MS = 25;
+const deadlines = new Map<number, { signal: AbortSignal; startedBefore: number }>();
+
+/**
+ * A signal that aborts `ms` to `ms + DEADLINE_BUCKET_MS` from now. Requests started in the same
+ * few milliseconds share it: a timer, an AbortSignal and a DOMException for every list request
+ * were about 4% of its CPU, and a shared signal only ever aborts requests whose time is up.
+ */
+function deadlineSignal(ms: number): AbortSignal {
+  const now = Date.now();
+  let deadline = deadlines.get(ms);
+  if (!deadline || now >= deadline.startedBefore) {
+    const signal = AbortSignal.timeout(ms + DEADLINE_BUCKET_MS);
+    // Every request in flight listens to it: not a leak.
+    setMaxListeners(0, signal);
+    deadline = { signal, startedBefore: now + DEADLINE_BUCKET_MS };
+    deadlines.set(ms, deadline);
+  }
+  return deadline.signal;
+}
+
 /**
  * Options of a request that must give up after `ms`. Not `requestTimeout`: with the undici
  * connection (@elastic/transport 8.4), a per-request timeout that differs from the client's
  * aborts every request in flight on that client when it fires (they share one abort emitter),
- * so one slow list, or a /readyz probe, would fail unrelated lists. A signal of its own aborts
- * only this request (RequestAbortedError).
+ * so one slow list, or a /readyz probe, would fail unrelated lists. The client's own timeout
+ * would not bound the whole request either (undici starts it once a socket is free). A deadline
+ * signal aborts only requests that started with it (RequestAbortedError).
  */
 export function giveUpAfter(ms: number): { signal: AbortSignal; maxRetries: 0 } {
-  return { signal: AbortSignal.timeout(ms), maxRetries: 0 };
+  return { signal: deadlineSignal(ms), maxRetries: 0 };
 }
 
 export async function pingSearch(client: Client): Promise<boolean> {
