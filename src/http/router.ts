@@ -14,34 +14,58 @@ const DIGITS = /^\d+$/;
 export const noRoute = (): NotFoundError =>
   new NotFoundError('rest_no_route', 'No route was found matching the URL and request method.');
 
-/** Registers every route of the table under every root, each behind its access check and validator. */
-export function buildRouter(routes: RouteSpec[]): Router<AppState> {
+/** The route table under each root: a request is matched against its own root's routes only. */
+export interface ApiRouter {
+  routes(): Middleware<AppState>;
+  /** What the router of the path's root matches (none outside the roots). */
+  match(path: string, method: string): ReturnType<Router<AppState>['match']> | null;
+}
+
+function rootRouter(root: string, routes: RouteSpec[]): Router<AppState> {
   const router = new Router<AppState>();
   router.param('id', async (id, _ctx, next) => {
     if (!DIGITS.test(id)) throw noRoute();
     return next();
   });
-  for (const root of ROOTS) {
-    for (const route of routes) {
-      const path = `${root}${route.path}`.replace(/\/$/, '') || '/';
-      router.register(path, route.methods, [
-        requireAccess(route.access),
-        validate(route.input, route.pathKeys),
-        route.handler as unknown as Middleware<AppState>,
-      ]);
-    }
+  for (const route of routes) {
+    const path = `${root}${route.path}`.replace(/\/$/, '') || '/';
+    router.register(path, route.methods, [
+      requireAccess(route.access),
+      validate(route.input, route.pathKeys),
+      route.handler as unknown as Middleware<AppState>,
+    ]);
   }
   return router;
 }
 
+/**
+ * Registers every route of the table under every root, each behind its access check and
+ * validator. One router per root: matching a request against the four roots' routes at once
+ * tried four times the patterns.
+ */
+export function buildRouter(routes: RouteSpec[]): ApiRouter {
+  const roots = ROOTS.map((root) => {
+    const router = rootRouter(root, routes);
+    return { root, router, dispatch: router.routes() as unknown as Middleware<AppState> };
+  });
+  const rootOf = (path: string) => roots.find(({ root }) => path === root || path.startsWith(`${root}/`));
+  return {
+    routes: () => (ctx, next) => {
+      const root = rootOf(ctx.path);
+      return root ? root.dispatch(ctx, next) : next();
+    },
+    match: (path, method) => rootOf(path)?.router.match(path, method) ?? null,
+  };
+}
+
 /** After the router: 405 with `Allow` for a known path, otherwise 404 `rest_no_route`. */
-export function routeFallback(router: Router<AppState>): Middleware<AppState> {
+export function routeFallback(router: ApiRouter): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
     const match = router.match(ctx.path, ctx.method);
-    const allowed = new Set(match.path.flatMap((layer) => layer.methods));
-    if (allowed.size > 0 && !match.route) throw new MethodNotAllowedError([...allowed]);
+    const allowed = new Set(match?.path.flatMap((layer) => layer.methods));
+    if (allowed.size > 0 && !match?.route) throw new MethodNotAllowedError([...allowed]);
     throw noRoute();
   };
 }
