@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { expect } from 'chai';
 import { giveUpAfter } from '../../../src/search/client';
 
@@ -5,19 +6,21 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('search/client giveUpAfter', () => {
   it('shares one deadline between requests started together, never with later ones', async () => {
+    const startedFirst = performance.now();
     const first = giveUpAfter(300).signal;
     expect(giveUpAfter(300).signal).to.equal(first);
     expect(giveUpAfter(500).signal, 'another budget').not.to.equal(first);
     await sleep(100);
+    const startedLater = performance.now();
     const later = giveUpAfter(300).signal;
     expect(later).not.to.equal(first);
-    await sleep(250);
-    // The first requests' deadline (300-325 ms) has passed; the later one's (from 400 ms) has not.
-    expect(first.aborted).to.equal(true);
+
+    await once(first, 'abort');
+    expect(performance.now() - startedFirst).to.be.at.least(299);
     expect((first.reason as Error).name).to.equal('TimeoutError');
-    expect(later.aborted).to.equal(false);
-    await sleep(150);
-    expect(later.aborted).to.equal(true);
+    expect(later.aborted, 'a request started 100 ms later is still within its time').to.equal(false);
+    await once(later, 'abort');
+    expect(performance.now() - startedLater).to.be.at.least(299);
   });
 
   it('gives up without retries', () => {
