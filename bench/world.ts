@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config';
 import { acquireServices, type RunningServices } from '../src/embedded/embeddedServices';
 import { createLogger } from '../src/log';
-import { openServices, type Services } from '../src/services';
+import { emptyDatabase, openServices, type Services } from '../src/services';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
 
@@ -17,37 +17,6 @@ export interface BenchWorld {
   childEnv: NodeJS.ProcessEnv;
   adminKey: string;
   close(keep: boolean): Promise<void>;
-}
-
-/** Collections the service (and its ops scripts) may create; jongodb cannot list or drop them. */
-const KNOWN_COLLECTIONS = [
-  'counters',
-  'sync_state',
-  'api_keys',
-  'events',
-  'venues',
-  'organizers',
-  'categories',
-  'tags',
-  'reindex_targets',
-];
-
-async function emptyDatabase(services: Services): Promise<void> {
-  if (await services.db.dropDatabase().catch(() => false)) return;
-  const listed = await services.db
-    .listCollections({}, { nameOnly: true })
-    .toArray()
-    .then((infos) => infos.map((info) => info.name))
-    .catch(() => [] as string[]);
-  const names = new Set([...KNOWN_COLLECTIONS, ...listed]);
-  await Promise.all(
-    [...names].map((name) =>
-      services.db
-        .collection(name)
-        .deleteMany({})
-        .catch(() => undefined),
-    ),
-  );
 }
 
 /** Seeding a big collection on jongodb takes long per insert: the bench's own client waits longer. */

@@ -5,6 +5,7 @@ import { ApiKeyStore } from './auth/apiKeys';
 import type { Logger } from './log';
 import { createMetrics, type Metrics } from './metrics/registry';
 import { createSearchClient } from './search/client';
+import { reindexTargets } from './search/reindexTargets';
 import { connectMongo } from './storage/mongo';
 import { createStores, ensureStoreIndexes, type Stores } from './storage/stores';
 import { SyncQueue } from './storage/syncQueue';
@@ -48,4 +49,34 @@ export async function openServices(config: Config, log: Logger): Promise<Service
       await Promise.allSettled([client.close(), search.close()]);
     },
   };
+}
+
+/**
+ * Removes everything the service stored (test and benchmark worlds): drops the database where the
+ * server can; jongodb cannot drop databases nor always list collections, so every collection the
+ * service creates, and any the server lists, is emptied instead.
+ */
+export async function emptyDatabase(services: Services): Promise<void> {
+  const { db } = services;
+  if (await db.dropDatabase().catch(() => false)) return;
+  const listed = await db
+    .listCollections({}, { nameOnly: true })
+    .toArray()
+    .then((infos) => infos.map((info) => info.name))
+    .catch(() => [] as string[]);
+  const own = [
+    'counters',
+    'api_keys',
+    services.sync.entries.collectionName,
+    reindexTargets(db).collectionName,
+    ...Object.values(services.stores).map((store) => store.docs.collectionName),
+  ];
+  await Promise.all(
+    [...new Set([...own, ...listed])].map((name) =>
+      db
+        .collection(name)
+        .deleteMany({})
+        .catch(() => undefined),
+    ),
+  );
 }

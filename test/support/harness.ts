@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../../config';
 import { acquireServices, type RunningServices } from '../../src/embedded/embeddedServices';
 import { createLogger } from '../../src/log';
 import { startServer, type RunningServer } from '../../src/server';
-import { openServices, type Services } from '../../src/services';
+import { emptyDatabase, openServices, type Services } from '../../src/services';
 import { startSyncWorker, type SyncWorker } from '../../src/search/syncWorker';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -55,26 +55,6 @@ export async function startWorld(): Promise<TestWorld> {
   const { key } = await services.apiKeys.create('test administrator', 'administrator');
   world = { config, services, server, worker, baseUrl: server.url, adminKey: key };
   return world;
-}
-
-/** jongodb has no dropDatabase (nor listCollections), so empty every collection the service uses. */
-async function emptyDatabase(services: Services): Promise<void> {
-  const dropped = await services.db.dropDatabase().catch(() => false);
-  if (dropped) return;
-  const names = new Set([
-    'counters',
-    'sync_state',
-    'api_keys',
-    ...Object.values(services.stores).map((store) => store.docs.collectionName),
-  ]);
-  await Promise.all(
-    [...names].map((name) =>
-      services.db
-        .collection(name)
-        .deleteMany({})
-        .catch(() => undefined),
-    ),
-  );
 }
 
 export async function stopWorld(): Promise<void> {
