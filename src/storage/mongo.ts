@@ -63,15 +63,11 @@ export async function ensureIndex(
 }
 
 /**
- * Drops an index an earlier version created, if it is still there. Best effort: such an index
- * only costs writes, and jongodb cannot drop indexes at all (it forgets them on restart anyway).
+ * Drops an index an earlier version created, if it is still there (no listing first: a missing
+ * index is just an error to ignore). Best effort: such an index only costs writes, and jongodb
+ * cannot drop indexes at all (it forgets them on restart anyway).
  */
 export async function dropObsoleteIndex(collection: Collection<any>, name: string): Promise<boolean> {
-  const existing = await collection
-    .listIndexes()
-    .toArray()
-    .catch(() => [] as Document[]);
-  if (!existing.some((index) => index.name === name)) return false;
   return collection.dropIndex(name).then(
     () => true,
     () => false,

@@ -6,9 +6,9 @@ import { dropObsoleteIndex } from '../../../src/storage/mongo';
 function fakeCollection(names: string[], canDrop = true) {
   const dropped: string[] = [];
   const collection = {
-    listIndexes: () => ({ toArray: async () => names.map((name) => ({ name, key: {} })) }),
     dropIndex: async (name: string) => {
       if (!canDrop) throw Object.assign(new Error('no such command: dropIndexes'), { code: 59 });
+      if (!names.includes(name)) throw Object.assign(new Error(`index not found with name [${name}]`), { code: 27 });
       dropped.push(name);
     },
   } as unknown as Collection;
