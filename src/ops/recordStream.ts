@@ -1,6 +1,6 @@
 import { LANGUAGES } from '../../config';
-import type { BaseDoc, RecordStore } from '../storage/recordStore';
-import type { ClaimedEntry, SyncKind, SyncQueue } from '../storage/syncQueue';
+import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
+import type { ClaimedEntry, SyncQueue } from '../storage/syncQueue';
 
 /**
  * IDs of every record in `store`, ascending, `size` at a time, from one cursor: memory stays
@@ -38,20 +38,55 @@ export async function countRecords<D extends BaseDoc>(store: RecordStore<D>): Pr
   return row?.n ?? 0;
 }
 
-/**
- * The current sync version of each record, read BEFORE its content (the worker's invariant: the
- * content indexed is never older than its version). Records without a sync entry get one
- * (pending, so the worker indexes them too).
- */
-export async function currentVersions(sync: SyncQueue, kind: SyncKind, ids: number[]): Promise<ClaimedEntry[]> {
-  const entries = await sync.entriesOf(kind, ids);
-  const missing = ids.filter((id) => !entries.has(id));
-  if (missing.length > 0) {
-    await sync.markDirty(kind, missing);
-    for (const [id, entry] of await sync.entriesOf(kind, missing)) entries.set(id, entry);
+/** `[first, last]` ID ranges of `size` IDs covering every record `store` has when called. */
+export async function* idRanges<D extends BaseDoc>(
+  store: RecordStore<D>,
+  size: number,
+  signal?: AbortSignal,
+): AsyncGenerator<[number, number]> {
+  const highest = await store.highestPossibleId();
+  for (let first = 1; first <= highest; first += size) {
+    signal?.throwIfAborted();
+    yield [first, Math.min(first + size - 1, highest)];
   }
-  return ids.flatMap((id) => {
-    const entry = entries.get(id);
-    return entry ? [{ key: entry._id, kind, id, version: entry.version }] : [];
-  });
+}
+
+export interface VersionedRecords<D extends BaseDoc> {
+  /** One per record, ascending by ID, at its current sync version. */
+  entries: ClaimedEntry[];
+  records: Map<number, StoredRecord<D>>;
+}
+
+/**
+ * The records with IDs from `first` to `last` and their current sync versions, read BEFORE their
+ * content (the worker's invariant: the content indexed is never older than its version). Records
+ * without a sync entry get one (pending, so the worker indexes them too) and are read again.
+ */
+export async function versionedRange<D extends BaseDoc>(
+  sync: SyncQueue,
+  store: RecordStore<D>,
+  first: number,
+  last: number,
+): Promise<VersionedRecords<D>> {
+  const { kind } = store;
+  const versions = await sync.entriesInRange(kind, first, last);
+  const records = await store.getRange(first, last);
+  const unknown = [...records.keys()].filter((id) => !versions.has(id));
+  if (unknown.length > 0) {
+    await sync.markDirty(kind, unknown);
+    for (const [id, entry] of await sync.entriesOf(kind, unknown)) versions.set(id, entry);
+    const reread = await store.getMany(unknown);
+    for (const id of unknown) {
+      const record = reread.get(id);
+      if (record) records.set(id, record);
+      else records.delete(id);
+    }
+  }
+  const entries = [...records.keys()]
+    .sort((a, b) => a - b)
+    .flatMap((id): ClaimedEntry[] => {
+      const entry = versions.get(id);
+      return entry ? [{ key: entry._id, kind, id, version: entry.version }] : [];
+    });
+  return { entries, records };
 }

@@ -3,7 +3,7 @@
  *
  *   reindex(services, options?) → Promise<ReindexResult>
  *
- * options: `kinds` (default all five), `langs` (default all three), `batchSize` (records per
+ * options: `kinds` (default all five), `langs` (default all three), `batchSize` (IDs per
  * batch, default 500), `dryRun` (print what would happen and the counts, change nothing),
  * `signal` (AbortSignal: interrupts the run, nothing swapped), `progress` (a ProgressFactory from
  * ./progress, default silent), `say` (operator lines, default none), `onBatch(kind, done)`.
@@ -15,8 +15,8 @@
  *     mapping, with a write alias (`…-events-en-rebuild`), and registers it in MongoDB
  *     (`reindex_targets`, heartbeat): the sync worker then writes every change to the live alias
  *     AND the new index until the swap (external versions make the order irrelevant);
- *  3. streams every record from MongoDB in batches (bounded memory), reads its sync version
- *     before its content, maps it with the worker's prepareGroup and loads it with the worker's
+ *  3. reads every record from MongoDB by ID range up to the highest ID allocated (bounded
+ *     memory, one read per range), its sync version before its content, maps it with the worker's prepareGroup and loads it with the worker's
  *     BulkIndexer;
  *  4. checks the load had no errors, the heartbeat never lapsed, and that the new index holds as
  *     many documents as MongoDB has records (give or take the changes in flight);
@@ -255,14 +255,20 @@ async function loadAndCheck(
   }
   await registration.assertAlive();
   await Promise.all(builds.map((b) => admin.finishBuildIndex(client, services.config, b.index)));
-  const [records, pending] = await Promise.all([
-    countRecords(storeOf(services, kind)),
-    services.sync.pendingCount(kind),
-  ]);
+  // Writes go on while counting: the records are counted before and after the documents, and
+  // the documents must fall between the two, give or take the changes in flight.
+  const countRecordsAndPending = () =>
+    Promise.all([countRecords(storeOf(services, kind)), services.sync.pendingCount(kind)]);
+  const before = await countRecordsAndPending();
+  const counts = await Promise.all(builds.map((b) => admin.documentCount(client, b.index)));
+  const after = await countRecordsAndPending();
+  const pending = Math.max(before[1], after[1]);
+  const [fewest, most] = [Math.min(before[0], after[0]), Math.max(before[0], after[0])];
+  const records = fewest === most ? `${fewest}` : `${fewest}-${most}`;
   const aliases: ReindexedAlias[] = [];
-  for (const build of builds) {
-    const documents = await admin.documentCount(client, build.index);
-    if (Math.abs(documents - records) > pending) {
+  for (const [i, build] of builds.entries()) {
+    const documents = counts[i] as number;
+    if (documents < fewest - pending || documents > most + pending) {
       throw new OpsError(
         `count check failed for ${admin.label(kind, build.state.lang)}: ${records} records in MongoDB but ${documents} documents in ${build.index} (${pending} changes in flight); the live alias is unchanged: see "npm run sync:verify", then run the reindex again`,
       );

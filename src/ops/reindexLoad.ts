@@ -5,7 +5,7 @@ import { prepareGroup, storeOf } from '../search/batchDocuments';
 import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
 import type { SyncKind } from '../storage/syncQueue';
 import type { Progress } from './progress';
-import { currentVersions, recordIdBatches } from './recordStream';
+import { idRanges, versionedRange, type VersionedRecords } from './recordStream';
 
 /** Batches prepared while the previous one is being indexed (as the worker does). */
 const BATCHES_IN_FLIGHT = 2;
@@ -53,12 +53,14 @@ export async function loadRecords(services: Services, client: Client, options: L
   // Event documents embed term counts (replaced by the term index's when served): once per run.
   const batchServices = options.kind === 'event' ? withRunMemo(services) : services;
   try {
-    for await (const ids of recordIdBatches(store, options.batchSize, options.signal)) {
+    for await (const [first, last] of idRanges(store, options.batchSize, options.signal)) {
       while (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
       if (failure !== undefined) break;
       options.signal?.throwIfAborted();
-      const batch: Promise<void> = loadBatch(batchServices, client, indexer, options, ids)
+      const batch: Promise<void> = versionedRange(services.sync, store, first, last)
+        .then((range) => loadBatch(batchServices, client, indexer, options, range))
         .then(async (done) => {
+          if (done.records === 0) return;
           result.records += done.records;
           result.errors += done.failed.length;
           result.samples.push(...done.failed.slice(0, ERROR_SAMPLES - result.samples.length));
@@ -85,10 +87,10 @@ async function loadBatch(
   client: Client,
   indexer: BulkIndexer,
   options: LoadOptions,
-  ids: number[],
+  { entries, records }: VersionedRecords<any>,
 ): Promise<BatchResult> {
-  const entries = await currentVersions(services.sync, options.kind, ids);
-  const group = await prepareGroup(services, client, options.kind, entries, { propagate: false });
+  if (entries.length === 0) return { records: 0, failed: [] };
+  const group = await prepareGroup(services, client, options.kind, entries, { propagate: false, records });
   const failed: string[] = [];
   const outcomes = entries.map(async (entry) => {
     const operations = group.operations.get(entry.key);
@@ -105,5 +107,5 @@ async function loadBatch(
     if (error) failed.push(`${entry.id}: ${error.error ?? `status ${error.status}`}`);
   });
   await Promise.all(outcomes);
-  return { records: ids.length, failed };
+  return { records: entries.length, failed };
 }

@@ -45,6 +45,8 @@ export interface PrepareOptions {
    * rebuild (src/ops/reindex.ts) rebuilds from the database and changes nothing dependents show.
    */
   propagate?: boolean;
+  /** The entries' records, read after their versions (default: read here). */
+  records?: Map<number, StoredRecord<any>>;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function prepareGroup(
   const services = withBatchCache(rootServices);
   const shouldPropagate = options.propagate ?? true;
   const [records, previous] = await Promise.all([
-    storeOf(services, kind).getMany(ids),
+    options.records ?? storeOf(services, kind).getMany(ids),
     shouldPropagate ? previousDocs(services, client, kind, ids) : null,
   ]);
   const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));

@@ -44,3 +44,9 @@ export async function nextId(db: Db, counter: CounterName): Promise<number> {
 export async function nextIds(db: Db, counter: CounterName, count: number): Promise<number> {
   return (await allocate(db, counter, count)) - count + 1;
 }
+
+/** The last value a counter allocated (0 before its first allocation): no ID above it exists. */
+export async function lastAllocated(db: Db, counter: CounterName): Promise<number> {
+  const doc = await db.collection<CounterDoc>('counters').findOne({ _id: counter });
+  return doc?.seq ?? 0;
+}

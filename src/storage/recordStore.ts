@@ -1,7 +1,7 @@
 import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
-import { nextId, nextIds, type CounterName } from './counters';
+import { lastAllocated, nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
 import { dropObsoleteIndex, ensureIndex, isDuplicateKey } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
@@ -64,6 +64,16 @@ export function inLanguage<D extends BaseDoc>(record: StoredRecord<D>, lang: Lan
 
 export function languagesOf<D extends BaseDoc>(record: StoredRecord<D>): Language[] {
   return LANGUAGES.filter((lang) => record.docs[lang] !== undefined);
+}
+
+function recordsOf<D extends BaseDoc>(docs: D[]): Map<number, StoredRecord<D>> {
+  const found = new Map<number, StoredRecord<D>>();
+  for (const doc of docs) {
+    const record = found.get(doc.id) ?? { id: doc.id, originalLang: doc.originalLang, docs: {} };
+    record.docs[doc.lang] = doc;
+    found.set(doc.id, record);
+  }
+  return found;
 }
 
 /**
@@ -130,15 +140,18 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   async getMany(ids: number[]): Promise<Map<number, StoredRecord<D>>> {
-    const found = new Map<number, StoredRecord<D>>();
-    if (ids.length === 0) return found;
-    const docs = keep((await this.docs.find(idFilter(ids) as Filter<D>).toArray()) as D[], ids);
-    for (const doc of docs) {
-      const record = found.get(doc.id) ?? { id: doc.id, originalLang: doc.originalLang, docs: {} };
-      record.docs[doc.lang] = doc;
-      found.set(doc.id, record);
-    }
-    return found;
+    if (ids.length === 0) return new Map();
+    return recordsOf(keep((await this.docs.find(idFilter(ids) as Filter<D>).toArray()) as D[], ids));
+  }
+
+  /** The records whose IDs are from `first` to `last`, both included. */
+  async getRange(first: number, last: number): Promise<Map<number, StoredRecord<D>>> {
+    return recordsOf((await this.docs.find({ id: { $gte: first, $lte: last } } as Filter<D>).toArray()) as D[]);
+  }
+
+  /** No record of this store has an ID above this (IDs come from a counter and are never reused). */
+  async highestPossibleId(): Promise<number> {
+    return lastAllocated(this.db, this.options.counter);
   }
 
   /** Looks the slug up in `lang` first, then in any language (CONTRACT part 5). */

@@ -212,6 +212,12 @@ export class SyncQueue extends EventEmitter {
     return new Map(found.map((entry) => [entry.id, entry]));
   }
 
+  /** The entries of the records of `kind` whose IDs are from `first` to `last`, both included. */
+  async entriesInRange(kind: SyncKind, first: number, last: number): Promise<Map<number, SyncEntry>> {
+    const found = await this.entries.find({ kind, id: { $gte: first, $lte: last } }).toArray();
+    return new Map(found.map((entry) => [entry.id, entry]));
+  }
+
   async pendingCount(kind: SyncKind): Promise<number> {
     return this.entries.countDocuments({ kind, pending: true });
   }

@@ -66,8 +66,9 @@ describe('ops: reindex (npm run reindex)', function () {
         await write(existing[done % existing.length]);
         await write();
       },
+    }).finally(() => {
+      stop = true;
     });
-    stop = true;
     await background;
     await settle();
 
@@ -135,6 +136,35 @@ describe('ops: reindex (npm run reindex)', function () {
     const after = await indexesBehind(client, alias());
     expect(after).to.have.length(1).and.not.deep.equal(before);
     expect((await listIds(`/events?search=${word}&per_page=50`)).length).to.be.greaterThan(20);
+  });
+
+  it("a record that vanishes behind the queue's back fails the count check: nothing is swapped", async () => {
+    const { services } = testWorld();
+    const store = services.stores.events;
+    const [first] = await store.docs.find({}, { sort: { id: 1 }, limit: 1 }).toArray();
+    const record = (await store.getMany([first!.id])).get(first!.id)!;
+    const before = await indexesBehind(services.search, alias());
+    let removed = false;
+    try {
+      const error = await reindex(services, {
+        kinds: ['event'],
+        langs: ['en'],
+        // Its batch is loaded when the first one reports: the database now has one record fewer.
+        onBatch: async () => {
+          if (removed) return;
+          removed = true;
+          await store.docs.deleteMany({ id: record.id });
+        },
+      }).catch((err: unknown) => err);
+      expect(error).to.be.instanceOf(OpsError);
+      const [, records, documents] = /(\d+) records in MongoDB but (\d+) documents/.exec(String(error)) ?? [];
+      expect(Number(documents), String(error)).to.equal(Number(records) + 1);
+      expect(String(error)).to.match(/^OpsError: count check failed for events\/en: .*the live alias is unchanged/);
+      expect(await indexesBehind(services.search, alias())).to.deep.equal(before);
+      expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
+    } finally {
+      if (removed) await store.docs.insertMany(Object.values(record.docs));
+    }
   });
 
   it('a re-run deletes what a crashed run left: its half-built index and stale registration', async () => {
