@@ -10,19 +10,36 @@ import { PROJECT_ROOT } from './world';
 export const buildFolder = (runId: string) =>
   path.join(PROJECT_ROOT, 'node_modules', '.cache', 'calendar-bench', runId);
 
+/** The programs the bench runs: the API and its worker, the reindex and its raw bulk baseline. */
+export interface BenchScripts {
+  api: string;
+  worker: string;
+  reindex: string;
+  bulkBaseline: string;
+}
+
+const ENTRY_POINTS: Record<keyof BenchScripts, string> = {
+  api: 'src/main.ts',
+  worker: 'src/worker.ts',
+  reindex: 'bench/reindex/child.ts',
+  bulkBaseline: 'bench/reindex/bulkBaseline.ts',
+};
+
+/** The TypeScript sources themselves, run through tsx (`--api source`). */
+export const SOURCE_SCRIPTS: BenchScripts = ENTRY_POINTS;
+
 /**
  * Compiles the API the way `npm run build` does (tsc to CommonJS, run by plain node as the
  * Dockerfile does), into `outDir`: the bench measures the deployed artifact, not the TypeScript
- * loader (tsx keeps ~30 MB more in memory). Only the API's and the worker's import graphs, without
- * type checks.
+ * loader (tsx keeps ~30 MB more in memory). The reindex and its baseline are compiled with them,
+ * as `npm run build` compiles the scripts. Only these import graphs, without type checks.
  */
-export async function buildApi(outDir: string): Promise<{ api: string; worker: string }> {
+export async function buildApi(outDir: string): Promise<BenchScripts> {
   await rm(outDir, { recursive: true, force: true });
   const tsc = path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = [
     tsc,
-    'src/main.ts',
-    'src/worker.ts',
+    ...Object.values(ENTRY_POINTS),
     '--outDir',
     outDir,
     '--rootDir',
@@ -39,5 +56,11 @@ export async function buildApi(outDir: string): Promise<{ api: string; worker: s
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`building the API failed (exit ${code}): ${output.slice(-2000)}`);
-  return { api: path.join(outDir, 'src', 'main.js'), worker: path.join(outDir, 'src', 'worker.js') };
+  const compiled = (source: string) => path.join(outDir, source.replace(/\.ts$/, '.js'));
+  return {
+    api: compiled(ENTRY_POINTS.api),
+    worker: compiled(ENTRY_POINTS.worker),
+    reindex: compiled(ENTRY_POINTS.reindex),
+    bulkBaseline: compiled(ENTRY_POINTS.bulkBaseline),
+  };
 }

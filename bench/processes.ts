@@ -5,6 +5,9 @@ import path from 'node:path';
 import { freePort } from '../src/embedded/managedProcess';
 import { PROJECT_ROOT } from './world';
 
+/** TypeScript sources run through tsx; compiled JavaScript (bench/build.ts) as deployed. */
+const loaderFor = (script: string): string[] => (script.endsWith('.ts') ? ['--import', 'tsx'] : []);
+
 /** A server child (the API or the baseline) listening on `url`. */
 export interface ServerChild {
   name: string;
@@ -50,8 +53,7 @@ async function isReady(url: string, options: SpawnServerOptions): Promise<boolea
 export async function spawnServer(options: SpawnServerOptions): Promise<ServerChild> {
   const port = await freePort();
   const log = createWriteStream(options.logFile);
-  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loaderFor(options.script), options.script], {
     cwd: PROJECT_ROOT,
     env: { ...options.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -139,9 +141,9 @@ export function resultsPath(out: string, ...parts: string[]): string {
   return path.resolve(PROJECT_ROOT, out, ...parts);
 }
 
-/** Runs a TypeScript script in a child node process and parses the JSON line it prints last. */
+/** Runs a script (TypeScript, or compiled by bench/build.ts) in a child node process and parses the JSON line it prints last. */
 export async function runJsonChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...loaderFor(script), script, ...args], {
     cwd: PROJECT_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

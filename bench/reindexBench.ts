@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { seedDemo } from '../src/ops/demoData';
+import type { BenchScripts } from './build';
 import { runJsonChild } from './processes';
 import type { Row } from './report';
 import type { BenchWorld } from './world';
@@ -26,8 +27,8 @@ export interface ReindexMeasurement {
   details: Record<string, unknown>;
 }
 
-const reindexOnce = (world: BenchWorld) =>
-  runJsonChild<ReindexRun>(path.join('bench', 'reindex', 'child.ts'), [], world.childEnv);
+const reindexOnce = (world: BenchWorld, scripts: BenchScripts) =>
+  runJsonChild<ReindexRun>(scripts.reindex, [], world.childEnv);
 
 function reindexRow(scenario: string, run: ReindexRun, bulk: BulkRun | null): Row {
   return {
@@ -52,25 +53,22 @@ function reindexRow(scenario: string, run: ReindexRun, bulk: BulkRun | null): Ro
 export async function measureReindex(
   world: BenchWorld,
   workDir: string,
+  scripts: BenchScripts,
   scaleTo: number | null,
   seed: number,
   log: (line: string) => void,
 ): Promise<ReindexMeasurement> {
   log('reindexing the events');
-  const base = await reindexOnce(world);
+  const base = await reindexOnce(world, scripts);
   log(`raw bulk baseline of the same documents`);
-  const bulk = await runJsonChild<BulkRun>(
-    path.join('bench', 'reindex', 'bulkBaseline.ts'),
-    [path.join(workDir, 'events.ndjson')],
-    world.childEnv,
-  );
+  const bulk = await runJsonChild<BulkRun>(scripts.bulkBaseline, [path.join(workDir, 'events.ndjson')], world.childEnv);
   const rows = [reindexRow(`5. reindex ${base.records} events`, base, bulk)];
   let rss: ReindexMeasurement['rss'] = null;
   const details: Record<string, unknown> = { reindex: base, bulk };
   if (scaleTo !== null && scaleTo > base.records) {
     log(`seeding ${scaleTo - base.records} more events for the reindex at ${scaleTo}`);
     await seedDemo(world.services, { events: scaleTo - base.records, seed: seed + 1, index: 'none' });
-    const scaled = await reindexOnce(world);
+    const scaled = await reindexOnce(world, scripts);
     rows.push(reindexRow(`5. reindex ${scaled.records} events (memory)`, scaled, null));
     rss = { base: base.peakRssMb, scaled: scaled.peakRssMb };
     details.scaled = scaled;

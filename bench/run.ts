@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { parseBenchArgs, type BenchOptions } from './args';
-import { buildApi, buildFolder } from './build';
+import { buildApi, buildFolder, SOURCE_SCRIPTS } from './build';
 import { measureThroughput, type MeasureContext } from './measure';
 import { resultsPath } from './processes';
 import { summariseProfiles } from './profile';
@@ -87,10 +87,7 @@ async function main(): Promise<number> {
     else details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
     if (options.only?.every((name) => name === 'seed')) return 0;
     const settings: ServerSettings = {
-      scripts:
-        options.api === 'build'
-          ? await buildApi(buildFolder(world.runId))
-          : { api: 'src/main.ts', worker: 'src/worker.ts' },
+      scripts: options.api === 'build' ? await buildApi(buildFolder(world.runId)) : SOURCE_SCRIPTS,
       nodeArgs: [
         ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []),
         ...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
@@ -152,7 +149,7 @@ async function main(): Promise<number> {
     // The reindex runs alone: every server child is stopped by now.
     if (wanted(options, 'reindex')) {
       await attempt('5. reindex', rows, measured.failures, async () => {
-        const reindexed = await measureReindex(world, workDir, options.reindexScale, options.seed, log);
+        const reindexed = await measureReindex(world, workDir, settings.scripts, options.reindexScale, options.seed, log);
         rows.push(...reindexed.rows);
         details.reindex = reindexed.details;
         measured.reindexRatio = reindexed.ratio;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import type { BenchScripts } from './build';
 import { RssSampler, spawnServer, type ServerChild } from './processes';
 import { PROJECT_ROOT, type BenchWorld } from './world';
 
@@ -16,8 +17,8 @@ export interface Servers {
 }
 
 export interface ServerSettings {
-  /** Entry points: compiled JavaScript (as deployed) or src/main.ts and src/worker.ts. */
-  scripts: { api: string; worker: string };
+  /** Entry points: compiled JavaScript (as deployed) or the TypeScript sources. */
+  scripts: BenchScripts;
   /** Extra node flags for the API (profiling, BENCH_API_NODE_OPTIONS). */
   nodeArgs: string[];
   workDir: string;

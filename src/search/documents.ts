@@ -48,12 +48,6 @@ function linked<D extends BaseDoc>(
 
 const isPublished = (doc: { status?: string }): boolean => doc.status === 'publish';
 
-/** Only the fields lists show: the single-read extras (`json_ld`) stay out of the index. */
-function listRecord(apiRecord: Record<string, unknown>): Record<string, unknown> {
-  const { json_ld: _jsonLd, ...rest } = apiRecord;
-  return rest;
-}
-
 function eventDocument(
   stored: StoredRecord<EventDoc>,
   lang: Language,
@@ -113,7 +107,7 @@ function eventDocument(
     category_slugs: categories.map((t) => t.slug),
     tag_slugs: tags.map((t) => t.slug),
     location: points.length > 0 ? points : null,
-    record: listRecord(apiRecord),
+    record: apiRecord,
     // Terms (counts), venues and organizers (has_events, upcoming) follow these.
     deps: hash({ status: doc.status, end: doc.end.toISOString(), ...ids }),
   };
@@ -149,7 +143,7 @@ function postDocument(
     location: point,
     published_events: stats.published,
     events_end_max: stats.endMax ? stats.endMax.toISOString() : null,
-    record: listRecord(apiRecord),
+    record: apiRecord,
     // Events embed the record and the location; the event statistics are not embedded.
     deps: hash({ record: apiRecord, point }),
   };
@@ -172,7 +166,7 @@ function termDocument(
     description: plainText(doc.description),
     parent: kind === 'category' ? (doc.parent ?? 0) : 0,
     count,
-    record: listRecord(apiRecord),
+    record: apiRecord,
     // A count change alone does not re-index every event using the term.
     deps: hash(embedded),
   };

@@ -95,8 +95,8 @@ const event = (fields: Partial<EventDoc> = {}): StoredRecord<EventDoc> => ({
 });
 
 describe('search/documents', () => {
-  it('maps an event: plain text, names and location of live links, local and UTC dates, the record without json_ld', () => {
-    const doc = toIndexDocument('event', event(), 'en', { id: 9, title: 'Night', json_ld: {} }, related());
+  it('maps an event: plain text, names and location of live links, local and UTC dates, the API record as the view gave it', () => {
+    const doc = toIndexDocument('event', event(), 'en', { id: 9, title: 'Night' }, related());
     expect(doc).to.deep.include({
       id: 9,
       description: 'Loud music',
