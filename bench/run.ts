@@ -149,7 +149,14 @@ async function main(): Promise<number> {
     // The reindex runs alone: every server child is stopped by now.
     if (wanted(options, 'reindex')) {
       await attempt('5. reindex', rows, measured.failures, async () => {
-        const reindexed = await measureReindex(world, workDir, settings.scripts, options.reindexScale, options.seed, log);
+        const reindexed = await measureReindex(
+          world,
+          workDir,
+          settings.scripts,
+          options.reindexScale,
+          options.seed,
+          log,
+        );
         rows.push(...reindexed.rows);
         details.reindex = reindexed.details;
         measured.reindexRatio = reindexed.ratio;

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { idRanges } from '../../../src/ops/recordStream';
 import type { BaseDoc, RecordStore } from '../../../src/storage/recordStore';
 
-const storeUpTo = (highest: number) =>
-  ({ highestPossibleId: async () => highest }) as unknown as RecordStore<BaseDoc>;
+const storeUpTo = (highest: number) => ({ highestPossibleId: async () => highest }) as unknown as RecordStore<BaseDoc>;
 
 async function rangesOf(highest: number, size: number, signal?: AbortSignal): Promise<[number, number][]> {
   const ranges: [number, number][] = [];
