@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
 import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
-import { nextId } from '../../src/storage/counters';
+import { nextId, nextIds } from '../../src/storage/counters';
 import { testWorld } from '../support/harness';
 import { call, until, type Answer } from './support/http';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
@@ -88,12 +88,21 @@ describe('reliability: racing writes', function () {
     );
   });
 
-  it('concurrent ID allocation never hands out one ID twice', async () => {
+  it('concurrent ID allocation never hands out one ID twice, one at a time or in blocks', async () => {
+    const { db } = world.services;
     const ids: number[] = [];
-    for (let round = 0; round < 10; round++)
-      ids.push(...(await Promise.all(Array.from({ length: 40 }, () => nextId(world.services.db, 'user')))));
+    for (let round = 0; round < 10; round++) {
+      // Half single IDs, half blocks of 2-6 consecutive IDs (bulk loads), all at once.
+      const allocations = Array.from({ length: 40 }, async (_, i): Promise<number[]> => {
+        if (i % 2 === 0) return [await nextId(db, 'user')];
+        const count = 2 + (i % 5);
+        const first = await nextIds(db, 'user', count);
+        return Array.from({ length: count }, (_, k) => first + k);
+      });
+      for (const block of await Promise.all(allocations)) ids.push(...block);
+    }
     expect(new Set(ids).size).to.equal(ids.length);
-    figures.push(`${ids.length} IDs allocated 40 at a time: all distinct`);
+    figures.push(`${ids.length} IDs allocated by 40 concurrent calls at a time, singly and in blocks: all distinct`);
   });
 
   it('concurrent creates with the same title get distinct slugs', async () => {
