@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
 import { expectInvalid } from '../support/errors';
-import { testWorld } from '../support/harness';
+import { testWorld, whileWorkerStopped } from '../support/harness';
 import { settle } from '../support/lists';
 
 let counter = 0;
@@ -213,16 +213,12 @@ describe('events: category and tag links', () => {
     const category = await created('/categories', { name: unique('Counted Live') });
     const first = await createEvent({ categories: [category.id] });
     await settle();
-    const { worker } = testWorld();
-    await worker.stop();
-    try {
+    await whileWorkerStopped(async () => {
       await createEvent({ categories: [category.id] });
       // Reads by ID come from the database (CONTRACT 8): the index does not know the second event yet.
       const read = await api.get(`/events/${first.id}`);
       expect(read.body.categories.map((c: { count: number }) => c.count)).to.deep.equal([2]);
-    } finally {
-      worker.start();
-    }
+    });
     await settle();
     const settled = await api.get(`/events/${first.id}`);
     expect(settled.body.categories[0]).to.deep.equal((await api.get(`/categories/${category.id}`)).body);

@@ -12,7 +12,7 @@ import { openServices } from '../../src/services';
 import type { AppContext } from '../../src/http/types';
 import { syncKey } from '../../src/storage/syncQueue';
 import { api, request, ROOT } from '../support/api';
-import { testWorld } from '../support/harness';
+import { testWorld, whileWorkerStopped } from '../support/harness';
 import { create, daysFromNow, listIds, searchReady, settle, unique, writeIndexed } from '../support/lists';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -167,12 +167,11 @@ describe('lists: sync worker and consistency', () => {
     });
 
     it('does nothing without the preference, and gives up after the timeout without Preference-Applied', async () => {
-      const { services, worker } = testWorld();
+      const { services } = testWorld();
       const plain = fakeContext();
       await waitForIndex(plain.ctx, services, 'event', event);
       expect(plain.headers).to.deep.equal({});
-      await worker.stop();
-      try {
+      await whileWorkerStopped(async () => {
         const created = await api.post('/events', {
           title: 'Unindexed',
           start_date: daysFromNow(3),
@@ -181,79 +180,77 @@ describe('lists: sync worker and consistency', () => {
         const started = Date.now();
         expect(await waitUntilSearchable(services, 'event', created.body.id, 300)).to.equal(false);
         expect(Date.now() - started).to.be.below(1000);
-      } finally {
-        worker.start();
-      }
+      });
       await settle();
     });
   });
 
   describe('robustness', () => {
     it('a worker that crashed after indexing, before checkpointing: another one finishes after the lease', async () => {
-      const { services, worker } = testWorld();
-      await worker.stop();
+      const { services } = testWorld();
       const crashed = new SyncWorker(services, { owner: 'crashed', leaseMs: 1000 });
       const rescuer = new SyncWorker(services, { owner: 'rescuer', pollMs: 20 });
       const complete = services.sync.complete;
-      try {
-        const created = await api.post('/events', {
-          title: `Crash ${word}`,
-          start_date: daysFromNow(3),
-          end_date: daysFromNow(3, '22:00:00'),
-          tags: [tag],
-        });
-        const key = syncKey('event', created.body.id);
-        services.sync.complete = async () => {
-          throw new Error('simulated crash before checkpoint');
-        };
-        await crashed.runOnce().then(
-          () => expect.fail('the crash should propagate'),
-          (err: Error) => expect(err.message).to.equal('simulated crash before checkpoint'),
-        );
-        services.sync.complete = complete;
-        const leased = await services.sync.entries.findOne({ _id: key });
-        expect(leased).to.include({ pending: true, owner: 'crashed', indexedVersion: 0 });
-        rescuer.start();
-        await sleep(300);
-        expect((await services.sync.entries.findOne({ _id: key }))?.owner, 'lease still held').to.equal('crashed');
-        await until(async () => (await services.sync.entries.findOne({ _id: key }))?.pending === false);
-        const done = await services.sync.entries.findOne({ _id: key });
-        expect(done?.indexedVersion).to.equal(leased?.version);
-        await services.search.indices.refresh({ index: aliasName(services.config, 'event', 'en') });
-        expect(await events(`search=crash%20${word}`)).to.deep.equal([created.body.id]);
-      } finally {
-        services.sync.complete = complete;
-        await crashed.close();
-        await rescuer.close();
-        worker.start();
-      }
+      await whileWorkerStopped(async () => {
+        try {
+          const created = await api.post('/events', {
+            title: `Crash ${word}`,
+            start_date: daysFromNow(3),
+            end_date: daysFromNow(3, '22:00:00'),
+            tags: [tag],
+          });
+          const key = syncKey('event', created.body.id);
+          services.sync.complete = async () => {
+            throw new Error('simulated crash before checkpoint');
+          };
+          await crashed.runOnce().then(
+            () => expect.fail('the crash should propagate'),
+            (err: Error) => expect(err.message).to.equal('simulated crash before checkpoint'),
+          );
+          services.sync.complete = complete;
+          const leased = await services.sync.entries.findOne({ _id: key });
+          expect(leased).to.include({ pending: true, owner: 'crashed', indexedVersion: 0 });
+          rescuer.start();
+          await sleep(300);
+          expect((await services.sync.entries.findOne({ _id: key }))?.owner, 'lease still held').to.equal('crashed');
+          await until(async () => (await services.sync.entries.findOne({ _id: key }))?.pending === false);
+          const done = await services.sync.entries.findOne({ _id: key });
+          expect(done?.indexedVersion).to.equal(leased?.version);
+          await services.search.indices.refresh({ index: aliasName(services.config, 'event', 'en') });
+          expect(await events(`search=crash%20${word}`)).to.deep.equal([created.body.id]);
+        } finally {
+          services.sync.complete = complete;
+          await crashed.close();
+          await rescuer.close();
+        }
+      });
     });
 
     it('a worker stopped after claiming: nothing is lost, another worker takes over after the lease', async () => {
-      const { services, worker } = testWorld();
-      await worker.stop();
+      const { services } = testWorld();
       const other = new SyncWorker(services, { owner: 'other', pollMs: 20 });
-      try {
-        const created = await api.post('/events', {
-          title: `Claimed ${word}`,
-          start_date: daysFromNow(3),
-          end_date: daysFromNow(3, '22:00:00'),
-          tags: [tag],
-        });
-        const claimed = await services.sync.claim('gone', 100, 800);
-        expect(claimed.map((c) => c.key)).to.include(syncKey('event', created.body.id));
-        other.start();
-        await until(async () => (await services.sync.backlog()).pending === 0);
-        await services.search.indices.refresh({ index: aliasName(services.config, 'event', 'en') });
-        expect(await events(`search=claimed%20${word}`)).to.deep.equal([created.body.id]);
-      } finally {
-        await other.close();
-        worker.start();
-      }
+      await whileWorkerStopped(async () => {
+        try {
+          const created = await api.post('/events', {
+            title: `Claimed ${word}`,
+            start_date: daysFromNow(3),
+            end_date: daysFromNow(3, '22:00:00'),
+            tags: [tag],
+          });
+          const claimed = await services.sync.claim('gone', 100, 800);
+          expect(claimed.map((c) => c.key)).to.include(syncKey('event', created.body.id));
+          other.start();
+          await until(async () => (await services.sync.backlog()).pending === 0);
+          await services.search.indices.refresh({ index: aliasName(services.config, 'event', 'en') });
+          expect(await events(`search=claimed%20${word}`)).to.deep.equal([created.body.id]);
+        } finally {
+          await other.close();
+        }
+      });
     });
 
     it('never lets an older version overwrite a newer one (external versions)', async () => {
-      const { services, worker } = testWorld();
+      const { services } = testWorld();
       const index = aliasName(services.config, 'event', 'en');
       const indexer = new BulkIndexer(services.search, { flushBytes: 1 << 20, flushMs: 5, concurrency: 2 });
       const base = (await services.search.get<Record<string, any>>({ index, id: String(event) }))._source as Record<
@@ -285,29 +282,31 @@ describe('lists: sync worker and consistency', () => {
       await indexer.push({ action: 'delete', index, id, version: 11 });
 
       // Through workers: a slow worker holding an old claim indexes after a newer version landed.
-      await worker.stop();
       const slow = new SyncWorker(services, { owner: 'slow' });
       const fast = new SyncWorker(services, { owner: 'fast' });
-      try {
-        await api.post(`/events/${event}`, { title: 'Evening set v2' });
-        const [stale] = await services.sync.claim('slow', 10, 30_000).then((all) => all.filter((c) => c.id === event));
-        await api.post(`/events/${event}`, { title: 'Evening set v3' });
-        await fast.runOnce();
-        const current = (await services.sync.entries.findOne({ _id: syncKey('event', event) }))?.version as number;
-        expect(stale!.version).to.be.below(current);
-        await slow.process([stale!]);
-        const doc = await services.search.get<Record<string, any>>({ index, id: String(event) });
-        expect(doc._version).to.equal(current);
-        expect(doc._source?.title).to.equal('Evening set v3');
-        expect(await services.sync.entries.findOne({ _id: syncKey('event', event) })).to.include({
-          pending: false,
-          indexedVersion: current,
-        });
-      } finally {
-        await slow.close();
-        await fast.close();
-        worker.start();
-      }
+      await whileWorkerStopped(async () => {
+        try {
+          await api.post(`/events/${event}`, { title: 'Evening set v2' });
+          const [stale] = await services.sync
+            .claim('slow', 10, 30_000)
+            .then((all) => all.filter((c) => c.id === event));
+          await api.post(`/events/${event}`, { title: 'Evening set v3' });
+          await fast.runOnce();
+          const current = (await services.sync.entries.findOne({ _id: syncKey('event', event) }))?.version as number;
+          expect(stale!.version).to.be.below(current);
+          await slow.process([stale!]);
+          const doc = await services.search.get<Record<string, any>>({ index, id: String(event) });
+          expect(doc._version).to.equal(current);
+          expect(doc._source?.title).to.equal('Evening set v3');
+          expect(await services.sync.entries.findOne({ _id: syncKey('event', event) })).to.include({
+            pending: false,
+            indexedVersion: current,
+          });
+        } finally {
+          await slow.close();
+          await fast.close();
+        }
+      });
     });
 
     it('lists answer 503 search-unavailable within 2 s when Elasticsearch is down or hangs, while reads by ID work', async function () {

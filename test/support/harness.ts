@@ -28,6 +28,20 @@ export function testWorld(): TestWorld {
   return world;
 }
 
+/**
+ * Runs `body` with the world's sync worker stopped (changes wait in the queue, or for workers the
+ * test makes), and starts it again whatever happens.
+ */
+export async function whileWorkerStopped<T>(body: () => Promise<T>): Promise<T> {
+  const { worker } = testWorld();
+  await worker.stop();
+  try {
+    return await body();
+  } finally {
+    worker.start();
+  }
+}
+
 export async function startWorld(): Promise<TestWorld> {
   const runId = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   let mongoUrl = process.env.MONGO_URL;
