@@ -38,16 +38,26 @@ export async function countRecords<D extends BaseDoc>(store: RecordStore<D>): Pr
   return row?.n ?? 0;
 }
 
-/** `[first, last]` ID ranges of `size` IDs covering every record `store` has when called. */
+/**
+ * `[first, last]` ID ranges of `size` IDs covering every record `store` has when called: up to
+ * the ID counter's last value, and the last range is open-ended, so that records above a counter
+ * that fell behind (a partial restore) are read too.
+ */
 export async function* idRanges<D extends BaseDoc>(
   store: RecordStore<D>,
   size: number,
   signal?: AbortSignal,
 ): AsyncGenerator<[number, number]> {
-  const highest = await store.highestPossibleId();
-  for (let first = 1; first <= highest; first += size) {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`the batch size must be a positive integer: ${size}`);
+  const highest = await store.lastAllocatedId();
+  for (let first = 1; ; first += size) {
     signal?.throwIfAborted();
-    yield [first, Math.min(first + size - 1, highest)];
+    const last = first + size - 1;
+    if (last >= highest) {
+      yield [first, Number.MAX_SAFE_INTEGER];
+      return;
+    }
+    yield [first, last];
   }
 }
 

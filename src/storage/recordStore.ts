@@ -149,8 +149,8 @@ export class RecordStore<D extends BaseDoc> {
     return recordsOf((await this.docs.find({ id: { $gte: first, $lte: last } } as Filter<D>).toArray()) as D[]);
   }
 
-  /** No record of this store has an ID above this (IDs come from a counter and are never reused). */
-  async highestPossibleId(): Promise<number> {
+  /** The last ID the store's counter allocated (0 before the first): above it only if the counter fell behind. */
+  async lastAllocatedId(): Promise<number> {
     return lastAllocated(this.db, this.options.counter);
   }
 
