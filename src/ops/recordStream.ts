@@ -1,6 +1,6 @@
 import { LANGUAGES } from '../../config';
 import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
-import type { ClaimedEntry, SyncQueue } from '../storage/syncQueue';
+import { isBeingWritten, type ClaimedEntry, type SyncQueue } from '../storage/syncQueue';
 
 /**
  * IDs of every record in `store`, ascending, `size` at a time, from one cursor: memory stays
@@ -71,6 +71,8 @@ export interface VersionedRecords<D extends BaseDoc> {
  * The records with IDs from `first` to `last` and their current sync versions, read BEFORE their
  * content (the worker's invariant: the content indexed is never older than its version). Records
  * without a sync entry get one (pending, so the worker indexes them too) and are read again.
+ * Records a writer is still changing are left out: the worker mirrors them once committed (a bulk
+ * load that does not queue its records fails the count check instead of leaving half a record).
  */
 export async function versionedRange<D extends BaseDoc>(
   sync: SyncQueue,
@@ -92,11 +94,14 @@ export async function versionedRange<D extends BaseDoc>(
       else records.delete(id);
     }
   }
+  const now = new Date();
   const entries = [...records.keys()]
     .sort((a, b) => a - b)
     .flatMap((id): ClaimedEntry[] => {
       const entry = versions.get(id);
-      return entry ? [{ key: entry._id, kind, id, version: entry.version }] : [];
+      if (entry && !isBeingWritten(entry, now)) return [{ key: entry._id, kind, id, version: entry.version }];
+      records.delete(id);
+      return [];
     });
   return { entries, records };
 }

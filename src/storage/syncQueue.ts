@@ -36,7 +36,15 @@ const EPOCH = new Date(0);
 /** How long an in-flight write holds its record back from the worker (a crashed writer's grace). */
 const WRITE_GRACE_MS = 10_000;
 
+/** The owner of the entries of records being written (begin, beginNew) until their commit. */
+const WRITER = 'writer';
+
 export const syncKey = (kind: SyncKind, id: number): string => `${kind}:${id}`;
+
+/** Whether a writer is changing the record now: its documents may be half written. */
+export function isBeingWritten(entry: Pick<SyncEntry, 'owner' | 'leaseUntil'>, now: Date = new Date()): boolean {
+  return entry.owner === WRITER && entry.leaseUntil.getTime() > now.getTime();
+}
 
 /**
  * Writers call `begin` before changing a record's documents and `commit` after: `begin` makes the
@@ -57,7 +65,7 @@ export class SyncQueue extends EventEmitter {
   }
 
   async begin(kind: SyncKind, id: number): Promise<void> {
-    await this.touch(kind, id, new Date(Date.now() + WRITE_GRACE_MS), 'writer');
+    await this.touch(kind, id, new Date(Date.now() + WRITE_GRACE_MS), WRITER);
   }
 
   /** Returns the version that, once indexed, makes this write searchable. */
@@ -270,7 +278,7 @@ export class SyncQueue extends EventEmitter {
   async beginNew(kind: SyncKind, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
     const now = new Date();
-    const hold = { pending: true, dirtyAt: now, leaseUntil: new Date(now.getTime() + WRITE_GRACE_MS), owner: 'writer' };
+    const hold = { pending: true, dirtyAt: now, leaseUntil: new Date(now.getTime() + WRITE_GRACE_MS), owner: WRITER };
     try {
       await this.entries.insertMany(
         ids.map((id) => ({ _id: syncKey(kind, id), kind, id, version: 1, indexedVersion: 0, ...hold })),

@@ -54,14 +54,27 @@ describe('ops/recordStream: ID ranges of a reindex', () => {
  * A sync queue and a store over plain maps that log every call, so the order of reads shows:
  * `content` is what the store holds; `versions` the sync entries; `onRead` runs after each read.
  */
-function fakes(content: Map<number, string>, versions: Map<number, number>, onRead: (call: string) => void = () => {}) {
+function fakes(
+  content: Map<number, string>,
+  versions: Map<number, number>,
+  onRead: (call: string) => void = () => {},
+  /** Records a writer holds, with the milliseconds its hold has left (negative: lapsed). */
+  held: Map<number, number> = new Map(),
+) {
   const calls: string[] = [];
   const log = (call: string) => {
     calls.push(call);
     onRead(call);
   };
   const entry = (id: number): SyncEntry =>
-    ({ _id: `event:${id}`, kind: 'event', id, version: versions.get(id) }) as unknown as SyncEntry;
+    ({
+      _id: `event:${id}`,
+      kind: 'event',
+      id,
+      version: versions.get(id),
+      owner: held.has(id) ? 'writer' : null,
+      leaseUntil: new Date(Date.now() + (held.get(id) ?? -1)),
+    }) as unknown as SyncEntry;
   const recordsOf = (ids: number[]) =>
     new Map(
       ids.map((id) => [id, { id, originalLang: 'en', docs: { en: { id, title: content.get(id) } } }] as const),
@@ -153,5 +166,28 @@ describe('ops/recordStream: versionedRange (versions before content)', () => {
     const { entries, records } = await versionedRange(sync, store, 1, 5);
     expect(entries).to.deep.equal([]);
     expect(records.size).to.equal(0);
+  });
+
+  it("leaves out a record a writer is still changing, not one whose writer's hold lapsed", async () => {
+    const { sync, store } = fakes(
+      new Map([
+        [1, 'half written'],
+        [2, 'crashed writer'],
+        [3, 'c'],
+      ]),
+      new Map([
+        [1, 1],
+        [2, 1],
+        [3, 1],
+      ]),
+      () => {},
+      new Map([
+        [1, 5_000],
+        [2, -5_000],
+      ]),
+    );
+    const { entries, records } = await versionedRange(sync, store, 1, 5);
+    expect(entries.map((e) => e.id)).to.deep.equal([2, 3]);
+    expect([...records.keys()].sort()).to.deep.equal([2, 3]);
   });
 });
