@@ -48,8 +48,8 @@ const MAX_SLUG_ATTEMPTS = 20;
 /** Documents per insertMany of `createMany`: each command stays well within the socket timeout. */
 const BULK_INSERT_DOCS = 500;
 
-/** The IDs of a bulk insert are new: `_id` duplicates only come from the driver retrying it. */
-function isRetriedInsert(err: unknown): boolean {
+/** Whether every key the write duplicated is an `_id` (the document exists already). */
+function isDuplicateId(err: unknown): boolean {
   if (!isDuplicateKey(err)) return false;
   const writeErrors = (err as { writeErrors?: { errmsg?: string } | { errmsg?: string }[] }).writeErrors;
   const listed = writeErrors === undefined ? [] : ([] as { errmsg?: string }[]).concat(writeErrors);
@@ -210,7 +210,16 @@ export class RecordStore<D extends BaseDoc> {
       const copied = this.translationDoc(original as unknown as Record<string, unknown>, lang, own, now);
       const source =
         (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
-      await this.insertWithUniqueSlug(copied, source);
+      const inserted = await this.insertWithUniqueSlug(copied, source).then(
+        () => true,
+        (err: unknown) => {
+          if (isDuplicateId(err)) return false;
+          throw err;
+        },
+      );
+      // A concurrent write created this language first: this one updates it, as if it came later.
+      const created = inserted ? null : await this.docs.findOne({ _id: copied._id } as Filter<D>);
+      if (created && Object.keys(own).length > 0) await this.setWithUniqueSlug(created as D, own);
     }
     await this.docs.updateMany({ id } as Filter<D>, { $set: { ...shared, modifiedAt: now } } as never);
     await this.sync.commit(this.options.kind, id);
@@ -282,7 +291,8 @@ export class RecordStore<D extends BaseDoc> {
         await this.docs
           .insertMany(docs.slice(i, i + BULK_INSERT_DOCS) as never[], { ordered: false })
           .catch((err: unknown) => {
-            if (!isRetriedInsert(err)) throw err;
+            // The IDs are new: an `_id` duplicate only comes from the driver retrying the insert.
+            if (!isDuplicateId(err)) throw err;
           });
       }
     } finally {

@@ -88,6 +88,21 @@ describe('reliability: racing writes', function () {
     );
   });
 
+  it('concurrent first translations of one record: every write succeeds, one language document', async () => {
+    const event = (await send('POST', '/events', eventBody('Race translated'))).body;
+    const venue = (await send('POST', '/venues', { venue: 'Race hall' })).body;
+    const answers = [
+      ...(await all(6, (i) => send('PATCH', `/events/${event.id}?i18n_language=fr`, { title: `Soir ${i}` }))),
+      ...(await all(6, (i) => send('PATCH', `/venues/${venue.id}?i18n_language=de`, { venue: `Halle ${i}` }))),
+    ];
+    expect(statuses(answers)).to.deep.equal(answers.map(() => '200'));
+    const french = (await send('GET', `/events/${event.id}?i18n_language=fr`)).body;
+    expect(french.title).to.match(/^Soir [0-5]$/);
+    expect(await world.services.stores.events.docs.countDocuments({ id: event.id, lang: 'fr' })).to.equal(1);
+    expect((await send('GET', `/venues/${venue.id}?i18n_language=de`)).body.venue).to.match(/^Halle [0-5]$/);
+    await indexMatchesDatabase();
+  });
+
   it('concurrent ID allocation never hands out one ID twice, one at a time or in blocks', async () => {
     const { db } = world.services;
     const ids: number[] = [];
