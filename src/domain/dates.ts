@@ -26,13 +26,31 @@ export function isCalendarDay(text: string): boolean {
   return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }
 
-/** True when `text` is one of the accepted date forms of CONTRACT part 2 (and a real date). */
-export function isDateInput(text: string): boolean {
-  if (isCalendarDay(text.trim())) return true;
+/** Dates are kept within years 1 to 9999, in their own zone and in UTC (what the index stores). */
+export const MIN_YEAR = 1;
+export const MAX_YEAR = 9999;
+
+/** A date form that parses to an instant outside MIN_YEAR..MAX_YEAR. */
+export class DateOutOfRangeError extends RangeError {
+  override name = 'DateOutOfRangeError';
+}
+
+export function isWithinSupportedYears(date: DateTime): boolean {
+  const utc = date.toUTC();
+  return [date.year, utc.year].every((year) => year >= MIN_YEAR && year <= MAX_YEAR);
+}
+
+/**
+ * Whether `text` is one of the accepted date forms of CONTRACT part 2, a real date within the
+ * supported years: 'ok', 'format' or 'range'.
+ */
+export function checkDateInput(text: string): 'ok' | 'format' | 'range' {
+  if (isCalendarDay(text.trim())) return 'ok';
   try {
-    return parseDateInput(text, 'UTC').isValid;
-  } catch {
-    return false;
+    parseDateInput(text, 'UTC');
+    return 'ok';
+  } catch (err) {
+    return err instanceof DateOutOfRangeError ? 'range' : 'format';
   }
 }
 
@@ -63,6 +81,8 @@ export function parseDateInput(text: string, zone: string, now: DateTime = DateT
     if (result.isValid) result = result.setZone(zone);
   }
   if (!result.isValid) throw new RangeError(`not a date: ${text}`);
+  if (!isWithinSupportedYears(result))
+    throw new DateOutOfRangeError(`outside the years ${MIN_YEAR}-${MAX_YEAR}: ${text}`);
   return result;
 }
 

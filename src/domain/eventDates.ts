@@ -1,6 +1,16 @@
 import { DateTime } from 'luxon';
 import { ValidationError } from '../errors';
-import { details, isTimeZone, parseDateInput, toWire, type DateDetails } from './dates';
+import {
+  DateOutOfRangeError,
+  details,
+  isTimeZone,
+  isWithinSupportedYears,
+  MAX_YEAR,
+  MIN_YEAR,
+  parseDateInput,
+  toWire,
+  type DateDetails,
+} from './dates';
 
 /** What an event stores about its dates: UTC instants plus the zone that gives local times. */
 export interface StoredEventDates {
@@ -44,7 +54,9 @@ export function resolveEventDates(
     if (text !== undefined && text !== '') {
       try {
         return parseDateInput(text, zone, now);
-      } catch {
+      } catch (err) {
+        if (err instanceof DateOutOfRangeError)
+          throw new ValidationError({ [field]: `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}` });
         throw new ValidationError({ [field]: `${field} is not a date` });
       }
     }
@@ -57,6 +69,14 @@ export function resolveEventDates(
   if (allDay) {
     start = start.startOf('day');
     end = end.endOf('day').set({ millisecond: 0 });
+  }
+  // A zone change or an all-day end can carry a date that parsed within range past it.
+  for (const [field, date] of [
+    ['start_date', start],
+    ['end_date', end],
+  ] as const) {
+    if (!isWithinSupportedYears(date))
+      throw new ValidationError({ [field]: `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}` });
   }
   if (end < start) throw new ValidationError({ end_date: 'end_date must not be before start_date' });
   return { start: start.toJSDate(), end: end.toJSDate(), timezone: zone, all_day: allDay };

@@ -45,9 +45,18 @@ interface HttpError {
   httpCode?: number;
   type?: string;
   expose?: boolean;
+  code?: unknown;
 }
 
+/** formidable's code for a file part when none is allowed (`maxFiles: 0`). */
+const FILES_NOT_ACCEPTED = 1015;
+
 function fromFramework(err: HttpError & Error): CalendarError | undefined {
+  // Elasticsearch's client errors carry a status too: a 4xx from it is a query this service built.
+  if ('meta' in err) return undefined;
+  if (err.code === FILES_NOT_ACCEPTED && err.httpCode !== undefined) {
+    return new CalendarError(415, 'rest_unsupported_media_type', 'File uploads are not accepted: send images as URLs.');
+  }
   const status = err.status ?? err.statusCode ?? err.httpCode;
   if (status === 413) return new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');
   if (status === 415) return new CalendarError(415, 'rest_unsupported_media_type', 'Unsupported request body type.');

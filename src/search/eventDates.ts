@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { isCalendarDay, parseDateInput, toLocalIso } from '../domain/dates';
+import { isCalendarDay, isWithinSupportedYears, MAX_YEAR, parseDateInput, toLocalIso } from '../domain/dates';
 import { ValidationError } from '../errors';
 
 /** The date parameters of `GET /events` (CONTRACT part 7), as validated texts. */
@@ -65,10 +65,27 @@ function clause(
   return { field: `${kind}_utc`, op, value: date.instant.toUTC().toISO() as string };
 }
 
-/** Two years after the start, in the same terms (an instant stays an instant). */
-function defaultEnd(start: ResolvedDate, zone: string): ResolvedDate {
+/**
+ * Now + 2 years (CONTRACT part 7). For a start past that, the contract's window would always be
+ * empty: it ends two years after the start instead, in the start's terms (wall clock or instant).
+ * Never past the last supported second.
+ */
+function defaultEnd(start: ResolvedDate, zone: string, now: DateTime): ResolvedDate {
   const from = start.instant ?? DateTime.fromISO(start.local, { zone });
-  return fromDateTime(from.plus({ years: DEFAULT_WINDOW_YEARS }), start.instant === undefined);
+  const fromNow = now.setZone(zone).plus({ years: DEFAULT_WINDOW_YEARS });
+  const [end, wall] =
+    fromNow >= from ? [fromNow, false] : [from.plus({ years: DEFAULT_WINDOW_YEARS }), start.instant === undefined];
+  return isWithinSupportedYears(end) ? fromDateTime(end, wall) : lastSupportedSecond(zone);
+}
+
+function lastSupportedSecond(zone: string): ResolvedDate {
+  const last = { year: MAX_YEAR, month: 12, day: 31, hour: 23, minute: 59, second: 59 };
+  const local = DateTime.fromObject(last, { zone });
+  // West of UTC, the last local second is already past the last UTC one.
+  return fromDateTime(
+    isWithinSupportedYears(local) ? local : DateTime.fromObject(last, { zone: 'UTC' }).setZone(zone),
+    false,
+  );
 }
 
 /**
@@ -77,7 +94,7 @@ function defaultEnd(start: ResolvedDate, zone: string): ResolvedDate {
  * compared with each event's local (wall-clock) times, so an event is "on" the day its own page
  * shows. Times with an offset, unix timestamps, `now` and `±N days` are instants, compared in
  * UTC when strict. Texts without an offset are read in `zone` (the site time zone). Default
- * window: `start_date` = now, `end_date` = two years after the start, dropped when only
+ * window: `start_date` = now, `end_date` = now + 2 years (see defaultEnd), dropped when only
  * `starts_*`/`ends_*` are given. Events match when they start within the window.
  */
 export function eventDateClauses(input: DateFilterInput, zone: string, now?: DateTime): DateClause[] {
@@ -91,7 +108,7 @@ export function eventDateClauses(input: DateFilterInput, zone: string, now?: Dat
   const windowDropped = startsEnds.length > 0 && !given('start_date') && !given('end_date');
   if (!windowDropped) {
     const start = given('start_date') ? date('start_date') : fromDateTime(clock().setZone(zone), false);
-    const end = given('end_date') ? date('end_date') : defaultEnd(start, zone);
+    const end = given('end_date') ? date('end_date') : defaultEnd(start, zone, clock());
     clauses.push(clause('start', 'gte', start, 'start', strict), clause('start', 'lte', end, 'end', strict));
   }
   for (const param of startsEnds) {

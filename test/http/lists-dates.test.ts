@@ -31,6 +31,7 @@ describe('lists: GET /events dates', () => {
     await event('three days', { start_date: `${previous} 09:00:00`, end_date: `${next} 18:00:00` });
     await event('earlier today', { start_date: `${day(0)} 00:00:00`, end_date: `${day(1)} 23:00:00` });
     await event('in three years', { start_date: `${day(3 * 365)} 12:00:00`, end_date: `${day(3 * 365)} 13:00:00` });
+    await event('in 500 days', { start_date: `${day(500)} 12:00:00`, end_date: `${day(500)} 13:00:00` });
     await settle();
   });
 
@@ -99,6 +100,23 @@ describe('lists: GET /events dates', () => {
     expect(listed).not.to.include(ids['in three years']);
     expect(await list('strict_dates=true')).not.to.include(ids['earlier today']);
     expect(await list(`start_date=${D}`)).not.to.include(ids['three days']);
+  });
+
+  it('ends the default window at now + 2 years, or two years after a start_date past that (CONTRACT 7)', async () => {
+    const sinceLastYear = await list(`start_date=${day(-400)}`);
+    expect(sinceLastYear).to.include.members([ids['earlier today'], ids['in 500 days']]);
+    expect(sinceLastYear).not.to.include(ids['in three years']);
+    expect(await list(`start_date=${day(2 * 365 + 100)}`)).to.deep.equal([ids['in three years']]);
+  });
+
+  it('keeps dates within the years 1 to 9999: the last day lists, beyond is a 400 naming the parameter', async () => {
+    expect((await api.get('/events?start_date=9999-12-31')).body).to.include({ total: 0 });
+    const far = await api.get('/events?start_date=%2B8000%20years&ends_before=-99999999999');
+    expect(far.status).to.equal(400);
+    expect(far.body.data.params).to.deep.equal({
+      start_date: 'start_date must be between the years 1 and 9999',
+      ends_before: 'ends_before must be between the years 1 and 9999',
+    });
   });
 
   it('accepts relative dates and rejects what is not a date, naming the parameter', async () => {

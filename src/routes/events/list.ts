@@ -17,7 +17,7 @@ export const eventListSchema = Joi.object({
   ...pagingParams(),
   start_date: date('Events starting at or after this date (default: now; the whole day unless strict_dates)'),
   end_date: date(
-    'Events starting at or before this date (default: two years after start_date; the whole day unless strict_dates)',
+    'Events starting at or before this date (default: now + 2 years, or two years after a start_date past that; the whole day unless strict_dates)',
   ),
   starts_before: date('Events starting before the end of this day (this time with strict_dates)'),
   starts_after: date('Events starting after the end of this day (this time with strict_dates)'),
@@ -81,7 +81,7 @@ export function eventListRoutes(services: Services): RouteSpec[] {
       summary: 'List events',
       description:
         'Events in the request language (each in its original language when not translated), ordered by start date then ID. ' +
-        'Default window: from the start of today to two years later; days are matched against the day each event shows in its own ' +
+        'Default window: from the start of today to two years later (a later start_date alone: two years from it); dates run from year 1 to 9999; days are matched against the day each event shows in its own ' +
         'time zone, texts without an offset are read in the site time zone, instants (with an offset, unix timestamps, now) are exact ' +
         'with strict_dates. With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.',
       access: 'read',

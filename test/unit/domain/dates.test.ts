@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import {
   details,
+  checkDateInput,
   isCalendarDay,
-  isDateInput,
   parseDateInput,
   toLocalIso,
   toWire,
@@ -49,10 +49,19 @@ describe('domain/dates', () => {
       '+3 months',
       '+1 year',
     ]) {
-      expect(isDateInput(ok), ok).to.equal(true);
+      expect(checkDateInput(ok), ok).to.equal('ok');
     }
     for (const bad of ['', 'soon', '2026-13-01', '2026-02-30', '12/01/2026', '+2 fortnights', '{"$gt":""}']) {
-      expect(isDateInput(bad), bad).to.equal(false);
+      expect(checkDateInput(bad), bad).to.equal('format');
+    }
+  });
+
+  it('keeps dates within the years 1 to 9999, where they are and in UTC (the index cannot store others)', () => {
+    for (const ok of ['9999-12-31', '9999-12-31 12:00:00', '0001-01-01T00:00:00Z', '-62135596800', '99999999999']) {
+      expect(checkDateInput(ok), ok).to.equal('ok');
+    }
+    for (const far of ['+8000 years', '-2100 years', '-99999999999', '9999-12-31T23:00:00-05:00']) {
+      expect(checkDateInput(far), far).to.equal('range');
     }
   });
 

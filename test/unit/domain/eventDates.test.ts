@@ -75,6 +75,18 @@ describe('domain/eventDates', () => {
       ).to.have.keys('end_date');
     });
 
+    it('keeps dates within the years 1 to 9999, in the event zone and in UTC, naming the field', () => {
+      expect(
+        paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '+8000 years' }, null, 'UTC', NOW)),
+      ).to.deep.equal({ end_date: 'end_date must be between the years 1 and 9999' });
+      // Parses within range, but the all-day end (23:59:59 in Los Angeles) is in the year 10000 in UTC.
+      const lastDay = { start_date: '9999-12-31', end_date: '9999-12-31', all_day: true };
+      expect(paramsOf(() => resolveEventDates(lastDay, null, 'America/Los_Angeles', NOW))).to.have.keys('end_date');
+      expect(resolveEventDates(lastDay, null, 'Europe/Paris', NOW).end.toISOString()).to.equal(
+        '9999-12-31T22:59:59.000Z',
+      );
+    });
+
     it('rejects an unknown time zone, naming timezone', () => {
       expect(
         paramsOf(() =>

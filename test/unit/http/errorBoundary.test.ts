@@ -45,11 +45,19 @@ describe('toCalendarError', () => {
       413,
       'rest_payload_too_large',
     ]);
+    // A file part, however small, is refused for what it is.
+    expect(mapped(named('FormidableError', { code: 1015, httpCode: 413 }))).to.deep.equal([
+      415,
+      'rest_unsupported_media_type',
+    ]);
   });
 
   it('keeps anything else a bare 500', () => {
     expect(mapped(named('MongoServerError', { code: 11000 }))).to.deep.equal([500, 'rest_internal_error']);
     expect(mapped(new TypeError('x is undefined'))).to.deep.equal([500, 'rest_internal_error']);
+    // A query Elasticsearch refuses is this service's bug, not a bad body.
+    const refused = named('ResponseError', { meta: { statusCode: 400 }, statusCode: 400 });
+    expect(mapped(refused)).to.deep.equal([500, 'rest_internal_error']);
     expect(mapped('a string')).to.deep.equal([500, 'rest_internal_error']);
   });
 });

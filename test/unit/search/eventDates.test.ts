@@ -52,12 +52,17 @@ describe('search/eventDates', () => {
     });
   });
 
-  it('defaults end_date to two years after a given start_date', () => {
-    expect(eventDateClauses({ start_date: '2030-01-15' }, 'UTC', now)[1]).to.deep.equal({
-      field: 'start_local',
-      op: 'lte',
-      value: '2032-01-15T23:59:59',
-    });
+  it('defaults end_date to now + 2 years, or two years after a start_date past that, at most 9999-12-31', () => {
+    const endFor = (start_date: string, zone = 'UTC') => eventDateClauses({ start_date }, zone, now)[1]?.value;
+    expect(endFor('2025-01-01'), 'a start in the past').to.equal('2028-03-10T23:59:59');
+    expect(endFor('2027-01-01')).to.equal('2028-03-10T23:59:59');
+    expect(endFor('2030-01-15'), 'a start past now + 2 years').to.equal('2032-01-15T23:59:59');
+    expect(endFor('9999-06-01')).to.equal('9999-12-31T23:59:59');
+    expect(endFor('9999-06-01', 'America/Los_Angeles')).to.equal('9999-12-31T23:59:59');
+    expect(
+      eventDateClauses({ start_date: '9999-06-01 00:00:00', strict_dates: true }, 'America/Los_Angeles', now)[1],
+      'strict, west of UTC: the last second that is still 9999 in UTC',
+    ).to.deep.equal({ field: 'start_utc', op: 'lte', value: '9999-12-31T23:59:59.000Z' });
   });
 
   it('bounds starts_* and ends_* at the end of their day and drops the default window', () => {
