@@ -6,6 +6,31 @@ import type { AppState } from './types';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_TYPES = ['json', 'urlencoded', 'multipart'];
 
+/** Whether the request carries a body: a non-zero length or a chunked one (type-is's rule). */
+function hasBody(ctx: { get(name: string): string }): boolean {
+  const length = ctx.get('Content-Length');
+  return length !== '' ? Number(length) > 0 : ctx.get('Transfer-Encoding') !== '';
+}
+
+/**
+ * `tags[]` fields of a multipart form as `tags` lists, as the query string and urlencoded forms
+ * read them (CONTRACT part 2: arrays as repeated `a[]=1&a[]=2`).
+ */
+export function foldArrayFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const folded: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (!name.endsWith('[]')) {
+      folded[name] = value;
+      continue;
+    }
+    const list = name.slice(0, -2);
+    const before = folded[list];
+    const previous = before === undefined ? [] : Array.isArray(before) ? before : [before];
+    folded[list] = [...previous, ...(Array.isArray(value) ? value : [value])];
+  }
+  return folded;
+}
+
 /**
  * Parses JSON, form and multipart bodies (CONTRACT part 2); any other body type is 415 and
  * bodies past the limit are 413. Errors surface to the error boundary.
@@ -25,11 +50,16 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
     },
   }) as unknown as Middleware<AppState>;
   return async (ctx, next) => {
-    if (BODY_METHODS.has(ctx.method) && ctx.request.length !== 0 && ctx.request.type && !ctx.is(ACCEPTED_TYPES)) {
+    if (BODY_METHODS.has(ctx.method) && hasBody(ctx) && ctx.request.type && !ctx.is(ACCEPTED_TYPES)) {
       throw new CalendarError(415, 'rest_unsupported_media_type', `Unsupported request body type ${ctx.request.type}.`);
     }
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');
-    await parser(ctx, next);
+    await parser(ctx, async () => {
+      const request = ctx.request as { body?: unknown };
+      if (ctx.is('multipart') && request.body && typeof request.body === 'object')
+        request.body = foldArrayFields(request.body as Record<string, unknown>);
+      await next();
+    });
   };
 }

@@ -1,5 +1,20 @@
 import { expect } from 'chai';
-import { request, ROOT } from '../support/api';
+import { request as httpRequest } from 'node:http';
+import { api, request, ROOT } from '../support/api';
+import { testWorld } from '../support/harness';
+
+/** A request exactly as given: headers only, no body and no Content-Length unless set. */
+function bare(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${testWorld().baseUrl}${path}`, { method, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('request bodies and the error envelope', () => {
   it('answers a malformed JSON body 400 rest_invalid_json', async () => {
@@ -25,6 +40,44 @@ describe('request bodies and the error envelope', () => {
     const res = await request('POST', ROOT, undefined, { key: true, raw: '<event/>', contentType: 'application/xml' });
     expect(res.status).to.equal(415);
     expect(res.body.code).to.equal('rest_unsupported_media_type');
+  });
+
+  it('takes a Content-Type without a body as no body (clients that set it on every request)', async () => {
+    const created = await api.post('/events', {
+      title: 'Deleted bare',
+      start_date: '2030-01-01 10:00:00',
+      end_date: '2030-01-01 11:00:00',
+    });
+    const auth = { Authorization: `Bearer ${testWorld().adminKey}`, 'Content-Type': 'application/json' };
+    const res = await bare('DELETE', `${ROOT}/events/${created.body.id}`, auth);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect((await api.get(`/events/${created.body.id}`, { key: true })).body.status).to.equal('trash');
+  });
+
+  it('reads repeated name[] fields of multipart forms as lists, and refuses file parts 415', async () => {
+    const tag = (await api.post('/tags', { name: 'Multipart tag' })).body;
+    const form = new FormData();
+    form.append('title', 'Multipart event');
+    form.append('start_date', '2030-02-01 10:00:00');
+    form.append('end_date', '2030-02-01 11:00:00');
+    form.append('tags[]', String(tag.id));
+    form.append('tags[]', 'multipart-new-tag');
+    const auth = { Authorization: `Bearer ${testWorld().adminKey}` };
+    const made = await fetch(`${testWorld().baseUrl}${ROOT}/events`, { method: 'POST', headers: auth, body: form });
+    const event = (await made.json()) as { tags: { slug: string }[] };
+    expect(made.status, JSON.stringify(event)).to.equal(201);
+    expect(event.tags.map((t) => t.slug)).to.deep.equal([tag.slug, 'multipart-new-tag']);
+
+    const withFile = new FormData();
+    withFile.append('title', 'With a file');
+    withFile.append('image', new Blob(['tiny']), 'tiny.txt');
+    const refused = await fetch(`${testWorld().baseUrl}${ROOT}/events`, {
+      method: 'POST',
+      headers: auth,
+      body: withFile,
+    });
+    expect(refused.status).to.equal(415);
+    expect(await refused.json()).to.deep.include({ code: 'rest_unsupported_media_type' });
   });
 
   it('answers a malformed or unknown key 401 with WWW-Authenticate, even on reads', async () => {
