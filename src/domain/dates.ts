@@ -126,6 +126,19 @@ export function details(date: DateTime): DateDetails {
   };
 }
 
+/**
+ * The canonical IANA name of `zone` (any case, aliases resolved: `europe/paris` → `Europe/Paris`,
+ * `US/Eastern` → `America/New_York`), or null when it is not an IANA time zone: offsets such as
+ * `UTC+2` are not, though luxon would read them.
+ */
+export function canonicalTimeZone(zone: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
 export function isTimeZone(zone: string): boolean {
-  return DateTime.now().setZone(zone).isValid;
+  return canonicalTimeZone(zone) !== null;
 }

@@ -22,7 +22,8 @@ export interface ApiRouter {
 }
 
 function rootRouter(root: string, routes: RouteSpec[]): Router<AppState> {
-  const router = new Router<AppState>();
+  // Paths are case-sensitive (CONTRACT part 9: a path that does not match is 404).
+  const router = new Router<AppState>({ sensitive: true });
   router.param('id', async (id, _ctx, next) => {
     if (!DIGITS.test(id)) throw noRoute();
     return next();

@@ -488,6 +488,14 @@ describe('events: dates and time zones', () => {
     expectInvalid(await api.patch(`/events/${id}`, { start_date: '2025-07-15 10:00:00' }), 'end_date');
   });
 
+  it('takes IANA time zones only, stored under their canonical names', async () => {
+    const { id } = (await createEvent()).body;
+    for (const zone of ['UTC+2', '+02:00', 'Mars/Olympus'])
+      expectInvalid(await api.patch(`/events/${id}`, { timezone: zone }), 'timezone');
+    expect((await api.patch(`/events/${id}`, { timezone: 'europe/paris' })).body.timezone).to.equal('Europe/Paris');
+    expect((await api.patch(`/events/${id}`, { timezone: 'US/Eastern' })).body.timezone).to.equal('America/New_York');
+  });
+
   it('keeps local times in the event zone and derives UTC and the abbreviation (CEST / CET)', async () => {
     const summer = await createEvent({
       timezone: 'Europe/Paris',

@@ -89,6 +89,24 @@ describe('request bodies and the error envelope', () => {
     }
   });
 
+  it('matches paths case-sensitively: another spelling is 404 rest_no_route', async () => {
+    const created = await api.post('/events', {
+      title: 'Cased',
+      start_date: '2030-03-01 10:00:00',
+      end_date: '2030-03-01 11:00:00',
+    });
+    expect((await api.get(`/events/${created.body.id}`)).status).to.equal(200);
+    for (const path of [
+      `/EVENTS/${created.body.id}`,
+      `/Events/by-slug/${created.body.slug}`,
+      `/events/BY-SLUG/${created.body.slug}`,
+    ]) {
+      const res = await api.get(path);
+      expect(res.status, path).to.equal(404);
+      expect(res.body.code, path).to.equal('rest_no_route');
+    }
+  });
+
   it('sets Content-Language on errors too', async () => {
     const res = await request('GET', `/de${ROOT}/no-such-thing`);
     expect(res.status).to.equal(404);

@@ -1,4 +1,4 @@
-import { isTimeZone } from '../../domain/dates';
+import { canonicalTimeZone } from '../../domain/dates';
 import { Joi, id, text } from '../../http/params';
 import { organizerWriteSchema } from '../organizers/schema';
 import { nameText, optionalFlag, optionalUrl, postWriteKeys } from '../posts/postContent';
@@ -41,10 +41,12 @@ export const eventWriteSchema = Joi.object({
     .trim()
     .max(64)
     .allow('', null)
-    .custom((value: string, helpers) => (value === '' || isTimeZone(value) ? value : helpers.error('any.invalid')))
+    .custom((value: string, helpers) =>
+      value === '' ? value : (canonicalTimeZone(value) ?? helpers.error('any.invalid')),
+    )
     .messages({ 'any.invalid': '{{#label}} must be an IANA time zone such as Europe/Paris' })
     .description(
-      'IANA time zone of the event (default: the site time zone); changing only the zone keeps the local times; null or "" resets it',
+      'IANA time zone of the event, stored under its canonical name (default: the site time zone); changing only the zone keeps the local times; null or "" resets it',
     ),
   all_day: Joi.flag()
     .allow(null)
