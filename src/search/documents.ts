@@ -70,11 +70,15 @@ function eventDocument(
     timezone: doc.timezone,
     all_day: Boolean(doc.all_day),
   });
+  // Links to records that no longer exist (a create racing a permanent delete) are not shown on
+  // reads: filters do not match them either. The deletion re-indexes every event still linking.
+  const existing = (ids: number[] | undefined, records: Map<number, unknown>) =>
+    (ids ?? []).filter((id) => records.has(id));
   const ids = {
-    venue_ids: doc.venues ?? [],
-    organizer_ids: doc.organizers ?? [],
-    category_ids: doc.categories ?? [],
-    tag_ids: doc.tags ?? [],
+    venue_ids: existing(doc.venues, related.venues),
+    organizer_ids: existing(doc.organizers, related.organizers),
+    category_ids: existing(doc.categories, related.categories),
+    tag_ids: existing(doc.tags, related.tags),
   };
   return {
     id: stored.id,

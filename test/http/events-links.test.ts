@@ -123,6 +123,26 @@ describe('events: venue links', () => {
     const doc = await testWorld().services.db.collection('events').findOne({ id: event.id });
     expect(doc!.venues).to.deep.equal([]);
   });
+
+  it('never matches a filter by a venue deleted under a link a racing create wrote', async () => {
+    const venue = await created('/venues', { venue: unique('Raced Hall') });
+    const event = await createEvent({
+      venue: venue.id,
+      start_date: '2030-04-01 19:00:00',
+      end_date: '2030-04-01 21:00:00',
+    });
+    await settle();
+    const listedAt = async () =>
+      (await api.get(`/events?venue=${venue.id}&start_date=2030-03-31&end_date=2030-04-02`)).body.events.map(
+        (e: { id: number }) => e.id,
+      );
+    expect(await listedAt()).to.deep.equal([event.id]);
+    // What the race leaves: the venue deleted, the event's link written after the unlinking.
+    await testWorld().services.stores.venues.remove(venue.id);
+    await settle();
+    expect(await listedAt()).to.deep.equal([]);
+    expect((await api.get(`/events/${event.id}`)).body.venue).to.deep.equal([]);
+  });
 });
 
 describe('events: organizer links', () => {

@@ -115,6 +115,17 @@ describe('search/documents', () => {
     });
   });
 
+  it('filters by links to records that exist only: a trashed venue is linked, a deleted one is not', () => {
+    const doc = toIndexDocument(
+      'event',
+      event({ venues: [1, 2, 77], organizers: [78], categories: [5, 79], tags: [80] }),
+      'en',
+      { id: 9 },
+      related(),
+    );
+    expect(doc).to.deep.include({ venue_ids: [1, 2], organizer_ids: [], category_ids: [5], tag_ids: [] });
+  });
+
   it('keeps the text of a protected event out of search', () => {
     const doc = toIndexDocument('event', event({ passwordHash: 'salt:hash' }), 'en', { id: 9 }, related());
     expect(doc).to.deep.include({
