@@ -45,11 +45,33 @@ export const Joi = BaseJoi.extend(
       return problem === 'ok' ? { value } : { value, errors: helpers.error(`dateInput.${problem}`) };
     },
   }),
+  (joi) => ({
+    type: 'string',
+    base: joi.string(),
+    messages: { 'string.maxChars': '{{#label}} length must be less than or equal to {{#limit}} characters long' },
+    rules: {
+      // Characters as people count them: an emoji or a letter outside the BMP is one, not two.
+      maxChars: {
+        method(limit: number) {
+          return (this as BaseJoi.Schema).$_addRule({ name: 'maxChars', args: { limit } });
+        },
+        args: [{ name: 'limit', assert: (value: unknown) => Number.isInteger(value), message: 'must be an integer' }],
+        validate(value: string, helpers, { limit }: { limit: number }) {
+          if (value.length <= limit) return value;
+          if (value.length <= limit * 2 && [...value].length <= limit) return value;
+          return helpers.error('string.maxChars', { limit });
+        },
+      },
+    },
+  }),
 ) as typeof BaseJoi & {
   list(): BaseJoi.ArraySchema;
   flag(): BaseJoi.BooleanSchema;
   dateInput(): BaseJoi.StringSchema;
 };
+
+/** Strings of this Joi also have `maxChars(limit)`: a length in characters, not UTF-16 units. */
+type CharCountedString = BaseJoi.StringSchema & { maxChars(limit: number): BaseJoi.StringSchema };
 
 export const language = () =>
   Joi.string()
@@ -63,8 +85,8 @@ export const idList = () => Joi.list().items(id()).max(100);
 
 /** Text fields: bounded, no control characters except newline and tab. */
 export const text = (max = 1000) =>
-  Joi.string()
-    .max(max)
+  (Joi.string() as CharCountedString)
+    .maxChars(max)
     // eslint-disable-next-line no-control-regex
     .pattern(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'printable text')
     .allow('');

@@ -37,7 +37,7 @@ function stringSchema(d: Description): Schema {
   const schema: Schema = { type: 'string' };
   for (const rule of d.rules ?? []) {
     if (rule.name === 'min') schema.minLength = limit(rule);
-    else if (rule.name === 'max') schema.maxLength = limit(rule);
+    else if (rule.name === 'max' || rule.name === 'maxChars') schema.maxLength = limit(rule);
     else if (rule.name === 'length') schema.minLength = schema.maxLength = limit(rule);
     else if (rule.name === 'uri') schema.format = 'uri';
     else if (rule.name === 'email') schema.format = 'email';

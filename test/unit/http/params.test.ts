@@ -1,9 +1,24 @@
 import { expect } from 'chai';
-import { Joi } from '../../../src/http/params';
+import { Joi, text } from '../../../src/http/params';
 import { validateInput } from '../../../src/http/validate';
 import { ValidationError } from '../../../src/errors';
 
 describe('http/params and validate', () => {
+  it('counts text lengths in characters, not UTF-16 units', () => {
+    const schema = Joi.object({ title: text(5) });
+    expect(validateInput<{ title: string }>(schema, { title: '𝒜𝒜𝒜𝒜𝒜' }).title).to.equal('𝒜𝒜𝒜𝒜𝒜');
+    for (const title of ['𝒜𝒜𝒜𝒜𝒜𝒜', 'abcdef', '😀'.repeat(11)]) {
+      try {
+        validateInput(schema, { title });
+        expect.fail(`${title} passed`);
+      } catch (err) {
+        expect((err as ValidationError).params).to.deep.equal({
+          title: 'title length must be less than or equal to 5 characters long',
+        });
+      }
+    }
+  });
+
   const schema = Joi.object({
     ids: Joi.list().items(Joi.number().integer()),
     on: Joi.flag(),
