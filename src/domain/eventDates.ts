@@ -11,6 +11,7 @@ import {
   toWire,
   type DateDetails,
 } from './dates';
+import { boundedMemo } from './memo';
 
 /** What an event stores about its dates: UTC instants plus the zone that gives local times. */
 export interface StoredEventDates {
@@ -99,24 +100,6 @@ export interface PresentedEventDates {
 // Locales whose short zone names are the familiar abbreviations for different regions
 // (en-US: EST/PST, en-GB: CET/BST, en-AU: AEST, en-IN: IST, en-ZA: SAST, ja-JP: JST).
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
-
-/**
- * `compute` remembered by key, forgetting everything once `max` keys are held (the keys used
- * together, such as one batch's events, stay cheap; memory stays bounded).
- */
-function boundedMemo<A, V>(max: number, keyOf: (arg: A) => string, compute: (arg: A) => V): (arg: A) => V {
-  const memo = new Map<string, V>();
-  return (arg) => {
-    const key = keyOf(arg);
-    let found = memo.get(key);
-    if (found === undefined) {
-      if (memo.size >= max) memo.clear();
-      found = compute(arg);
-      memo.set(key, found);
-    }
-    return found;
-  };
-}
 
 /**
  * `CET`, `CEST`, `EST`, `UTC`...; a PHP-style offset (`-03`, `+0530`) when no name is known.

@@ -1,0 +1,17 @@
+/**
+ * `compute` remembered by key, forgetting everything once `max` keys are held (the keys used
+ * together, such as one batch's events, stay cheap; memory stays bounded).
+ */
+export function boundedMemo<A, V>(max: number, keyOf: (arg: A) => string, compute: (arg: A) => V): (arg: A) => V {
+  const memo = new Map<string, V>();
+  return (arg) => {
+    const key = keyOf(arg);
+    let found = memo.get(key);
+    if (found === undefined) {
+      if (memo.size >= max) memo.clear();
+      found = compute(arg);
+      memo.set(key, found);
+    }
+    return found;
+  };
+}
