@@ -56,11 +56,7 @@ export async function buildApi(outDir: string): Promise<BenchScripts> {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`building the API failed (exit ${code}): ${output.slice(-2000)}`);
-  const compiled = (source: string) => path.join(outDir, source.replace(/\.ts$/, '.js'));
-  return {
-    api: compiled(ENTRY_POINTS.api),
-    worker: compiled(ENTRY_POINTS.worker),
-    reindex: compiled(ENTRY_POINTS.reindex),
-    bulkBaseline: compiled(ENTRY_POINTS.bulkBaseline),
-  };
+  return Object.fromEntries(
+    Object.entries(ENTRY_POINTS).map(([name, source]) => [name, path.join(outDir, source.replace(/\.ts$/, '.js'))]),
+  ) as unknown as BenchScripts;
 }

@@ -36,6 +36,13 @@ export class DateOutOfRangeError extends RangeError {
   override name = 'DateOutOfRangeError';
 }
 
+export const outsideYearsMessage = (field: string): string =>
+  `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}`;
+
+/** What to tell the caller about a date parameter parseDateInput refused. */
+export const refusedDateMessage = (field: string, err: unknown): string =>
+  err instanceof DateOutOfRangeError ? outsideYearsMessage(field) : `${field} is not a date`;
+
 export function isWithinSupportedYears(date: DateTime): boolean {
   const utc = date.toUTC();
   return [date.year, utc.year].every((year) => year >= MIN_YEAR && year <= MAX_YEAR);

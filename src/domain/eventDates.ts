@@ -1,13 +1,12 @@
 import { DateTime } from 'luxon';
 import { ValidationError } from '../errors';
 import {
-  DateOutOfRangeError,
   details,
   isTimeZone,
   isWithinSupportedYears,
-  MAX_YEAR,
-  MIN_YEAR,
+  outsideYearsMessage,
   parseDateInput,
+  refusedDateMessage,
   toWire,
   type DateDetails,
 } from './dates';
@@ -56,9 +55,7 @@ export function resolveEventDates(
       try {
         return parseDateInput(text, zone, now);
       } catch (err) {
-        if (err instanceof DateOutOfRangeError)
-          throw new ValidationError({ [field]: `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}` });
-        throw new ValidationError({ [field]: `${field} is not a date` });
+        throw new ValidationError({ [field]: refusedDateMessage(field, err) });
       }
     }
     if (!stored || !existing) throw new ValidationError({ [field]: `${field} is required` });
@@ -76,8 +73,7 @@ export function resolveEventDates(
     ['start_date', start],
     ['end_date', end],
   ] as const) {
-    if (!isWithinSupportedYears(date))
-      throw new ValidationError({ [field]: `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}` });
+    if (!isWithinSupportedYears(date)) throw new ValidationError({ [field]: outsideYearsMessage(field) });
   }
   if (end < start) throw new ValidationError({ end_date: 'end_date must not be before start_date' });
   return { start: start.toJSDate(), end: end.toJSDate(), timezone: zone, all_day: allDay };

@@ -1,6 +1,6 @@
 import BaseJoi from 'joi';
 import { LANGUAGES } from '../../config';
-import { checkDateInput, MAX_YEAR, MIN_YEAR } from '../domain/dates';
+import { checkDateInput, outsideYearsMessage } from '../domain/dates';
 
 const TRUTHY = ['1', 'yes', 'on', 1];
 const FALSY = ['0', 'no', 'off', 0];
@@ -38,7 +38,7 @@ export const Joi = BaseJoi.extend(
     messages: {
       'dateInput.format':
         '{{#label}} is not a date (use YYYY-MM-DD HH:MM:SS, ISO 8601, a unix timestamp or now/today/+N days)',
-      'dateInput.range': `{{#label}} must be between the years ${MIN_YEAR} and ${MAX_YEAR}`,
+      'dateInput.range': outsideYearsMessage('{{#label}}'),
     },
     validate(value: string, helpers) {
       const problem = checkDateInput(value);

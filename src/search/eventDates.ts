@@ -1,5 +1,12 @@
 import { DateTime } from 'luxon';
-import { isCalendarDay, isWithinSupportedYears, MAX_YEAR, parseDateInput, toLocalIso } from '../domain/dates';
+import {
+  isCalendarDay,
+  isWithinSupportedYears,
+  MAX_YEAR,
+  parseDateInput,
+  refusedDateMessage,
+  toLocalIso,
+} from '../domain/dates';
 import { ValidationError } from '../errors';
 
 /** The date parameters of `GET /events` (CONTRACT part 7), as validated texts. */
@@ -44,8 +51,8 @@ function resolve(param: keyof DateFilterInput, text: string, zone: string, now: 
   if (isCalendarDay(trimmed)) return { local: `${trimmed}T00:00:00` };
   try {
     return fromDateTime(parseDateInput(trimmed, zone, now()), ZONE_FREE.test(trimmed));
-  } catch {
-    throw new ValidationError({ [param]: `${param} is not a date` });
+  } catch (err) {
+    throw new ValidationError({ [param]: refusedDateMessage(param, err) });
   }
 }
 
@@ -80,12 +87,12 @@ function defaultEnd(start: ResolvedDate, zone: string, now: DateTime): ResolvedD
 
 function lastSupportedSecond(zone: string): ResolvedDate {
   const last = { year: MAX_YEAR, month: 12, day: 31, hour: 23, minute: 59, second: 59 };
-  const local = DateTime.fromObject(last, { zone });
-  // West of UTC, the last local second is already past the last UTC one.
-  return fromDateTime(
-    isWithinSupportedYears(local) ? local : DateTime.fromObject(last, { zone: 'UTC' }).setZone(zone),
-    false,
+  // The earlier of the last local second and the last UTC one (west of UTC, the local one is past it).
+  const end = DateTime.min(
+    DateTime.fromObject(last, { zone }),
+    DateTime.fromObject(last, { zone: 'UTC' }).setZone(zone),
   );
+  return fromDateTime(end, false);
 }
 
 /**

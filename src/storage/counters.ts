@@ -45,7 +45,7 @@ export async function nextIds(db: Db, counter: CounterName, count: number): Prom
   return (await allocate(db, counter, count)) - count + 1;
 }
 
-/** The last value a counter allocated (0 before its first allocation): no ID above it exists. */
+/** The last value a counter allocated (0 before its first allocation). */
 export async function lastAllocated(db: Db, counter: CounterName): Promise<number> {
   const doc = await db.collection<CounterDoc>('counters').findOne({ _id: counter });
   return doc?.seq ?? 0;
