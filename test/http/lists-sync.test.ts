@@ -29,6 +29,9 @@ describe('lists: sync worker and consistency', () => {
   const tag = unique('synctag');
   const word = unique('moon');
   const events = (query: string) => listIds(`/events?tags=${tag}&${query}`);
+  /** Creates an event three days on, tagged with this file's tag unless `fields` say otherwise. */
+  const postEvent = (title: string, fields: Record<string, unknown> = { tags: [tag] }) =>
+    api.post('/events', { title, start_date: daysFromNow(3), end_date: daysFromNow(3, '22:00:00'), ...fields });
   let venue: number;
   let organizer: number;
   let category: number;
@@ -154,12 +157,7 @@ describe('lists: sync worker and consistency', () => {
 
     it('answers once the write is searchable and says so', async () => {
       const { services } = testWorld();
-      const created = await api.post('/events', {
-        title: `Waited ${word}`,
-        start_date: daysFromNow(3),
-        end_date: daysFromNow(3, '22:00:00'),
-        tags: [tag],
-      });
+      const created = await postEvent(`Waited ${word}`);
       const { ctx, headers } = fakeContext('respond-async, wait-for-index');
       await waitForIndex(ctx, services, 'event', created.body.id);
       expect(headers['Preference-Applied']).to.equal('wait-for-index');
@@ -172,11 +170,7 @@ describe('lists: sync worker and consistency', () => {
       await waitForIndex(plain.ctx, services, 'event', event);
       expect(plain.headers).to.deep.equal({});
       await whileWorkerStopped(async () => {
-        const created = await api.post('/events', {
-          title: 'Unindexed',
-          start_date: daysFromNow(3),
-          end_date: daysFromNow(3, '22:00:00'),
-        });
+        const created = await postEvent('Unindexed', {});
         const started = Date.now();
         expect(await waitUntilSearchable(services, 'event', created.body.id, 300)).to.equal(false);
         expect(Date.now() - started).to.be.below(1000);
@@ -193,12 +187,7 @@ describe('lists: sync worker and consistency', () => {
       const complete = services.sync.complete;
       await whileWorkerStopped(async () => {
         try {
-          const created = await api.post('/events', {
-            title: `Crash ${word}`,
-            start_date: daysFromNow(3),
-            end_date: daysFromNow(3, '22:00:00'),
-            tags: [tag],
-          });
+          const created = await postEvent(`Crash ${word}`);
           const key = syncKey('event', created.body.id);
           services.sync.complete = async () => {
             throw new Error('simulated crash before checkpoint');
@@ -231,12 +220,7 @@ describe('lists: sync worker and consistency', () => {
       const other = new SyncWorker(services, { owner: 'other', pollMs: 20 });
       await whileWorkerStopped(async () => {
         try {
-          const created = await api.post('/events', {
-            title: `Claimed ${word}`,
-            start_date: daysFromNow(3),
-            end_date: daysFromNow(3, '22:00:00'),
-            tags: [tag],
-          });
+          const created = await postEvent(`Claimed ${word}`);
           const claimed = await services.sync.claim('gone', 100, 800);
           expect(claimed.map((c) => c.key)).to.include(syncKey('event', created.body.id));
           other.start();
