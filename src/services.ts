@@ -34,7 +34,7 @@ export async function openServices(config: Config, log: Logger): Promise<Service
   const sync = new SyncQueue(db);
   const apiKeys = new ApiKeyStore(db);
   const stores = createStores(db, sync);
-  await Promise.all([sync.ensureIndexes(), apiKeys.ensureIndexes(), ensureStoreIndexes(stores, db)]);
+  await Promise.all([sync.ensureIndexes(), apiKeys.ensureIndexes(), ensureStoreIndexes(stores)]);
   return {
     config,
     log,

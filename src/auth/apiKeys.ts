@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import type { Role } from '../http/types';
 import { nextId } from '../storage/counters';
-import { ensureIndex } from '../storage/mongo';
+import { ensureIndexes } from '../storage/mongo';
 
 export const ROLES: Role[] = ['administrator', 'editor', 'author', 'contributor'];
 const KEY_PREFIX = 'cal_';
@@ -35,7 +35,7 @@ export class ApiKeyStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await ensureIndex(this.keys, { hash: 1 }, { unique: true, name: 'hash_unique' });
+    await ensureIndexes(this.keys, [{ key: { hash: 1 }, options: { unique: true, name: 'hash_unique' } }]);
   }
 
   /** Creates a key and returns its secret: the only time the secret exists outside the caller. */

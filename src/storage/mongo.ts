@@ -43,33 +43,30 @@ export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
 }
 
+/** An index a collection must have. */
+export interface WantedIndex {
+  key: IndexSpecification & Document;
+  options: CreateIndexesOptions & { name: string };
+}
+
 /**
- * Creates an index unless one of that name and key exists. Creating an existing index is a no-op
- * on MongoDB, but jongodb re-checks every document of the collection for it (90 s for the events
- * of 10k records), so startup would wait minutes on a big database.
+ * Creates the `wanted` indexes the collection lacks (same name and key) and drops the `obsolete`
+ * ones an earlier version left, from one listing. Creating an existing index is a no-op on
+ * MongoDB, but jongodb re-checks every document of the collection for it (90 s for the events of
+ * 10k records), so startup would wait minutes on a big database. Dropping is best effort: such an
+ * index only costs writes, and jongodb cannot drop indexes (it forgets them on restart anyway).
  */
-export async function ensureIndex(
+export async function ensureIndexes(
   collection: Collection<any>,
-  key: IndexSpecification & Document,
-  options: CreateIndexesOptions & { name: string },
+  wanted: WantedIndex[],
+  obsolete: string[] = [],
 ): Promise<void> {
   const existing = await collection
     .listIndexes()
     .toArray()
     .catch(() => [] as Document[]);
-  if (existing.some((index) => index.name === options.name && JSON.stringify(index.key) === JSON.stringify(key)))
-    return;
-  await collection.createIndex(key, options);
-}
-
-/**
- * Drops an index an earlier version created, if it is still there (no listing first: a missing
- * index is just an error to ignore). Best effort: such an index only costs writes, and jongodb
- * cannot drop indexes at all (it forgets them on restart anyway).
- */
-export async function dropObsoleteIndex(collection: Collection<any>, name: string): Promise<boolean> {
-  return collection.dropIndex(name).then(
-    () => true,
-    () => false,
-  );
+  const has = (name: string, key?: Document) =>
+    existing.some((index) => index.name === name && (!key || JSON.stringify(index.key) === JSON.stringify(key)));
+  for (const { key, options } of wanted) if (!has(options.name, key)) await collection.createIndex(key, options);
+  for (const name of obsolete) if (has(name)) await collection.dropIndex(name).catch(() => undefined);
 }

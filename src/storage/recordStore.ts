@@ -3,7 +3,7 @@ import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
 import { lastAllocated, nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
-import { dropObsoleteIndex, ensureIndex, isDuplicateKey } from './mongo';
+import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
 
 /** Fields every stored language document carries, whatever its kind. */
@@ -98,11 +98,18 @@ export class RecordStore<D extends BaseDoc> {
     return this.options.kind;
   }
 
-  async ensureIndexes(): Promise<void> {
-    // (id, lang) is unique through `_id` (`${id}:${lang}`): a second unique index would only cost writes.
-    await ensureIndex(this.docs, { id: 1 }, { name: 'id' });
-    await ensureIndex(this.docs, { slug: 1, lang: 1 }, { unique: true, name: 'slug_lang_unique' });
-    await dropObsoleteIndex(this.docs, 'id_lang_unique');
+  /** The store's indexes, and `more` on the same collection (one listing for all). */
+  async ensureIndexes(more: WantedIndex[] = []): Promise<void> {
+    await ensureIndexes(
+      this.docs,
+      [
+        { key: { id: 1 }, options: { name: 'id' } },
+        { key: { slug: 1, lang: 1 }, options: { unique: true, name: 'slug_lang_unique' } },
+        ...more,
+      ],
+      // (id, lang) is unique through `_id` (`${id}:${lang}`): a second unique index only cost writes.
+      ['id_lang_unique'],
+    );
   }
 
   private split(content: Content<D>): { own: Record<string, unknown>; shared: Record<string, unknown> } {

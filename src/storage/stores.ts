@@ -1,6 +1,5 @@
 import type { Db } from 'mongodb';
 import type { Language } from '../../config';
-import { ensureIndex } from './mongo';
 import { RecordStore, type BaseDoc } from './recordStore';
 import type { SyncQueue } from './syncQueue';
 
@@ -124,12 +123,15 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
   };
 }
 
-export async function ensureStoreIndexes(stores: Stores, db: Db): Promise<void> {
-  for (const store of Object.values(stores)) await store.ensureIndexes();
-  const events = db.collection<EventDoc>('events');
-  for (const field of ['venues', 'organizers', 'categories', 'tags', 'post_parent'] as const) {
-    await ensureIndex(events, { [field]: 1 }, { name: `${field}_1` });
-  }
+/** Events are looked up by what they link to (propagation, unlinking, `post_parent`). */
+const EVENT_LINK_INDEXES = (['venues', 'organizers', 'categories', 'tags', 'post_parent'] as const).map((field) => ({
+  key: { [field]: 1 },
+  options: { name: `${field}_1` },
+}));
+
+export async function ensureStoreIndexes(stores: Stores): Promise<void> {
+  for (const store of Object.values(stores))
+    await store.ensureIndexes(store === stores.events ? EVENT_LINK_INDEXES : []);
 }
 
 export type { Language };

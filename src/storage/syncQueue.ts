@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ChangeStream, Collection, Db } from 'mongodb';
 import { idFilter, keep } from './idFilter';
-import { ensureIndex } from './mongo';
+import { ensureIndexes } from './mongo';
 
 /** Kinds of indexed record; the `_id` of a sync entry is `${kind}:${id}`. */
 export type SyncKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
@@ -60,8 +60,10 @@ export class SyncQueue extends EventEmitter {
   }
 
   async ensureIndexes(): Promise<void> {
-    await ensureIndex(this.entries, { pending: 1, leaseUntil: 1, dirtyAt: 1 }, { name: 'pending_lease' });
-    await ensureIndex(this.entries, { kind: 1, id: 1 }, { name: 'kind_id' });
+    await ensureIndexes(this.entries, [
+      { key: { pending: 1, leaseUntil: 1, dirtyAt: 1 }, options: { name: 'pending_lease' } },
+      { key: { kind: 1, id: 1 }, options: { name: 'kind_id' } },
+    ]);
   }
 
   async begin(kind: SyncKind, id: number): Promise<void> {
