@@ -73,7 +73,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   /** Embedded terms' counts come from the index when it is current: counting costs a pass over every event. */
   async function present(record: StoredRecord<D>, ctx: RequestContext<Input>): Promise<Record<string, unknown>> {
-    const [presented] = await view(services, [record], lang(ctx), { embeddedCounts: 'index' });
+    const [presented] = await view(services, [record], lang(ctx), { embeddedCounts: 'index-if-current' });
     const body = def.visibleTo ? def.visibleTo(presented!, ctx.state.principal) : presented!;
     return def.decorateSingle ? def.decorateSingle(services, record, body, lang(ctx)) : body;
   }

@@ -27,8 +27,14 @@ export interface ViewOptions {
    * src/search/indexedTermCounts.ts).
    */
   counts?: 'exact' | 'index';
-  /** `counts` for the terms embedded in the records, when the index is current (single reads). */
-  embeddedCounts?: 'exact' | 'index';
+  /**
+   * `counts` for the terms the records embed: 'exact' (default); 'index-if-current' (single
+   * reads: the index's while no change waits for the worker, exact otherwise); 'index' (index
+   * documents: lists replace embedded counts with the term index's when they serve them, see
+   * src/search/termCounts.ts, so the counts the index holds now are as good and cost no pass over
+   * the events).
+   */
+  embeddedCounts?: 'exact' | 'index-if-current' | 'index';
 }
 
 const VIEWS: Partial<Record<SyncKind, RecordView>> = {

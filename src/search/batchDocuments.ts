@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
-import { viewOf } from '../routes/views';
+import { viewOf, type ViewOptions } from '../routes/views';
 import type { Services } from '../services';
 import type { RecordStore, StoredRecord } from '../storage/recordStore';
 import type { ClaimedEntry, SyncKind } from '../storage/syncQueue';
@@ -20,6 +20,8 @@ export interface PreparedGroup {
   operations: Map<string, BulkOperation[]>;
 }
 
+/** Embedded term counts as the term index holds them: lists serve its current ones instead. */
+const INDEXED_VIEW: ViewOptions = { embeddedCounts: 'index' };
 const PREVIOUS_FIELDS = ['deps', 'venue_ids', 'organizer_ids', 'category_ids', 'tag_ids'];
 const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
   ['venue', 'venue_ids'],
@@ -73,7 +75,7 @@ export async function prepareGroup(
   const current = new Map<Language, Map<number, IndexDocument>>();
   await Promise.all(
     LANGUAGES.map(async (lang) => {
-      const apiRecords = present.length > 0 ? await viewOf(kind)(services, present, lang) : [];
+      const apiRecords = present.length > 0 ? await viewOf(kind)(services, present, lang, INDEXED_VIEW) : [];
       const byId = new Map(apiRecords.map((record) => [record.id as number, record]));
       const docs = new Map<number, IndexDocument>();
       for (const record of present) {

@@ -123,6 +123,26 @@ describe('lists: sync worker and consistency', () => {
       expect(await countIn()).to.equal(2);
     });
 
+    it("event documents embed their terms' counts as the term index held them (no count over the events)", async () => {
+      const counted = (await create('/categories', { name: unique('Indexed count') })).id;
+      await settle();
+      const event = (await postEvent('Counted once', { categories: [counted] })).body.id;
+      await settle();
+      const { services, config } = testWorld();
+      const stored = await services.search.get<{ record: { categories: { count: number }[] } }>({
+        index: aliasName(config, 'event', 'en'),
+        id: String(event),
+      });
+      // The term was indexed with no events when the event's batch read its count...
+      expect(stored._source?.record.categories[0]?.count).to.equal(0);
+      // ...and what users see is the term index's current count.
+      const listed = (await api.get(`/events?categories=${counted}`)).body.events;
+      expect(
+        listed.map((e: { id: number; categories: { count: number }[] }) => [e.id, e.categories[0]?.count]),
+      ).to.deep.equal([[event, 1]]);
+      expect((await api.get(`/categories/${counted}`)).body.count).to.equal(1);
+    });
+
     it('trashing a venue removes it from its events; deleting an event removes it from lists', async () => {
       await writeIndexed('DELETE', `/venues/${venue}`);
       const [listed] = (await api.get(`/events?tags=${tag}`)).body.events;

@@ -15,9 +15,8 @@ function isLive(record: StoredRecord<BaseDoc>): boolean {
 
 /**
  * RecordView of events: loads every record the events link to with one query per kind (for all
- * events at once), presents them in `lang` with their own views (`options.embeddedCounts`: single
- * reads take the embedded terms' counts from the index when it is current), and embeds those not
- * trashed.
+ * events at once), presents them in `lang` with their own views (`options.embeddedCounts`: where
+ * the embedded terms' counts come from), and embeds those not trashed.
  */
 export async function viewEvents(
   services: Services,
@@ -37,9 +36,9 @@ export async function viewEvents(
   // The index's term counts are current only while no change waits for the worker: reads by ID
   // reflect every write at once (CONTRACT 8). Checked once per read, beside the loads, if terms are embedded.
   const counts: Promise<ViewOptions['counts']> =
-    options.embeddedCounts === 'index' && ids.categories.length + ids.tags.length > 0
+    options.embeddedCounts === 'index-if-current' && ids.categories.length + ids.tags.length > 0
       ? services.sync.hasPending().then((pending) => (pending ? 'exact' : 'index'))
-      : Promise.resolve('exact');
+      : Promise.resolve(options.embeddedCounts === 'index' ? 'index' : 'exact');
   const load = async (
     kind: SyncKind,
     store: RecordStore<BaseDoc>,
