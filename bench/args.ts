@@ -30,38 +30,70 @@ const USAGE = `usage: npm run bench -- [--events N] [--duration S] [--connection
        [--check] [--smoke] [--reindex-scale [--scale-events N]] [--cpu-prof] [--out DIR] [--seed N]
        [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,write,reindex] [--api build|source]`;
 
+export const SCENARIOS = ['seed', 'read', 'search', 'geo', 'write', 'reindex'] as const;
+
+/** A command line the bench cannot run: printed with the usage, without a stack. */
+export class BenchUsageError extends Error {
+  override name = 'BenchUsageError';
+  constructor(problem: string) {
+    super(`${problem}\n${USAGE}`);
+  }
+}
+
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} must be a positive integer, not "${text}"\n${USAGE}`);
+    throw new BenchUsageError(`--${name} must be a positive integer, not "${text}"`);
   return value;
 }
 
+function scenarioList(text: string | undefined): string[] | null {
+  if (text === undefined) return null;
+  const names = text.split(',').map((s) => s.trim());
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new BenchUsageError(`--only takes ${SCENARIOS.join(', ')}; not ${unknown.map((n) => `"${n}"`).join(', ')}`);
+  return names;
+}
+
+function apiMode(text: string | undefined): 'build' | 'source' {
+  if (text === undefined || text === 'build' || text === 'source') return text ?? 'build';
+  throw new BenchUsageError(`--api takes build or source, not "${text}"`);
+}
+
+function parsed(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        events: { type: 'string' },
+        duration: { type: 'string' },
+        connections: { type: 'string' },
+        'write-rate': { type: 'string' },
+        check: { type: 'boolean', default: false },
+        smoke: { type: 'boolean', default: false },
+        'reindex-scale': { type: 'boolean', default: false },
+        'scale-events': { type: 'string' },
+        'cpu-prof': { type: 'boolean', default: false },
+        out: { type: 'string', default: 'results' },
+        seed: { type: 'string' },
+        keep: { type: 'boolean', default: false },
+        reuse: { type: 'string' },
+        only: { type: 'string' },
+        api: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (err) {
+    throw new BenchUsageError((err as Error).message);
+  }
+}
+
 export function parseBenchArgs(argv: string[]): BenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      events: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      'write-rate': { type: 'string' },
-      check: { type: 'boolean', default: false },
-      smoke: { type: 'boolean', default: false },
-      'reindex-scale': { type: 'boolean', default: false },
-      'scale-events': { type: 'string' },
-      'cpu-prof': { type: 'boolean', default: false },
-      out: { type: 'string', default: 'results' },
-      seed: { type: 'string' },
-      keep: { type: 'boolean', default: false },
-      reuse: { type: 'string' },
-      only: { type: 'string' },
-      api: { type: 'string', default: 'build' },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parsed(argv);
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
@@ -79,7 +111,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     seed: positiveInt('seed', values.seed, 1),
     keep: (values.keep ?? false) || values.reuse !== undefined,
     reuse: values.reuse ?? null,
-    only: values.only ? values.only.split(',').map((s) => s.trim()) : null,
-    api: values.api === 'source' ? 'source' : 'build',
+    only: scenarioList(values.only),
+    api: apiMode(values.api),
   };
 }

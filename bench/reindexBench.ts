@@ -50,13 +50,20 @@ function reindexRow(scenario: string, run: ReindexRun, bulk: BulkRun | null): Ro
  * a raw bulk load of the same documents; with `scaleTo`, more events are seeded and the reindex
  * runs again to compare its peak RSS (streaming: memory must not grow with the records).
  */
+export interface ReindexSettings {
+  /** Where the dump of the indexed documents goes (the bulk baseline loads it). */
+  workDir: string;
+  scripts: BenchScripts;
+  /** Events to seed up to for the memory comparison; null: no comparison. */
+  scaleTo: number | null;
+  /** Seed of the demo data (the extra events use the next one). */
+  seed: number;
+  log: (line: string) => void;
+}
+
 export async function measureReindex(
   world: BenchWorld,
-  workDir: string,
-  scripts: BenchScripts,
-  scaleTo: number | null,
-  seed: number,
-  log: (line: string) => void,
+  { workDir, scripts, scaleTo, seed, log }: ReindexSettings,
 ): Promise<ReindexMeasurement> {
   log('reindexing the events');
   const base = await reindexOnce(world, scripts);

@@ -1,5 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { parseBenchArgs, type BenchOptions } from './args';
+import { BenchUsageError, parseBenchArgs, type BenchOptions } from './args';
 import { buildApi, buildFolder, SOURCE_SCRIPTS } from './build';
 import { measureThroughput, type MeasureContext } from './measure';
 import { resultsPath } from './processes';
@@ -149,14 +149,13 @@ async function main(): Promise<number> {
     // The reindex runs alone: every server child is stopped by now.
     if (wanted(options, 'reindex')) {
       await attempt('5. reindex', rows, measured.failures, async () => {
-        const reindexed = await measureReindex(
-          world,
+        const reindexed = await measureReindex(world, {
           workDir,
-          settings.scripts,
-          options.reindexScale,
-          options.seed,
+          scripts: settings.scripts,
+          scaleTo: options.reindexScale,
+          seed: options.seed,
           log,
-        );
+        });
         rows.push(...reindexed.rows);
         details.reindex = reindexed.details;
         measured.reindexRatio = reindexed.ratio;
@@ -205,7 +204,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: Error) => {
-    console.error(`bench: ${err.stack ?? err.message}`);
+    console.error(`bench: ${err instanceof BenchUsageError ? err.message : (err.stack ?? err.message)}`);
     process.exit(2);
   },
 );
