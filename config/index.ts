@@ -75,10 +75,11 @@ const schema = Joi.object({
     .valid(...LANGUAGES)
     .default(DEFAULT_LANGUAGE),
   DEFAULT_TIMEZONE: Joi.string()
-    .custom((value: string) => {
-      Intl.DateTimeFormat('en', { timeZone: value });
-      return value;
-    }, 'IANA time zone')
+    // Stored under its canonical name, as event time zones are (`europe/paris` → `Europe/Paris`).
+    .custom(
+      (value: string) => new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone,
+      'IANA time zone',
+    )
     .default(DEFAULT_TIMEZONE),
   MONGO_URL: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGO_DATABASE: Joi.string()

@@ -103,6 +103,11 @@ describe('config', () => {
     );
   });
 
+  it('keeps the default time zone under its canonical IANA name, as event time zones are stored', () => {
+    expect(loadConfig({ DEFAULT_TIMEZONE: 'europe/paris' }).defaultTimezone).to.equal('Europe/Paris');
+    expect(loadConfig({ DEFAULT_TIMEZONE: 'utc' }).defaultTimezone).to.equal('UTC');
+  });
+
   it('ignores environment variables it does not know', () => {
     expect(() => loadConfig({ PATH: '/usr/bin', SOMETHING_ELSE: 'x' })).not.to.throw();
   });
