@@ -23,18 +23,18 @@ export type RecordView = (
 export interface ViewOptions {
   /**
    * Where terms' published-event counts come from: 'exact' (default: an aggregation over the
-   * events) or 'index' (the counts lists show, one multi-get; only when the index is current, see
-   * src/search/indexedTermCounts.ts).
+   * events); 'index' (the counts lists show, one realtime multi-get: current only while no change
+   * waits for the worker, see src/search/indexedTermCounts.ts); 'searchable-index' (the same as
+   * of the index's last refresh, which spares it a refresh while the worker writes).
    */
-  counts?: 'exact' | 'index';
+  counts?: 'exact' | 'index' | 'searchable-index';
   /**
    * `counts` for the terms the records embed: 'exact' (default); 'index-if-current' (single
-   * reads: the index's while no change waits for the worker, exact otherwise); 'index' (index
-   * documents: lists replace embedded counts with the term index's when they serve them, see
-   * src/search/termCounts.ts, so the counts the index holds now are as good and cost no pass over
-   * the events).
+   * reads: 'index' while no change waits for the worker, exact otherwise); 'searchable-index'
+   * (index documents: lists replace embedded counts with the term index's when they serve them,
+   * see src/search/termCounts.ts, so these are as good and cost no pass over the events).
    */
-  embeddedCounts?: 'exact' | 'index-if-current' | 'index';
+  embeddedCounts?: 'exact' | 'index-if-current' | 'searchable-index';
 }
 
 const VIEWS: Partial<Record<SyncKind, RecordView>> = {

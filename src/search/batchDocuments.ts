@@ -20,8 +20,8 @@ export interface PreparedGroup {
   operations: Map<string, BulkOperation[]>;
 }
 
-/** Embedded term counts as the term index holds them: lists serve its current ones instead. */
-const INDEXED_VIEW: ViewOptions = { embeddedCounts: 'index' };
+/** Embedded term counts as searches see the term index: lists serve its current ones instead. */
+const INDEXED_VIEW: ViewOptions = { embeddedCounts: 'searchable-index' };
 const PREVIOUS_FIELDS = ['deps', 'venue_ids', 'organizer_ids', 'category_ids', 'tag_ids'];
 const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
   ['venue', 'venue_ids'],
@@ -142,7 +142,7 @@ async function propagate(
     await sync.markDirty('event', await eventsLinking(services, kind as LinkedKind, changed));
     return;
   }
-  for (const [linkedKind, field] of EVENT_LINKS) {
+  const linkedOf = (field: keyof PreviousDoc): number[] => {
     const linked = new Set<number>();
     for (const id of changed) {
       for (const lang of LANGUAGES) {
@@ -151,6 +151,7 @@ async function propagate(
         }
       }
     }
-    await sync.markDirty(linkedKind, [...linked]);
-  }
+    return [...linked];
+  };
+  await sync.markAllDirty(EVENT_LINKS.map(([linkedKind, field]) => [linkedKind, linkedOf(field)] as const));
 }

@@ -7,22 +7,29 @@ import { aliasName } from './indexNames';
 const INDEX_WAIT_MS = 500;
 
 /**
- * Published-event counts of terms as the search index holds them, read with one realtime
- * multi-get instead of an aggregation over every event. Exact only while no change waits for the
- * sync worker (the caller checks: SyncQueue.hasPending). Terms the index lacks, or an index that
- * does not answer fast, are absent from the map: the caller counts those in MongoDB.
+ * Published-event counts of terms as the search index holds them, read with one multi-get
+ * instead of an aggregation over every event. With `realtime` (the last write indexed, not only
+ * the last refresh), exact while no change waits for the sync worker (the caller checks:
+ * SyncQueue.hasPending). Terms the index lacks, or an index that does not answer fast, are absent
+ * from the map: the caller counts those in MongoDB.
  */
 export async function indexedTermCounts(
   services: Services,
   kind: 'category' | 'tag',
   ids: number[],
   lang: Language,
+  { realtime }: { realtime: boolean },
 ): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (ids.length === 0) return counts;
   const response = await services.search
     .mget<{ record?: { count?: number } }>(
-      { index: aliasName(services.config, kind, lang), ids: ids.map(String), _source_includes: ['record.count'] },
+      {
+        index: aliasName(services.config, kind, lang),
+        ids: ids.map(String),
+        _source_includes: ['record.count'],
+        realtime,
+      },
       giveUpAfter(INDEX_WAIT_MS),
     )
     .catch(() => null);

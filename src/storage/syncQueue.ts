@@ -79,21 +79,27 @@ export class SyncQueue extends EventEmitter {
 
   /** Marks records dirty whose index documents depend on another record that changed. */
   async markDirty(kind: SyncKind, ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
-    const unique = [...new Set(ids)];
-    const keys = unique.map((id) => syncKey(kind, id));
+    await this.markAllDirty([[kind, ids]]);
+  }
+
+  /** markDirty for records of several kinds at once: one write for all of them. */
+  async markAllDirty(groups: Iterable<readonly [SyncKind, number[]]>): Promise<void> {
+    const records = new Map<string, [SyncKind, number]>();
+    for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), [kind, id]);
+    if (records.size === 0) return;
+    const keys = [...records.keys()];
     const dirty = { pending: true, dirtyAt: new Date(), leaseUntil: EPOCH, owner: null };
     // One write for the entries that exist (every write costs a collection pass on some servers);
     // upserts only for the few records that never had one.
     const updated = await this.entries.updateMany({ _id: { $in: keys } }, { $inc: { version: 1 }, $set: dirty });
     if (updated.matchedCount < keys.length) {
       const existing = new Set((await this.entries.find({ _id: { $in: keys } }).toArray()).map((entry) => entry._id));
-      const missing = unique.filter((id) => !existing.has(syncKey(kind, id)));
+      const missing = [...records].filter(([key]) => !existing.has(key));
       if (missing.length > 0) {
         await this.entries.bulkWrite(
-          missing.map((id) => ({
+          missing.map(([key, [kind, id]]) => ({
             updateOne: {
-              filter: { _id: syncKey(kind, id) },
+              filter: { _id: key },
               update: { $inc: { version: 1 }, $set: dirty, $setOnInsert: { kind, id, indexedVersion: 0 } },
               upsert: true,
             },

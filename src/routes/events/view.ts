@@ -38,7 +38,7 @@ export async function viewEvents(
   const counts: Promise<ViewOptions['counts']> =
     options.embeddedCounts === 'index-if-current' && ids.categories.length + ids.tags.length > 0
       ? services.sync.hasPending().then((pending) => (pending ? 'exact' : 'index'))
-      : Promise.resolve(options.embeddedCounts === 'index' ? 'index' : 'exact');
+      : Promise.resolve(options.embeddedCounts === 'searchable-index' ? 'searchable-index' : 'exact');
   const load = async (
     kind: SyncKind,
     store: RecordStore<BaseDoc>,

@@ -11,9 +11,8 @@ import { presentTerm } from './presenter';
 import type { TermKind } from './schema';
 
 /**
- * Published-event counts: exact (an aggregation over the events) by default; with
- * `counts: 'index'` as the search index holds them (the caller knows it is current), exact for
- * the terms it lacks.
+ * Published-event counts: exact (an aggregation over the events) by default; otherwise as the
+ * search index holds them (`options.counts`, see ViewOptions), exact for the terms it lacks.
  */
 async function eventCounts(
   services: Services,
@@ -31,8 +30,8 @@ async function eventCounts(
       (todo) => publishedEventCounts(services.stores.events, field, todo),
       0,
     );
-  if (options.counts !== 'index') return exact(ids);
-  const indexed = await indexedTermCounts(services, kind, ids, lang);
+  if (options.counts === undefined || options.counts === 'exact') return exact(ids);
+  const indexed = await indexedTermCounts(services, kind, ids, lang, { realtime: options.counts === 'index' });
   const missing = ids.filter((id) => !indexed.has(id));
   if (missing.length > 0) for (const [id, count] of await exact(missing)) indexed.set(id, count);
   return indexed;
