@@ -11,7 +11,7 @@ import { aliasName } from './indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
 import { requireEvent, resolveTermRefs } from './references';
 import { withCurrentTermCounts } from './termCounts';
-import { statusFilter } from './visibility';
+import { shownLinksFilter, statusFilter } from './visibility';
 
 /** The validated parameters of `GET /events` (interface.md 4.2, CONTRACT part 7). */
 export interface EventListInput extends DateFilterInput {
@@ -91,6 +91,7 @@ export async function listEvents(services: Services, input: EventListInput, call
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone),
     status,
     showHidden: seesHiddenEvents(caller.principal),
+    shownLinks: shownLinksFilter(caller.principal),
     search,
     include: input.include,
     categoryIds,

@@ -18,6 +18,8 @@ export interface EventQuery {
   status: estypes.QueryDslQueryContainer;
   /** Editors see events hidden from listings. */
   showHidden: boolean;
+  /** Events whose links and location may be matched (venue, organizer, geo); none: all. */
+  shownLinks?: estypes.QueryDslQueryContainer | null;
   search?: string;
   include?: number[];
   categoryIds?: number[];
@@ -72,6 +74,8 @@ function filters(q: EventQuery): estypes.QueryDslQueryContainer[] {
   flag('ticketed', q.ticketed);
   flag('has_location', q.geoloc);
   if (q.postParent !== undefined) filter.push({ term: { post_parent: q.postParent } });
+  const matchesLinks = q.venueIds || q.organizerIds || q.geoloc !== undefined || q.near;
+  if (matchesLinks && q.shownLinks) filter.push(q.shownLinks);
   if (q.near) {
     filter.push({
       geo_distance: { distance: `${q.near.radius}${q.near.unit}`, location: { lat: q.near.lat, lon: q.near.lng } },

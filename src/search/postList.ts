@@ -1,3 +1,5 @@
+import { bypassesPassword } from '../auth/policy';
+import { ownershipOf } from '../auth/visibility';
 import { Joi, id, language, text } from '../http/params';
 import type { Services } from '../services';
 import { inLanguage } from '../storage/recordStore';
@@ -52,7 +54,9 @@ export async function listPosts(
   if (input.event !== undefined) {
     const event = await requireEvent(services, input.event, 'event', caller.principal);
     const doc = inLanguage(event, event.originalLang);
-    ids = (kind === 'venue' ? doc.venues : doc.organizers) ?? [];
+    // A protected event's venue and organizers are blanked for whoever cannot bypass its password.
+    const blanked = Boolean(doc.passwordHash) && !bypassesPassword(caller.principal, ownershipOf(doc));
+    ids = blanked ? [] : ((kind === 'venue' ? doc.venues : doc.organizers) ?? []);
   }
   const response = await searchIndex<{ record: Record<string, unknown> }>(
     services,

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { ALL_STATUSES, listScope, mayRead } from '../auth/policy';
+import { ALL_STATUSES, isEditor, listScope, mayRead } from '../auth/policy';
 import { ownershipOf } from '../auth/visibility';
 import { ValidationError } from '../errors';
 import type { Principal } from '../http/types';
@@ -37,4 +37,16 @@ export function statusFilter(principal: Principal, requested: Status[] | undefin
  */
 export function mayFilterBy(principal: Principal, event: object): boolean {
   return mayRead(principal, ownershipOf(event));
+}
+
+/**
+ * The events whose venue, organizer and location `principal` may match on (venue, organizer and
+ * geo filters, distances): a protected event's are blanked for everyone but editors and its
+ * author (CONTRACT part 6), so filtering on them must not reveal them either. Null: no limit.
+ */
+export function shownLinksFilter(principal: Principal): estypes.QueryDslQueryContainer | null {
+  if (isEditor(principal)) return null;
+  const should: estypes.QueryDslQueryContainer[] = [{ term: { password_protected: false } }];
+  if (principal.userId > 0) should.push({ term: { author: principal.userId } });
+  return boolQuery({ minimum_should_match: 1 }, should);
 }

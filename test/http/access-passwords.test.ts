@@ -40,6 +40,7 @@ describe('access: event passwords', () => {
   const excerptWord = unique('secretexcerpt');
   let event: any;
   let venue: any;
+  let organizer: any;
   let created: any;
   const reader = (name: Reader): Caller => (name === 'owner' ? who.stranger : who[name]);
 
@@ -48,7 +49,7 @@ describe('access: event passwords', () => {
     who = await callers();
     await searchReady();
     venue = await recordOf('venues', `${venueWord} hall`, who.stranger.userId, 'publish');
-    const organizer = await recordOf('organizers', `${organizerWord} club`, who.stranger.userId, 'publish');
+    organizer = await recordOf('organizers', `${organizerWord} club`, who.stranger.userId, 'publish');
     // Created by its owner (an author), who gets the whole record back.
     created = await api.post(
       '/events',
@@ -153,6 +154,38 @@ describe('access: event passwords', () => {
       expect(venues.body.venues.map((v: { id: number }) => v.id)).to.deep.equal([venue.id]);
     });
   }
+
+  for (const name of READERS) {
+    it(`${name}: the venue and organizer lists of the protected event are ${BYPASSES[name] ? 'its own' : 'empty'}`, async () => {
+      for (const kind of ['venues', 'organizers']) {
+        const res = await api.get(`/${kind}?event=${event.id}${GIVEN.right}`, as(reader(name)));
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body.total, `${name} ${kind}`).to.equal(BYPASSES[name] ? 1 : 0);
+      }
+    });
+  }
+
+  describe('filters on what is blanked do not match the protected event either', () => {
+    before(async function () {
+      this.timeout(30_000);
+      const placed = await api.patch(`/venues/${venue.id}`, { geo_lat: 64.1466, geo_lng: -21.9426 }, as(who.stranger));
+      expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
+      await settle();
+    });
+
+    for (const name of READERS) {
+      it(`${name}: venue, organizer and geo filters ${BYPASSES[name] ? 'match' : 'do not match'} it`, async () => {
+        const near = 'geoloc_lat=64.1466&geoloc_lng=-21.9426&geoloc_radius=1&geoloc_unit=km';
+        for (const filter of [`venue=${venue.id}`, `organizer=${organizer.id}`, near, `${near}&orderby=distance`]) {
+          const res = await api.get(`/events?search=${titleWord}&${filter}${GIVEN.right}`, as(reader(name)));
+          expect([res.status, res.body.total], `${name} ${filter}`).to.deep.equal([200, BYPASSES[name] ? 1 : 0]);
+        }
+        // Without such a filter the event stays listed (blanked) for everyone.
+        const listed = await api.get(`/events?search=${titleWord}`, as(reader(name)));
+        expect(listed.body.total, name).to.equal(1);
+      });
+    }
+  });
 
   it('lets the owner or an editor change and delete a protected event without the password', async () => {
     const own = await api.patch(`/events/${event.id}`, { excerpt: `Still the ${excerptWord}` }, as(who.stranger));
