@@ -94,7 +94,9 @@ export interface ListScope {
   forbidden: Status[];
 }
 
-export function listScope(principal: Principal, requested: readonly Status[] | undefined): ListScope {
+export function listScope(principal: Principal, asked: readonly Status[] | undefined): ListScope {
+  // `status=` (no status at all) asks for the default, as an absent parameter does.
+  const requested = asked?.length ? asked : undefined;
   if (isEditor(principal)) return { everyone: [...(requested ?? LIVE_STATUSES)], own: [], forbidden: [] };
   const readsOwn = isAuthenticated(principal) && principal.userId > 0;
   const wanted = requested ?? (readsOwn ? LIVE_STATUSES : ['publish']);

@@ -79,6 +79,15 @@ describe('lists: GET /venues and GET /organizers', () => {
     expect(draft.status).to.equal(400);
   });
 
+  it('takes an empty status (`status=`) as the default, as event lists do', async () => {
+    for (const kind of ['venues', 'organizers', 'events']) {
+      const all = await api.get(`/${kind}?per_page=1`);
+      const empty = await api.get(`/${kind}?per_page=1&status=`);
+      expect([empty.status, empty.body.total], kind).to.deep.equal([200, all.body.total]);
+      expect(all.body.total, kind).to.be.above(0);
+    }
+  });
+
   it('filters organizers the same way', async () => {
     expect(await listIds(`/organizers?search=${word}`)).to.deep.equal([ids.one, ids.two]);
     expect(await listIds(`/organizers?search=${word}&has_events=1`)).to.deep.equal([ids.one]);

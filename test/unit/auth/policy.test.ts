@@ -113,6 +113,8 @@ describe('auth/policy: list scopes', () => {
         { everyone: ['publish'], own: ['pending'], forbidden: [] },
       ],
       ['editor, default', as('editor'), undefined, { everyone: LIVE, own: [], forbidden: [] }],
+      ['editor, status= (empty: the default)', as('editor'), [], { everyone: LIVE, own: [], forbidden: [] }],
+      ['anonymous, status= (empty: the default)', anonymous, [], { everyone: ['publish'], own: [], forbidden: [] }],
       ['administrator, trash', as('administrator'), ['trash'], { everyone: ['trash'], own: [], forbidden: [] }],
     ];
   for (const [label, principal, requested, expected] of CASES) {
