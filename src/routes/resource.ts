@@ -3,7 +3,7 @@ import type { Language } from '../../config';
 import { applyVerdict, decideCreate, decideDelete, decideUpdate, writeRequestOf } from '../auth/policy';
 import { assertReadable, ownershipOf } from '../auth/visibility';
 import { GoneError, invalidKindId, notFound, type RecordKind } from '../errors';
-import { Joi as J, id as idParam } from '../http/params';
+import { Joi as J } from '../http/params';
 import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
 import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
@@ -68,7 +68,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   const lang = (ctx: RequestContext<Input>): Language => ctx.state.language;
   const language = J.string().valid('en', 'fr', 'de');
   const readSchema = (def.readSchema ?? J.object()).keys({ i18n_language: language });
-  const byId = { id: idParam().required().description(`${def.label} ID`) };
+  // Any digits (CONTRACT 1): an ID no record can have, 0 or past the safe integers, is just not found.
+  const byId = { id: J.number().integer().min(0).unsafe().required().description(`${def.label} ID`) };
   const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
 
   /** Embedded terms' counts come from the index when it is current: counting costs a pass over every event. */

@@ -207,6 +207,11 @@ describe('events: create, read, update, delete', () => {
   it('answers 404 rest-event-not-found for unknown IDs and slugs, on every method', async () => {
     for (const res of [
       await api.get('/events/99999999'),
+      // Digits no record can have: 0, leading zeros, past the safe integers (CONTRACT 1, 4).
+      await api.get('/events/0'),
+      await api.get('/events/000'),
+      await api.get('/events/99999999999999999999999'),
+      await api.patch('/events/0', { title: 'x' }),
       await api.patch('/events/99999999', { title: 'x' }),
       await api.delete('/events/99999999'),
       await api.get('/events/by-slug/no-such-event-anywhere'),
