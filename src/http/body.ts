@@ -51,7 +51,11 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
   }) as unknown as Middleware<AppState>;
   return async (ctx, next) => {
     if (!BODY_METHODS.has(ctx.method) || !hasBody(ctx)) return next();
-    if (ctx.request.type && !ctx.is(ACCEPTED_TYPES)) {
+    if (!ctx.request.type) {
+      const accepted = 'application/json, application/x-www-form-urlencoded or multipart/form-data';
+      throw new CalendarError(415, 'rest_unsupported_media_type', `A request body needs a Content-Type: ${accepted}.`);
+    }
+    if (!ctx.is(ACCEPTED_TYPES)) {
       throw new CalendarError(415, 'rest_unsupported_media_type', `Unsupported request body type ${ctx.request.type}.`);
     }
     const declared = Number(ctx.get('Content-Length') || 0);

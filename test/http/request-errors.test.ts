@@ -2,9 +2,15 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { api, request, ROOT } from '../support/api';
 import { testWorld } from '../support/harness';
+import { unique } from '../support/lists';
 
 /** A request exactly as given: headers only, no body and no Content-Length unless set. */
-function bare(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+function bare(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload?: string,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${testWorld().baseUrl}${path}`, { method, headers }, (res) => {
       let text = '';
@@ -12,7 +18,7 @@ function bare(method: string, path: string, headers: Record<string, string>): Pr
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(payload);
   });
 }
 
@@ -40,6 +46,17 @@ describe('request bodies and the error envelope', () => {
     const res = await request('POST', ROOT, undefined, { key: true, raw: '<event/>', contentType: 'application/xml' });
     expect(res.status).to.equal(415);
     expect(res.body.code).to.equal('rest_unsupported_media_type');
+  });
+
+  it('answers a body without a Content-Type 415, creating nothing', async () => {
+    const name = unique('untyped');
+    const payload = JSON.stringify({ name });
+    const auth = { Authorization: `Bearer ${testWorld().adminKey}`, 'Content-Length': String(payload.length) };
+    const res = await bare('POST', `${ROOT}/tags`, auth, payload);
+    expect(res.status, JSON.stringify(res.body)).to.equal(415);
+    expect(res.body.code).to.equal('rest_unsupported_media_type');
+    expect(res.body.message).to.match(/Content-Type/);
+    expect(await testWorld().services.stores.tags.docs.countDocuments({ name })).to.equal(0);
   });
 
   it('takes a Content-Type without a body as no body (clients that set it on every request)', async () => {
