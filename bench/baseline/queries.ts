@@ -79,6 +79,8 @@ export function geoRequest(index: string, p: GeoParams): estypes.SearchRequest {
         ...published,
         { range: { start_local: { gte: `${p.from}T00:00:00`, lte: `${p.to}T23:59:59` } } },
         { terms: { category_ids: [p.category] } },
+        // Anonymous callers do not see a protected event's location (the API skips them too).
+        { term: { password_protected: false } },
         { geo_distance: { distance: `${p.radius}${p.unit}`, location: point } },
       ],
     }),
