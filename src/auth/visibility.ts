@@ -56,8 +56,16 @@ export function blankProtected(event: ApiRecord): ApiRecord {
   };
 }
 
+/**
+ * Whether `event` (an API record or a stored document: its status and author) is password
+ * protected for `principal`: its single read needs the password, lists blank its protected fields.
+ */
+export function isProtectedFor(principal: Principal, event: object, passwordProtected: boolean): boolean {
+  return passwordProtected && !bypassesPassword(principal, ownershipOf(event));
+}
+
 /** A listed event as `principal` may see it: protected text blanked, unreadable links left out. */
 export function listedEventFor(event: ApiRecord, passwordProtected: boolean, principal: Principal): ApiRecord {
-  const shown = passwordProtected && !bypassesPassword(principal, ownershipOf(event)) ? blankProtected(event) : event;
+  const shown = isProtectedFor(principal, event, passwordProtected) ? blankProtected(event) : event;
   return visibleEmbeds(shown, principal);
 }

@@ -5,6 +5,7 @@ import type { AppState } from './types';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_TYPES = ['json', 'urlencoded', 'multipart'];
+const ACCEPTED = 'application/json, application/x-www-form-urlencoded or multipart/form-data';
 
 /** Whether the request carries a body: a non-zero length or a chunked one (type-is's rule). */
 function hasBody(ctx: { get(name: string): string }): boolean {
@@ -51,12 +52,12 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
   }) as unknown as Middleware<AppState>;
   return async (ctx, next) => {
     if (!BODY_METHODS.has(ctx.method) || !hasBody(ctx)) return next();
-    if (!ctx.request.type) {
-      const accepted = 'application/json, application/x-www-form-urlencoded or multipart/form-data';
-      throw new CalendarError(415, 'rest_unsupported_media_type', `A request body needs a Content-Type: ${accepted}.`);
-    }
     if (!ctx.is(ACCEPTED_TYPES)) {
-      throw new CalendarError(415, 'rest_unsupported_media_type', `Unsupported request body type ${ctx.request.type}.`);
+      const type = ctx.request.type;
+      const problem = type
+        ? `Unsupported request body type ${type}.`
+        : `A request body needs a Content-Type: ${ACCEPTED}.`;
+      throw new CalendarError(415, 'rest_unsupported_media_type', problem);
     }
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');

@@ -1,5 +1,4 @@
-import { bypassesPassword } from '../auth/policy';
-import { ownershipOf } from '../auth/visibility';
+import { isProtectedFor } from '../auth/visibility';
 import { Joi, id, language, text } from '../http/params';
 import type { Services } from '../services';
 import { inLanguage } from '../storage/recordStore';
@@ -55,7 +54,7 @@ export async function listPosts(
     const event = await requireEvent(services, input.event, 'event', caller.principal);
     const doc = inLanguage(event, event.originalLang);
     // A protected event's venue and organizers are blanked for whoever cannot bypass its password.
-    const blanked = Boolean(doc.passwordHash) && !bypassesPassword(caller.principal, ownershipOf(doc));
+    const blanked = isProtectedFor(caller.principal, doc, Boolean(doc.passwordHash));
     ids = blanked ? [] : ((kind === 'venue' ? doc.venues : doc.organizers) ?? []);
   }
   const response = await searchIndex<{ record: Record<string, unknown> }>(

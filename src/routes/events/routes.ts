@@ -2,8 +2,8 @@ import type { Language } from '../../../config';
 import { normalizeCost } from '../../domain/cost';
 import { resolveEventDates } from '../../domain/eventDates';
 import { eventJsonLd, type JsonLdEventSource } from '../../domain/jsonLd';
-import { bypassesPassword, mayManageTerms } from '../../auth/policy';
-import { ownershipOf, visibleEmbeds } from '../../auth/visibility';
+import { mayManageTerms } from '../../auth/policy';
+import { isProtectedFor, visibleEmbeds } from '../../auth/visibility';
 import { ForbiddenError } from '../../errors';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
@@ -91,9 +91,10 @@ async function toEventContent(
 
 async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredRecord<EventDoc>): Promise<void> {
   const doc = inLanguage(record, record.originalLang);
-  if (!doc.passwordHash || bypassesPassword(ctx.state.principal, ownershipOf(doc))) return;
+  const hash = doc.passwordHash;
+  if (!hash || !isProtectedFor(ctx.state.principal, doc, true)) return;
   const given = ctx.input.password;
-  if (typeof given === 'string' && given !== '' && (await verifyEventPassword(given, doc.passwordHash))) return;
+  if (typeof given === 'string' && given !== '' && (await verifyEventPassword(given, hash))) return;
   throw new ForbiddenError(
     'event-password-protected',
     'This event is password protected: send the right `password` parameter to read it.',
