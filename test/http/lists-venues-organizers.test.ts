@@ -79,7 +79,7 @@ describe('lists: GET /venues and GET /organizers', () => {
     expect(draft.status).to.equal(400);
   });
 
-  it('takes an empty status (`status=`) as the default, as event lists do', async () => {
+  it('takes an empty status (`status=`) as the default in event, venue and organizer lists', async () => {
     for (const kind of ['venues', 'organizers', 'events']) {
       const all = await api.get(`/${kind}?per_page=1`);
       const empty = await api.get(`/${kind}?per_page=1&status=`);
