@@ -24,19 +24,20 @@ export interface AppDependencies {
   metrics?: Metrics;
 }
 
-/** The HTTP application: one error boundary, then language, body, credentials and the route table. */
+/** The HTTP application: one error boundary, then credentials and the route table (which reads bodies and language per route). */
 export function createApp(deps: AppDependencies): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   app.silent = true;
-  const router = buildRouter(deps.routes);
+  const router = buildRouter(deps.routes, [
+    parseBody(deps.config.http.bodyLimitBytes),
+    negotiateLanguage(deps.config.defaultLanguage),
+  ]);
   app.use(requestId(deps.log));
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(errorBoundary(deps.config.defaultLanguage));
   app.use(healthRoutes(deps.health));
   if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   app.use(routeFallback(router));
-  app.use(parseBody(deps.config.http.bodyLimitBytes));
-  app.use(negotiateLanguage(deps.config.defaultLanguage));
   const limits = createRateLimits(deps.config.rateLimit);
   app.use(authenticate(deps.apiKeys, limits));
   app.use(limits.middleware);

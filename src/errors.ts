@@ -2,6 +2,8 @@
  * The service's error hierarchy. Handlers and stores throw these; the error boundary
  * (src/http/errorBoundary.ts) is the only place that turns them into HTTP responses.
  */
+import { withArticle } from './domain/words';
+
 export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
 export interface ErrorOptions {
@@ -34,6 +36,17 @@ export class ValidationError extends CalendarError {
     const names = Object.keys(params);
     super(400, code, message ?? `Invalid parameter(s): ${names.join(', ')}`, { data: { params } });
     this.params = params;
+  }
+}
+
+/**
+ * 400 `rest_missing_callback_param`: a required parameter was not sent (CONTRACT part 9, as
+ * WordPress names it). data.params still names every bad parameter, missing or not.
+ */
+export class MissingParamsError extends ValidationError {
+  override name = 'MissingParamsError';
+  constructor(missing: string[], params: Record<string, string>) {
+    super(params, 'rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`);
   }
 }
 
@@ -106,5 +119,5 @@ export const notFound = (kind: RecordKind, id: number | string): NotFoundError =
 
 export const invalidKindId = (kind: RecordKind, id: number): BadRequestError =>
   new BadRequestError(`rest-invalid-${kind}-id`, `${id} is not a valid ${kind} ID.`, {
-    data: { params: { id: `${id} is not a ${kind}` } },
+    data: { params: { id: `${id} is not ${withArticle(kind)}` } },
   });

@@ -21,7 +21,7 @@ export interface ApiRouter {
   match(path: string, method: string): ReturnType<Router<AppState>['match']> | null;
 }
 
-function rootRouter(root: string, routes: RouteSpec[]): Router<AppState> {
+function rootRouter(root: string, routes: RouteSpec[], readRequest: Middleware<AppState>[]): Router<AppState> {
   // Paths are case-sensitive (CONTRACT part 9: a path that does not match is 404).
   const router = new Router<AppState>({ sensitive: true });
   router.param('id', async (id, _ctx, next) => {
@@ -32,6 +32,7 @@ function rootRouter(root: string, routes: RouteSpec[]): Router<AppState> {
     const path = `${root}${route.path}`.replace(/\/$/, '') || '/';
     router.register(path, route.methods, [
       requireAccess(route.access),
+      ...readRequest,
       validate(route.input, route.pathKeys),
       route.handler as unknown as Middleware<AppState>,
     ]);
@@ -40,13 +41,14 @@ function rootRouter(root: string, routes: RouteSpec[]): Router<AppState> {
 }
 
 /**
- * Registers every route of the table under every root, each behind its access check and
- * validator. One router per root: matching a request against the four roots' routes at once
- * tried four times the patterns.
+ * Registers every route of the table under every root, each behind its access check, then
+ * `readRequest` (body parsing, language), then its validator: a write without credentials is
+ * 401 whatever its body (CONTRACT part 6). One router per root: matching a request against the
+ * four roots' routes at once tried four times the patterns.
  */
-export function buildRouter(routes: RouteSpec[]): ApiRouter {
+export function buildRouter(routes: RouteSpec[], readRequest: Middleware<AppState>[] = []): ApiRouter {
   const roots = ROOTS.map((root) => {
-    const router = rootRouter(root, routes);
+    const router = rootRouter(root, routes, readRequest);
     return { root, router, dispatch: router.routes() as unknown as Middleware<AppState> };
   });
   const rootOf = (path: string) => roots.find(({ root }) => path === root || path.startsWith(`${root}/`));

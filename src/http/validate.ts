@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import type { Middleware } from 'koa';
-import { ValidationError } from '../errors';
+import { MissingParamsError, ValidationError } from '../errors';
 import { requestQuery } from './query';
 import type { AppState } from './types';
 
@@ -26,11 +26,13 @@ export function validateInput<T>(schema: Joi.ObjectSchema, input: Record<string,
   const { value, error } = schema.validate(input, OPTIONS);
   if (error) {
     const params: Record<string, string> = {};
+    const missing: string[] = [];
     for (const detail of error.details) {
       const name = String(detail.path[0] ?? detail.context?.key ?? 'body');
       params[name] ??= detail.message;
+      if (detail.type === 'any.required' && detail.path.length === 1) missing.push(name);
     }
-    throw new ValidationError(params);
+    throw missing.length > 0 ? new MissingParamsError(missing, params) : new ValidationError(params);
   }
   return value as T;
 }

@@ -11,6 +11,7 @@ import { inLanguage } from '../storage/recordStore';
 import type { Status } from '../storage/stores';
 import { waitForIndex } from '../search/waitForIndex';
 import { viewOf } from './views';
+import { withArticle } from '../domain/words';
 
 type Input = Record<string, unknown>;
 
@@ -143,7 +144,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       methods: ['POST'],
       path: `/${def.plural}`,
       resource: def.plural,
-      summary: `Create a ${def.label}`,
+      summary: `Create ${withArticle(def.label)}`,
       access: 'write',
       input: def.writeSchema.keys({ i18n_language: language }).fork(def.requiredOnCreate, (s) => s.required()),
       response: def.kind,
@@ -168,7 +169,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         path,
         pathKeys,
         resource: def.plural,
-        summary: `Read a ${def.label} ${addressed}`,
+        summary: `Read ${withArticle(def.label)} ${addressed}`,
         access: 'read',
         input: readSchema.keys(key),
         response: def.kind,
@@ -180,7 +181,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         path,
         pathKeys,
         resource: def.plural,
-        summary: `Update a ${def.label} ${addressed} (POST, PUT and PATCH all merge)`,
+        summary: `Update ${withArticle(def.label)} ${addressed} (POST, PUT and PATCH all merge)`,
         access: 'write',
         input: def.writeSchema.keys({
           i18n_language: language,
@@ -197,8 +198,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         pathKeys,
         resource: def.plural,
         summary: def.posts
-          ? `Trash a ${def.label} ${addressed} (force=true deletes permanently)`
-          : `Delete a ${def.label} permanently`,
+          ? `Trash ${withArticle(def.label)} ${addressed} (force=true deletes permanently)`
+          : `Delete ${withArticle(def.label)} permanently`,
         access: 'write',
         input: readSchema.keys({
           ...key,

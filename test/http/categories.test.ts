@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, request, ROOT } from '../support/api';
-import { expectError, expectInvalid } from '../support/errors';
+import { expectError, expectInvalid, expectMissing } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { createTerm, expectedTerm, uniqueToken } from '../support/terms';
 import { storeEvent } from '../support/records';
@@ -112,7 +112,7 @@ describe('categories: create and read', () => {
 
 describe('categories: fields', () => {
   it('rejects a missing, empty, null or over-long name, naming it', async () => {
-    expectInvalid(await api.post('/categories', { description: 'no name' }), 'name');
+    expectMissing(await api.post('/categories', { description: 'no name' }), ['name']);
     expectInvalid(await api.post('/categories', { name: '' }), 'name');
     expectInvalid(await api.post('/categories', { name: '   ' }), 'name');
     expectInvalid(await api.post('/categories', { name: null }), 'name');

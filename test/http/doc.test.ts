@@ -323,7 +323,13 @@ describe('responses conform to the documented schemas', () => {
     expect((await conforming.get('/events?page=999')).status).to.equal(404);
     const anonymous = await conforming.post('/events', { title: 'x' }, {});
     expect(anonymous.status).to.equal(401);
-    expect((await conforming.post('/categories', { description: 'no name' })).status).to.equal(400);
+    const nameless = await conforming.post('/categories', { description: 'no name' });
+    expect([nameless.status, nameless.body.code]).to.deep.equal([400, 'rest_missing_callback_param']);
+    expect(nameless.body.data.params).to.have.keys('name');
+    const paths = (await documentAt(`${ROOT}/doc`)).paths;
+    expect(paths['/categories'].post.responses['400'].description).to.include('`rest_missing_callback_param`');
+    expect(paths['/categories'].get.responses['400'].description).not.to.include('rest_missing_callback_param');
+    expect(paths['/categories/{id}'].post.responses['400'].description).not.to.include('rest_missing_callback_param');
   });
 
   it('fails a response that does not match its documented schema', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api, request, ROOT, type ApiResponse } from '../support/api';
-import { expectInvalid } from '../support/errors';
+import { expectInvalid, expectMissing } from '../support/errors';
 import { testWorld } from '../support/harness';
 
 const API = 'http://api.calendar.test';
@@ -115,7 +115,8 @@ describe('events: create, read, update, delete', () => {
   });
 
   it('requires title, start_date and end_date on create, naming each', async () => {
-    expectInvalid(await api.post('/events', {}), 'title', 'start_date', 'end_date');
+    expectMissing(await api.post('/events', {}), ['title', 'start_date', 'end_date']);
+    expectMissing(await api.post('/events', { title: 'x', start_date: 'soon' }), ['end_date'], 'start_date');
     expectInvalid(await api.post('/events', { title: '', start_date: '2025-01-01', end_date: '2025-01-01' }), 'title');
   });
 
@@ -235,7 +236,7 @@ describe('events: create, read, update, delete', () => {
         expect(res.body).to.deep.equal({
           code: 'rest-invalid-event-id',
           message: `${id} is not a valid event ID.`,
-          data: { params: { id: `${id} is not a event` }, status: 400 },
+          data: { params: { id: `${id} is not an event` }, status: 400 },
         });
       }
     }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api, request, ROOT } from '../support/api';
-import { expectError, expectInvalid } from '../support/errors';
+import { expectError, expectInvalid, expectMissing } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { storeEvent } from '../support/records';
 
@@ -117,7 +117,7 @@ describe('organizers: create and read', () => {
 
 describe('organizers: validation', () => {
   it('requires `organizer` on create', async () => {
-    expectInvalid(await api.post('/organizers', { phone: '1' }), 'organizer');
+    expectMissing(await api.post('/organizers', { phone: '1' }), ['organizer']);
     expectInvalid(await api.post('/organizers', { organizer: '' }), 'organizer');
     expectInvalid(await api.post('/organizers', { organizer: null }), 'organizer');
   });
@@ -345,7 +345,9 @@ describe('organizers: access and errors', () => {
   it('tells a wrong-kind ID (400) from an unknown one (404)', async () => {
     const venue = await api.post('/venues', { venue: unique('Not An Organizer') });
     expect(venue.status).to.equal(201);
-    expectError(await api.get(`/organizers/${venue.body.id}`), 400, 'rest-invalid-organizer-id');
+    const read = await api.get(`/organizers/${venue.body.id}`);
+    expectError(read, 400, 'rest-invalid-organizer-id');
+    expect(read.body.data.params).to.deep.equal({ id: `${venue.body.id} is not an organizer` });
     expectError(await api.put(`/organizers/${venue.body.id}`, { phone: '1' }), 400, 'rest-invalid-organizer-id');
     expectError(await api.delete(`/organizers/${venue.body.id}?force=true`), 400, 'rest-invalid-organizer-id');
     expect((await api.get(`/venues/${venue.body.id}`)).status, 'the venue is untouched').to.equal(200);

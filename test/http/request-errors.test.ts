@@ -24,7 +24,7 @@ function bare(
 
 describe('request bodies and the error envelope', () => {
   it('answers a malformed JSON body 400 rest_invalid_json', async () => {
-    const res = await request('POST', ROOT, undefined, {
+    const res = await request('POST', `${ROOT}/events`, undefined, {
       key: true,
       raw: '{"title": ',
       contentType: 'application/json',
@@ -32,18 +32,20 @@ describe('request bodies and the error envelope', () => {
     expect(res.status).to.equal(400);
     expect(res.body.code).to.equal('rest_invalid_json');
     expect(res.body.data.status).to.equal(400);
+    const wrongMethod = await request('POST', ROOT, undefined, { key: true, raw: '{', contentType: 'application/json' });
+    expect(wrongMethod.status, 'a body sent to a read-only route').to.equal(405);
   });
 
   it('answers a body over 1 MiB 413 rest_payload_too_large', async () => {
     const huge = JSON.stringify({ title: 'x'.repeat(1024 * 1024 + 10) });
-    const res = await request('POST', ROOT, undefined, { key: true, raw: huge, contentType: 'application/json' });
+    const res = await request('POST', `${ROOT}/events`, undefined, { key: true, raw: huge, contentType: 'application/json' });
     expect(res.status).to.equal(413);
     expect(res.body).to.deep.include({ code: 'rest_payload_too_large' });
     expect(res.body.data).to.deep.equal({ status: 413 });
   });
 
   it('answers an unsupported body type 415 rest_unsupported_media_type', async () => {
-    const res = await request('POST', ROOT, undefined, { key: true, raw: '<event/>', contentType: 'application/xml' });
+    const res = await request('POST', `${ROOT}/events`, undefined, { key: true, raw: '<event/>', contentType: 'application/xml' });
     expect(res.status).to.equal(415);
     expect(res.body.code).to.equal('rest_unsupported_media_type');
   });
@@ -104,6 +106,25 @@ describe('request bodies and the error envelope', () => {
       expect(res.headers.get('www-authenticate')).to.match(/^Bearer/);
       expect(res.body.code).to.equal('rest_unauthorized');
     }
+  });
+
+  it('answers an anonymous write 401 whatever its body: authentication comes before parsing', async () => {
+    const name = unique('anonymous body');
+    const bodies = [
+      { raw: '{"name": ', contentType: 'application/json' },
+      { raw: `<tag>${name}</tag>`, contentType: 'application/xml' },
+      { raw: JSON.stringify({ name, filler: 'x'.repeat(1024 * 1024) }), contentType: 'application/json' },
+      { raw: JSON.stringify({ name, i18n_language: 'xx' }), contentType: 'application/json' },
+    ];
+    for (const body of bodies) {
+      const res = await request('POST', `${ROOT}/tags`, undefined, body);
+      expect(res.status, body.contentType).to.equal(401);
+      expect(res.body.code).to.equal('rest_unauthorized');
+      expect(res.headers.get('www-authenticate')).to.match(/^Bearer/);
+    }
+    const bare401 = await bare('PATCH', `${ROOT}/tags/1`, { 'Content-Length': '2' }, '{}');
+    expect(bare401.status).to.equal(401);
+    expect(await testWorld().services.stores.tags.docs.countDocuments({ name })).to.equal(0);
   });
 
   it('matches paths case-sensitively: another spelling is 404 rest_no_route', async () => {

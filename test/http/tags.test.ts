@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, request, ROOT } from '../support/api';
-import { expectError, expectInvalid } from '../support/errors';
+import { expectError, expectInvalid, expectMissing } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { createTerm, expectedTerm, uniqueToken } from '../support/terms';
 import { storeEvent } from '../support/records';
@@ -84,7 +84,7 @@ describe('tags: create and read', () => {
 
 describe('tags: fields and translations', () => {
   it('validates name, description and slug, naming each bad one', async () => {
-    expectInvalid(await api.post('/tags', {}), 'name');
+    expectMissing(await api.post('/tags', {}), ['name']);
     expectInvalid(
       await api.post('/tags', { name: '', description: 'x'.repeat(20_001), slug: 'y'.repeat(201) }),
       'name',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api, request, ROOT } from '../support/api';
-import { expectError, expectInvalid } from '../support/errors';
+import { expectError, expectInvalid, expectMissing } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { storeEvent } from '../support/records';
 
@@ -162,7 +162,7 @@ describe('venues: create and read', () => {
 
 describe('venues: validation', () => {
   it('requires `venue` on create', async () => {
-    expectInvalid(await api.post('/venues', { city: 'Nowhere' }), 'venue');
+    expectMissing(await api.post('/venues', { city: 'Nowhere' }), ['venue']);
     expectInvalid(await api.post('/venues', { venue: '' }), 'venue');
     expectInvalid(await api.post('/venues', { venue: '   ' }), 'venue');
     expectInvalid(await api.post('/venues', { venue: null }), 'venue');

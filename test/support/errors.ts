@@ -14,3 +14,10 @@ export function expectInvalid(res: ApiResponse, ...params: string[]): void {
   expectError(res, 400, 'rest_invalid_param');
   expect(Object.keys(res.body.data.params).sort()).to.deep.equal([...params].sort());
 }
+
+/** A 400 `rest_missing_callback_param`: `missing` were not sent; `params` names them and any other bad one. */
+export function expectMissing(res: ApiResponse, missing: string[], ...invalid: string[]): void {
+  expectError(res, 400, 'rest_missing_callback_param');
+  expect(res.body.message).to.equal(`Missing parameter(s): ${missing.join(', ')}`);
+  expect(Object.keys(res.body.data.params).sort()).to.deep.equal([...missing, ...invalid].sort());
+}

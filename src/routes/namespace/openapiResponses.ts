@@ -71,6 +71,13 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
   }
 }
 
+/** Whether the route has a required parameter besides its path's (so a request may miss it). */
+function hasRequiredParameter(route: RouteSpec): boolean {
+  const inPath = new Set((route.path.match(/:\w+/g) ?? []).map((p) => route.pathKeys?.[p.slice(1)] ?? p.slice(1)));
+  const keys = (route.input.describe() as { keys?: Record<string, { flags?: { presence?: string } }> }).keys ?? {};
+  return Object.entries(keys).some(([name, key]) => key.flags?.presence === 'required' && !inPath.has(name));
+}
+
 /** Error codes each status can carry on this route (CONTRACT part 9), `{kind}` filled in. */
 function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, listing: boolean): string[] {
   const k = kind?.kind ?? '{kind}';
@@ -78,6 +85,7 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
   const codes: Record<number, string[]> = {
     400: [
       'rest_invalid_param',
+      ...(hasRequiredParameter(route) ? ['rest_missing_callback_param'] : []),
       'rest_invalid_json',
       ...(byPath && kind ? [`rest-invalid-${k}-id`] : []),
       ...(listing ? ['page-too-deep'] : []),
