@@ -32,20 +32,32 @@ describe('request bodies and the error envelope', () => {
     expect(res.status).to.equal(400);
     expect(res.body.code).to.equal('rest_invalid_json');
     expect(res.body.data.status).to.equal(400);
-    const wrongMethod = await request('POST', ROOT, undefined, { key: true, raw: '{', contentType: 'application/json' });
+    const wrongMethod = await request('POST', ROOT, undefined, {
+      key: true,
+      raw: '{',
+      contentType: 'application/json',
+    });
     expect(wrongMethod.status, 'a body sent to a read-only route').to.equal(405);
   });
 
   it('answers a body over 1 MiB 413 rest_payload_too_large', async () => {
     const huge = JSON.stringify({ title: 'x'.repeat(1024 * 1024 + 10) });
-    const res = await request('POST', `${ROOT}/events`, undefined, { key: true, raw: huge, contentType: 'application/json' });
+    const res = await request('POST', `${ROOT}/events`, undefined, {
+      key: true,
+      raw: huge,
+      contentType: 'application/json',
+    });
     expect(res.status).to.equal(413);
     expect(res.body).to.deep.include({ code: 'rest_payload_too_large' });
     expect(res.body.data).to.deep.equal({ status: 413 });
   });
 
   it('answers an unsupported body type 415 rest_unsupported_media_type', async () => {
-    const res = await request('POST', `${ROOT}/events`, undefined, { key: true, raw: '<event/>', contentType: 'application/xml' });
+    const res = await request('POST', `${ROOT}/events`, undefined, {
+      key: true,
+      raw: '<event/>',
+      contentType: 'application/xml',
+    });
     expect(res.status).to.equal(415);
     expect(res.body.code).to.equal('rest_unsupported_media_type');
   });
