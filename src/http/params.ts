@@ -48,8 +48,20 @@ export const Joi = BaseJoi.extend(
   (joi) => ({
     type: 'string',
     base: joi.string(),
-    messages: { 'string.maxChars': '{{#label}} length must be less than or equal to {{#limit}} characters long' },
+    messages: {
+      'string.maxChars': '{{#label}} length must be less than or equal to {{#limit}} characters long',
+      'string.httpUrl': '{{#label}} must be an http(s) URL',
+    },
     rules: {
+      httpUrl: {
+        method() {
+          return (this as BaseJoi.Schema).$_addRule({ name: 'httpUrl' });
+        },
+        validate(value: string, helpers) {
+          const stored = httpUrlOf(value);
+          return stored ?? helpers.error('string.httpUrl');
+        },
+      },
       // Characters as people count them: an emoji or a letter outside the BMP is one, not two.
       maxChars: {
         method(limit: number) {
@@ -70,8 +82,9 @@ export const Joi = BaseJoi.extend(
   dateInput(): BaseJoi.StringSchema;
 };
 
-/** Strings of this Joi also have `maxChars(limit)`: a length in characters, not UTF-16 units. */
+/** Strings of this Joi also have `maxChars(limit)` (characters, not UTF-16 units) and `httpUrl()`. */
 type CharCountedString = BaseJoi.StringSchema & { maxChars(limit: number): BaseJoi.StringSchema };
+type UrlString = BaseJoi.StringSchema & { httpUrl(): BaseJoi.StringSchema };
 
 export const language = () =>
   Joi.string()
@@ -91,7 +104,31 @@ export const text = (max = 1000) =>
     .pattern(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'printable text')
     .allow('');
 
-export const url = () =>
-  Joi.string()
-    .max(2000)
-    .uri({ scheme: ['http', 'https'] });
+// Spelled out, with no spaces or backslashes: WHATWG parsing would read `http:example.org` or
+// `https:\\host` as URLs, and a space is more likely a typo than part of the address.
+const HTTP_URL_SHAPE = /^https?:\/\/[^\s\\]+$/i;
+/** The characters RFC 3986 allows in a URI: what is stored, so responses are valid `format: uri`. */
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
+const isUri = (value: string) => URI_CHARACTERS.test(value) && !/%(?![0-9A-Fa-f]{2})/.test(value);
+
+/**
+ * An http(s) URL as it is stored, or null when `value` is not one: parsed as browsers do, so
+ * an upper-case scheme or an internationalised host or path is accepted. URLs made of URI
+ * characters are kept as sent; others are stored in their encoded form (punycode host,
+ * percent-encoded path), or refused when even that is not a URI.
+ */
+export function httpUrlOf(value: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  if (!HTTP_URL_SHAPE.test(value) || /[\u0000-\u001F\u007F]/.test(value)) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return null;
+  }
+  if (parsed.hostname === '') return null;
+  const stored = isUri(value) ? value : parsed.href;
+  return isUri(stored) ? stored : null;
+}
+
+export const url = () => (Joi.string() as UrlString).max(2000).httpUrl();

@@ -327,6 +327,35 @@ describe('events: fields', () => {
     expect(cleared.body.website).to.equal(cleared.body.url);
   });
 
+  it('reads URLs as browsers do: any-case scheme and international addresses, stored as URIs', async () => {
+    const stored: [string, string][] = [
+      ['HTTPS://JAZZ.EXAMPLE/Tickets', 'HTTPS://JAZZ.EXAMPLE/Tickets'],
+      ['https://bücher.example/', 'https://xn--bcher-kva.example/'],
+      ['https://jazz.example/café?q=ü', 'https://jazz.example/caf%C3%A9?q=%C3%BC'],
+      ['https://jazz.example/<b>', 'https://jazz.example/%3Cb%3E'],
+    ];
+    const res = await createEvent({ website: 'https://jazz.example/' });
+    for (const [sent, kept] of stored) {
+      const updated = await api.patch(`/events/${res.body.id}`, { website: sent, image: sent });
+      expect(updated.status, sent).to.equal(200);
+      expect([updated.body.website, updated.body.image.url], sent).to.deep.equal([kept, kept]);
+    }
+    for (const refused of [
+      'http:jazz.example',
+      'https:\\\\jazz.example',
+      'https://jazz example.org',
+      'https://',
+      'https://x.org/%zz',
+    ]) {
+      expectInvalid(
+        await api.patch(`/events/${res.body.id}`, { website: refused, image: refused }),
+        'website',
+        'image',
+      );
+    }
+    expect((await api.get(`/events/${res.body.id}`)).body.website).to.equal(stored.at(-1)![1]);
+  });
+
   it('takes the boolean flags in every form and rejects others', async () => {
     const res = await createEvent({
       hide_from_listings: 'yes',

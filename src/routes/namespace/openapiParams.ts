@@ -39,7 +39,7 @@ function stringSchema(d: Description): Schema {
     if (rule.name === 'min') schema.minLength = limit(rule);
     else if (rule.name === 'max' || rule.name === 'maxChars') schema.maxLength = limit(rule);
     else if (rule.name === 'length') schema.minLength = schema.maxLength = limit(rule);
-    else if (rule.name === 'uri') schema.format = 'uri';
+    else if (rule.name === 'uri' || rule.name === 'httpUrl') schema.format = 'uri';
     else if (rule.name === 'email') schema.format = 'email';
     else if (rule.name === 'isoDate') schema.format = 'date-time';
     else if (rule.name === 'guid') schema.format = 'uuid';

@@ -43,8 +43,7 @@ const RICH_TEXT_MAX = 100_000;
 const IMAGE_MESSAGE = '{{#label}} must be an http(s) URL (image IDs are not supported: this service hosts no images)';
 const IMAGE_MESSAGES = {
   'string.base': IMAGE_MESSAGE,
-  'string.uri': IMAGE_MESSAGE,
-  'string.uriCustomScheme': IMAGE_MESSAGE,
+  'string.httpUrl': IMAGE_MESSAGE,
 };
 
 export const nameText = (max: number, what: string) =>
@@ -62,7 +61,6 @@ export const optionalUrl = (what: string) =>
     .allow(null, '')
     .messages({
       'string.base': '{{#label}} must be an http(s) URL',
-      'string.uriCustomScheme': '{{#label}} must be an http(s) URL',
     })
     .description(`${what} (http or https URL); null or "" clears it`);
 
