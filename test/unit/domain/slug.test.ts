@@ -1,0 +1,27 @@
+import { expect } from 'chai';
+import { slugify } from '../../../src/domain/slug';
+
+describe('slugify', () => {
+  it('folds accents and case and joins words with hyphens', () => {
+    expect(slugify('  Ünïcödé Straße à Zürich  ')).to.equal('unicode-strasse-a-zurich');
+    expect(slugify('Jazz   --  Night')).to.equal('jazz-night');
+  });
+
+  it('drops symbols instead of spelling them as English words', () => {
+    expect(slugify('a < b > c')).to.equal('a-b-c');
+    expect(slugify('Rock & Roll')).to.equal('rock-roll');
+    expect(slugify('50% off, Café €5')).to.equal('50-off-cafe-5');
+    expect(slugify('I ♥ Paris | C++ $100')).to.equal('i-paris-c-100');
+  });
+
+  it('drops apostrophes inside words', () => {
+    expect(slugify("Don't stop l’été")).to.equal('dont-stop-lete');
+  });
+
+  it('gives an empty slug when nothing is left, and bounds the length without a trailing hyphen', () => {
+    expect(slugify('<>&!')).to.equal('');
+    const long = slugify('word '.repeat(100));
+    expect(long.length).to.be.at.most(190);
+    expect(long).to.match(/^[a-z-]+[a-z]$/);
+  });
+});
