@@ -11,7 +11,7 @@ Browsable reference: [{root}/doc?format=html]({root}/doc?format=html) · this do
 
 ## Addressing and languages
 - Every route lives under \`/calendar/events/v1\` and equally under \`/en/…\`, \`/fr/…\`, \`/de/…\`.
-- Content language, first match wins: the \`i18n_language\` parameter, the path prefix, the configured default (\`en\`). Every response carries \`Content-Language\`.
+- Content language, first match wins: the \`i18n_language\` parameter, the path prefix, the configured default (\`en\`). Every response carries \`Content-Language\`: the content language of the request. A record's own \`i18n_language\` tells the language it was returned in, which is its original language when the requested one has no document.
 - Each record has an original language and may have a document per language. Translatable fields: \`title\`/\`venue\`/\`organizer\`/\`name\`, \`description\`, \`excerpt\`, \`slug\`; every other field is shared by all languages. A write in a language without a document creates that translation from the original. A read returns the requested language, else the original (\`i18n_language\` tells which); \`translations\` lists the languages that have their own content.
 
 ## Parameters
@@ -39,7 +39,7 @@ Browsable reference: [{root}/doc?format=html]({root}/doc?format=html) · this do
 ## Lists
 - Envelope: the records, \`rest_url\`, \`next_rest_url\` / \`previous_rest_url\` (only when that page exists), \`total\`, \`total_pages\`; headers \`X-Total\`, \`X-Total-Pages\` and an RFC 8288 \`Link\`.
 - \`per_page\` defaults to 6 and is capped at 50. A page past the last is 404 \`{kind}-archive-page-not-found\`; results past the 10,000th are 400 \`page-too-deep\`.
-- Events: ordered by start date then ID (\`orderby\`, \`order\` to change); default window from now to now + 2 years (a later \`start_date\` alone: two years from it), dates from year 1 to 9999; without \`strict_dates\`, \`start_date\` means the start of that day and the other date filters the end of that day; \`include\` drops every date filter. \`search\` is typo-tolerant full text in the request language. \`geoloc_lat\` + \`geoloc_lng\` find events within \`geoloc_radius\` (default 25) \`geoloc_unit\` (\`mi\` or \`km\`) and add \`distance\`.
+- Events: ordered by the moment they start, then ID (\`orderby\`, \`order\` to change): 00:00 in Berlin comes before 18:30 the evening before in New York. Date filters written without an offset (\`2030-05-10\`, \`2030-05-10 18:00:00\`, \`today\`) compare each event's local time in its own time zone; those with an offset, timestamps, \`now\` and \`+N days\` compare instants; default window from now to now + 2 years (a later \`start_date\` alone: two years from it), dates from year 1 to 9999; without \`strict_dates\`, \`start_date\` means the start of that day and the other date filters the end of that day; \`include\` drops every date filter. \`search\` is typo-tolerant full text in the request language. \`geoloc_lat\` + \`geoloc_lng\` find events within \`geoloc_radius\` (default 25) \`geoloc_unit\` (\`mi\` or \`km\`) and add \`distance\`.
 - Venues and organizers are ordered by name; categories and tags hide terms without published events unless \`hide_empty=false\`.
 - Reads by ID or slug reflect a write at once; lists within about a second. Send \`Prefer: wait-for-index\` on a write to be answered once the change is searchable (\`Preference-Applied\` tells).
 
@@ -52,7 +52,7 @@ Référence navigable : [{root}/doc?format=html]({root}/doc?format=html) · ce d
 
 ## Adresses et langues
 - Chaque route existe sous \`/calendar/events/v1\` et de même sous \`/en/…\`, \`/fr/…\`, \`/de/…\`.
-- Langue du contenu, la première qui s’applique : le paramètre \`i18n_language\`, le préfixe du chemin, la langue par défaut configurée (\`en\`). Chaque réponse porte \`Content-Language\`.
+- Langue du contenu, la première qui s’applique : le paramètre \`i18n_language\`, le préfixe du chemin, la langue par défaut configurée (\`en\`). Chaque réponse porte \`Content-Language\` : la langue du contenu de la requête. Le champ \`i18n_language\` d’un enregistrement indique la langue dans laquelle il est renvoyé, sa langue d’origine quand la langue demandée n’a pas de document.
 - Chaque enregistrement a une langue d’origine et peut avoir un document par langue. Champs traduisibles : \`title\`/\`venue\`/\`organizer\`/\`name\`, \`description\`, \`excerpt\`, \`slug\` ; tous les autres champs sont communs aux langues. Une écriture dans une langue sans document crée cette traduction à partir de l’original. Une lecture renvoie la langue demandée, sinon l’originale (\`i18n_language\` l’indique) ; \`translations\` liste les langues ayant leur propre contenu.
 
 ## Paramètres
@@ -80,7 +80,7 @@ Référence navigable : [{root}/doc?format=html]({root}/doc?format=html) · ce d
 ## Listes
 - Enveloppe : les enregistrements, \`rest_url\`, \`next_rest_url\` / \`previous_rest_url\` (seulement si la page existe), \`total\`, \`total_pages\` ; en-têtes \`X-Total\`, \`X-Total-Pages\` et un \`Link\` RFC 8288.
 - \`per_page\` vaut 6 par défaut, plafonné à 50. Une page au-delà de la dernière donne 404 \`{kind}-archive-page-not-found\` ; au-delà du 10 000e résultat, 400 \`page-too-deep\`.
-- Événements : triés par date de début puis ID (\`orderby\`, \`order\` pour changer) ; fenêtre par défaut de maintenant à maintenant + 2 ans ; sans \`strict_dates\`, \`start_date\` désigne le début de ce jour et les autres filtres de date la fin de ce jour ; \`include\` supprime tout filtre de date. \`search\` est une recherche plein texte tolérante aux fautes dans la langue de la requête. \`geoloc_lat\` + \`geoloc_lng\` trouvent les événements à moins de \`geoloc_radius\` (25 par défaut) \`geoloc_unit\` (\`mi\` ou \`km\`) et ajoutent \`distance\`.
+- Événements : triés par instant de début puis ID (\`orderby\`, \`order\` pour changer) : 00:00 à Berlin vient avant 18:30 la veille à New York. Les filtres de date écrits sans décalage (\`2030-05-10\`, \`2030-05-10 18:00:00\`, \`today\`) comparent l’heure locale de chaque événement dans son fuseau ; ceux avec décalage, les timestamps, \`now\` et \`+N days\` comparent des instants ; fenêtre par défaut de maintenant à maintenant + 2 ans ; sans \`strict_dates\`, \`start_date\` désigne le début de ce jour et les autres filtres de date la fin de ce jour ; \`include\` supprime tout filtre de date. \`search\` est une recherche plein texte tolérante aux fautes dans la langue de la requête. \`geoloc_lat\` + \`geoloc_lng\` trouvent les événements à moins de \`geoloc_radius\` (25 par défaut) \`geoloc_unit\` (\`mi\` ou \`km\`) et ajoutent \`distance\`.
 - Lieux et organisateurs sont triés par nom ; catégories et étiquettes masquent les termes sans événement publié sauf avec \`hide_empty=false\`.
 - Les lectures par ID ou slug reflètent une écriture immédiatement ; les listes en environ une seconde. Envoyez \`Prefer: wait-for-index\` sur une écriture pour être répondu une fois le changement cherchable (\`Preference-Applied\` l’indique).
 
@@ -93,7 +93,7 @@ Durchsuchbare Referenz: [{root}/doc?format=html]({root}/doc?format=html) · dies
 
 ## Adressen und Sprachen
 - Jede Route liegt unter \`/calendar/events/v1\` und ebenso unter \`/en/…\`, \`/fr/…\`, \`/de/…\`.
-- Inhaltssprache, der erste Treffer gilt: der Parameter \`i18n_language\`, das Pfadpräfix, die konfigurierte Standardsprache (\`en\`). Jede Antwort trägt \`Content-Language\`.
+- Inhaltssprache, der erste Treffer gilt: der Parameter \`i18n_language\`, das Pfadpräfix, die konfigurierte Standardsprache (\`en\`). Jede Antwort trägt \`Content-Language\`: die Inhaltssprache der Anfrage. Das Feld \`i18n_language\` eines Datensatzes nennt die Sprache, in der er geliefert wird, seine Originalsprache, wenn die angefragte kein Dokument hat.
 - Jeder Datensatz hat eine Originalsprache und kann ein Dokument je Sprache haben. Übersetzbare Felder: \`title\`/\`venue\`/\`organizer\`/\`name\`, \`description\`, \`excerpt\`, \`slug\`; alle anderen Felder gelten für alle Sprachen. Ein Schreibzugriff in einer Sprache ohne Dokument legt diese Übersetzung aus dem Original an. Ein Lesezugriff liefert die angefragte Sprache, sonst das Original (\`i18n_language\` sagt welche); \`translations\` nennt die Sprachen mit eigenem Inhalt.
 
 ## Parameter
@@ -121,7 +121,7 @@ Durchsuchbare Referenz: [{root}/doc?format=html]({root}/doc?format=html) · dies
 ## Listen
 - Hülle: die Datensätze, \`rest_url\`, \`next_rest_url\` / \`previous_rest_url\` (nur wenn die Seite existiert), \`total\`, \`total_pages\`; Header \`X-Total\`, \`X-Total-Pages\` und ein \`Link\` nach RFC 8288.
 - \`per_page\` ist standardmäßig 6 und höchstens 50. Eine Seite hinter der letzten ergibt 404 \`{kind}-archive-page-not-found\`; Ergebnisse nach dem 10.000. ergeben 400 \`page-too-deep\`.
-- Veranstaltungen: nach Beginn, dann ID sortiert (\`orderby\`, \`order\` ändern das); Standardfenster von jetzt bis jetzt + 2 Jahre; ohne \`strict_dates\` meint \`start_date\` den Beginn dieses Tages und die übrigen Datumsfilter dessen Ende; \`include\` hebt alle Datumsfilter auf. \`search\` ist eine fehlertolerante Volltextsuche in der Sprache der Anfrage. \`geoloc_lat\` + \`geoloc_lng\` finden Veranstaltungen innerhalb von \`geoloc_radius\` (Standard 25) \`geoloc_unit\` (\`mi\` oder \`km\`) und ergänzen \`distance\`.
+- Veranstaltungen: nach dem Zeitpunkt ihres Beginns, dann ID sortiert (\`orderby\`, \`order\` ändern das): 00:00 in Berlin kommt vor 18:30 am Vorabend in New York. Datumsfilter ohne Zeitversatz (\`2030-05-10\`, \`2030-05-10 18:00:00\`, \`today\`) vergleichen die Ortszeit jeder Veranstaltung in ihrer Zeitzone; solche mit Versatz, Zeitstempel, \`now\` und \`+N days\` vergleichen Zeitpunkte; Standardfenster von jetzt bis jetzt + 2 Jahre; ohne \`strict_dates\` meint \`start_date\` den Beginn dieses Tages und die übrigen Datumsfilter dessen Ende; \`include\` hebt alle Datumsfilter auf. \`search\` ist eine fehlertolerante Volltextsuche in der Sprache der Anfrage. \`geoloc_lat\` + \`geoloc_lng\` finden Veranstaltungen innerhalb von \`geoloc_radius\` (Standard 25) \`geoloc_unit\` (\`mi\` oder \`km\`) und ergänzen \`distance\`.
 - Orte und Veranstalter sind nach Namen sortiert; Kategorien und Schlagwörter ohne veröffentlichte Veranstaltung sind ausgeblendet, außer mit \`hide_empty=false\`.
 - Lesezugriffe per ID oder Slug sehen einen Schreibzugriff sofort, Listen nach etwa einer Sekunde. Mit \`Prefer: wait-for-index\` antwortet ein Schreibzugriff erst, wenn die Änderung durchsuchbar ist (\`Preference-Applied\` zeigt es an).
 
