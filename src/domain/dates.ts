@@ -48,12 +48,26 @@ export function isWithinSupportedYears(date: DateTime): boolean {
   return [date.year, utc.year].every((year) => year >= MIN_YEAR && year <= MAX_YEAR);
 }
 
+/** ISO 8601 offsets span -18:00 to +18:00; luxon reads any two digits, `+99:99` included. */
+const MAX_OFFSET_MINUTES = 18 * 60;
+const TRAILING_OFFSET = /\d([+-])(\d{2})(?::?(\d{2}))?$/;
+
+/** False when the ISO text `iso` ends with an offset no clock can have (`+25:00`, `+02:75`). */
+function hasValidOffset(iso: string): boolean {
+  if (!iso.includes(':') && !/T/i.test(iso)) return true;
+  const match = TRAILING_OFFSET.exec(iso);
+  if (!match) return true;
+  const minutes = Number(match[3] ?? 0);
+  return minutes < 60 && Number(match[2]) * 60 + minutes <= MAX_OFFSET_MINUTES;
+}
+
 /**
  * Whether `text` is one of the accepted date forms of CONTRACT part 2, a real date within the
  * supported years: 'ok', 'format' or 'range'.
  */
 export function checkDateInput(text: string): 'ok' | 'format' | 'range' {
-  if (isCalendarDay(text.trim())) return 'ok';
+  const day = text.trim();
+  if (isCalendarDay(day)) return Number(day.slice(0, 4)) >= MIN_YEAR ? 'ok' : 'range';
   try {
     parseDateInput(text, 'UTC');
     return 'ok';
@@ -86,6 +100,7 @@ export function parseDateInput(text: string, zone: string, now: DateTime = DateT
     result = DateTime.fromSQL(t, { zone });
   } else {
     result = DateTime.fromISO(t, { zone, setZone: false });
+    if (result.isValid && !hasValidOffset(t)) throw new RangeError(`not a UTC offset: ${text}`);
     if (result.isValid) result = result.setZone(zone);
   }
   if (!result.isValid) throw new RangeError(`not a date: ${text}`);

@@ -2,11 +2,12 @@ import BaseJoi from 'joi';
 import { LANGUAGES } from '../../config';
 import { checkDateInput, outsideYearsMessage } from '../domain/dates';
 
+const INTEGER_TEXT = /^\s*([+-]?\d+)?\s*$/;
 const TRUTHY = ['1', 'yes', 'on', 1];
 const FALSY = ['0', 'no', 'off', 0];
 
 /**
- * Joi with the parameter forms of CONTRACT part 2: `list` accepts a JSON array, repeated `a[]=`
+ * Joi with the parameter forms of CONTRACT part 2: integers sent as text must be digits; `list` accepts a JSON array, repeated `a[]=`
  * values or a comma-separated string; `flag` accepts true/false, 1/0, yes/no, on/off in any case;
  * `dateInput` accepts the date forms of part 2 and keeps the text for time-zone-aware parsing.
  */
@@ -22,6 +23,16 @@ export const Joi = BaseJoi.extend(
           .map((part) => part.trim())
           .filter((part) => part !== ''),
       }),
+    },
+  }),
+  (joi) => ({
+    // Integers sent as text are digits (`page=1e1`, `0x10` or `10.0` is no page number).
+    type: 'number',
+    base: joi.number(),
+    prepare(value: unknown, helpers) {
+      if (typeof value !== 'string' || !helpers.schema.$_getRule('integer') || INTEGER_TEXT.test(value))
+        return { value };
+      return { value, errors: [helpers.error('number.integer')] };
     },
   }),
   (joi) => ({

@@ -129,6 +129,21 @@ describe('lists: GET /events dates', () => {
     expect(Object.keys(bad.body.data.params).sort()).to.deep.equal(['ends_after', 'start_date']);
   });
 
+  it('refuses offsets no clock has and the year 0, naming the parameter', async () => {
+    const offsets = await api.get(
+      `/events?start_date=${encodeURIComponent('2030-05-10T10:00+99:99')}&end_date=${encodeURIComponent('2030-05-10T10:00+02:75')}&starts_after=${encodeURIComponent('2030-05-10T10:00-25:00')}`,
+    );
+    expect(offsets.status).to.equal(400);
+    expect(Object.keys(offsets.body.data.params).sort()).to.deep.equal(['end_date', 'start_date', 'starts_after']);
+    const yearZero = await api.get('/events?start_date=0000-01-01');
+    expect(yearZero.status).to.equal(400);
+    expect(yearZero.body.data.params).to.deep.equal({ start_date: 'start_date must be between the years 1 and 9999' });
+    const extremes = await api.get(
+      `/events?start_date=${encodeURIComponent('2030-05-10T10:00+14:00')}&end_date=${encodeURIComponent('2030-05-10T10:00-12:00')}`,
+    );
+    expect(extremes.status, 'the widest offsets in use').to.equal(200);
+  });
+
   it('include drops every date filter', async () => {
     expect(
       await list(`include=${ids['in three years']}&start_date=${D}&end_date=${D}&starts_after=${D}`),

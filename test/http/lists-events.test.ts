@@ -115,7 +115,16 @@ describe('lists: GET /events filters', () => {
     expect(empty.status).to.equal(200);
     expect(empty.body).to.include({ total: 0, total_pages: 0 });
     expect(empty.body.events).to.deep.equal([]);
-    for (const query of ['page=0', 'per_page=0', 'page=1.5', 'per_page=abc', 'page=-1']) {
+    for (const query of [
+      'page=0',
+      'per_page=0',
+      'page=1.5',
+      'per_page=abc',
+      'page=-1',
+      'page=1e1',
+      'per_page=0x10',
+      'page=2.0',
+    ]) {
       const res = await api.get(`/events?${query}`);
       expect(res.status, query).to.equal(400);
       expect(res.body.code).to.equal('rest_invalid_param');

@@ -39,6 +39,9 @@ describe('domain/dates', () => {
       '2026-01-02',
       '2026-01-02T03:04:05Z',
       '2026-01-02T03:04:05+02:00',
+      '2026-01-02T03:04+14:00',
+      '2026-01-02T03:04:05.5-0930',
+      '2026-01-02T03:04:05+18:00',
       '1767225600',
       'now',
       'today',
@@ -51,7 +54,19 @@ describe('domain/dates', () => {
     ]) {
       expect(checkDateInput(ok), ok).to.equal('ok');
     }
-    for (const bad of ['', 'soon', '2026-13-01', '2026-02-30', '12/01/2026', '+2 fortnights', '{"$gt":""}']) {
+    for (const bad of [
+      '',
+      'soon',
+      '2026-13-01',
+      '2026-02-30',
+      '12/01/2026',
+      '+2 fortnights',
+      '{"$gt":""}',
+      '2026-01-02T03:04+99:99',
+      '2026-01-02T03:04-25:00',
+      '2026-01-02T03:04:05+02:75',
+      '2026-01-02T03:04:05+18:01',
+    ]) {
       expect(checkDateInput(bad), bad).to.equal('format');
     }
   });
@@ -60,7 +75,7 @@ describe('domain/dates', () => {
     for (const ok of ['9999-12-31', '9999-12-31 12:00:00', '0001-01-01T00:00:00Z', '-62135596800', '99999999999']) {
       expect(checkDateInput(ok), ok).to.equal('ok');
     }
-    for (const far of ['+8000 years', '-2100 years', '-99999999999', '9999-12-31T23:00:00-05:00']) {
+    for (const far of ['+8000 years', '-2100 years', '-99999999999', '9999-12-31T23:00:00-05:00', '0000-01-01']) {
       expect(checkDateInput(far), far).to.equal('range');
     }
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Joi, text } from '../../../src/http/params';
 import { validateInput } from '../../../src/http/validate';
-import { ValidationError } from '../../../src/errors';
+import { MissingParamsError, ValidationError } from '../../../src/errors';
 
 describe('http/params and validate', () => {
   it('counts text lengths in characters, not UTF-16 units', () => {
@@ -56,6 +56,29 @@ describe('http/params and validate', () => {
       expect(Object.keys((err as ValidationError).params).sort()).to.deep.equal(['ids', 'name', 'on', 'when']);
       expect((err as ValidationError).status).to.equal(400);
     }
+  });
+
+  it('reads integers sent as text only from digits; numbers with decimals stay numbers', () => {
+    const numbers = Joi.object({ page: Joi.number().integer(), radius: Joi.number() });
+    expect(validateInput(numbers, { page: ' 12 ', radius: '1e1' })).to.deep.equal({ page: 12, radius: 10 });
+    expect(validateInput(numbers, { page: 3 })).to.deep.equal({ page: 3 });
+    for (const page of ['1e1', '0x10', '2.0', '1_000', 'Infinity']) {
+      expect(() => validateInput(numbers, { page }), page)
+        .to.throw(ValidationError)
+        .with.property('params')
+        .that.deep.equals({ page: 'page must be an integer' });
+    }
+  });
+
+  it('names a missing required parameter rest_missing_callback_param, with every bad one', () => {
+    const create = Joi.object({ name: Joi.string().required(), on: Joi.flag() });
+    expect(() => validateInput(create, { on: 'maybe' }))
+      .to.throw(MissingParamsError, 'Missing parameter(s): name')
+      .with.property('params')
+      .that.has.keys('name', 'on');
+    expect(() => validateInput(create, { name: 'x', on: 'maybe' }))
+      .to.throw(ValidationError)
+      .with.property('code', 'rest_invalid_param');
   });
 
   it('drops unknown parameters', () => {
