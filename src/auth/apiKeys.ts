@@ -66,6 +66,11 @@ export class ApiKeyStore {
     }));
   }
 
+  /** Whether `userId` belongs to a key, revoked or not: users are the holders of keys. */
+  async hasUser(userId: number): Promise<boolean> {
+    return (await this.keys.countDocuments({ userId }, { limit: 1 })) > 0;
+  }
+
   async count(): Promise<number> {
     return this.keys.countDocuments({});
   }

@@ -12,6 +12,7 @@ import type { Status } from '../storage/stores';
 import { waitForIndex } from '../search/waitForIndex';
 import { viewOf } from './views';
 import { withArticle } from '../domain/words';
+import { assertKnownAuthor } from './posts/postContent';
 
 type Input = Record<string, unknown>;
 
@@ -111,6 +112,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const existing = await find(ctx);
     const verdict = decideUpdate(def.kind, ctx.state.principal, ownershipOfRecord(existing), writeRequestOf(ctx.input));
     const input = applyVerdict(verdict, ctx.input);
+    if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
     const content = await def.toContent(services, ctx, input, existing);
     const updated = await store.update(existing, lang(ctx), content);
     await waitForIndex(ctx, services, def.kind, updated.id);
@@ -151,6 +153,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       errors: [400, 401, 403, 413, 415],
       handler: async (ctx: RequestContext<Input>) => {
         const input = applyVerdict(decideCreate(def.kind, ctx.state.principal, writeRequestOf(ctx.input)), ctx.input);
+        if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
         const content = await def.toContent(services, ctx, input, null);
         const created = await store.create(lang(ctx), content);
         await waitForIndex(ctx, services, def.kind, created.id);

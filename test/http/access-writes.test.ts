@@ -13,7 +13,7 @@ import {
   type Callers,
   type Status,
 } from '../support/access';
-import { expectError } from '../support/errors';
+import { expectError, expectInvalid } from '../support/errors';
 import type { ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
 import { settle, unique } from '../support/lists';
@@ -410,5 +410,38 @@ describe('access: writes', () => {
         }
       });
     }
+  });
+
+  describe('access: authors are users', () => {
+    it('refuses an author no key was issued to, on create, update and inline records, writing nothing', async () => {
+      const nobody = 987_654_321;
+      const title = unique('ghost-authored');
+      const created = await call('POST', '/events', who.editor, { ...minimalBody('events', title), author: nobody });
+      expectInvalid(created, 'author');
+      expect(created.body.data.params.author).to.equal(`there is no user with ID ${nobody}`);
+      expect(await testWorld().services.stores.events.docs.countDocuments({ title })).to.equal(0);
+
+      const own = await recordOf('venues', unique('ghost venue'), who.editor.userId, 'publish');
+      expectInvalid(await call('PATCH', `/venues/${own.id}`, who.administrator, { author: nobody }), 'author');
+      expect((await adminRead('venues', own.id)).body.author).to.equal(who.editor.userId);
+
+      const inline = await call('POST', '/events', who.editor, {
+        ...minimalBody('events', title),
+        venue: { venue: `${title} hall` },
+        organizer: [{ organizer: unique('ghost org'), author: nobody }],
+      });
+      expectInvalid(inline, 'organizer');
+      expect(await testWorld().services.stores.events.docs.countDocuments({ title })).to.equal(0);
+      expect(await testWorld().services.stores.venues.docs.countDocuments({ venue: `${title} hall` })).to.equal(0);
+    });
+
+    it('keeps the user of a revoked key a valid author: their records still name them', async () => {
+      const keys = testWorld().services.apiKeys;
+      const { record } = await keys.create(unique('leaver'), 'author');
+      expect(await keys.revoke(record.id)).to.equal(true);
+      const res = await call('POST', '/organizers', who.editor, { organizer: unique('Kept'), author: record.userId });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.author).to.equal(record.userId);
+    });
   });
 });

@@ -6,6 +6,7 @@ import type { Services } from '../../services';
 import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
 import type { EventDoc } from '../../storage/stores';
 import { organizerDefinition } from '../organizers/routes';
+import { assertKnownAuthor } from '../posts/postContent';
 import type { ResourceDefinition } from '../resource';
 import { venueDefinition } from '../venues/routes';
 
@@ -102,6 +103,12 @@ export async function resolveLinks(
       organizerRefs,
       principal,
     );
+  for (const [kind, refs] of [
+    ['venue', venueRefs],
+    ['organizer', organizerRefs],
+  ] as const) {
+    for (const ref of refs ?? []) if (typeof ref !== 'number') await assertKnownAuthor(services, ref, principal, kind);
+  }
   return {
     async commit() {
       const out: Partial<Pick<EventDoc, LinkField>> = {};

@@ -16,6 +16,7 @@
  *     On create (`existing === null`) it also applies the defaults: status `publish`,
  *     author = the caller's user ID, date = now.
  *   - `postContext(services, ctx, nameField)` builds that `context` from a request.
+ *   - `assertKnownAuthor(services, input, principal)`: an `author` must be a user (a key holder).
  *   - `clearable(input, fields)` copies plain optional fields that were sent, "" → null.
  *
  * Typical toContent:
@@ -28,6 +29,7 @@ import type { DateTime } from 'luxon';
 import type { Language } from '../../../config';
 import { parseDateInput } from '../../domain/dates';
 import { sanitizeRichText } from '../../domain/html';
+import { ValidationError } from '../../errors';
 import { Joi, text, url } from '../../http/params';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
@@ -83,7 +85,7 @@ export function postWriteKeys(label: string) {
       .min(0)
       .max(Number.MAX_SAFE_INTEGER)
       .allow(null)
-      .description(`Author (user) ID; defaults to the caller; null clears it (0)`),
+      .description(`Author: the user ID of an API key holder; defaults to the caller; null clears it (0)`),
     date: Joi.dateInput().description(
       'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS, ISO 8601, unix seconds or now/today/+N days); defaults to now',
     ),
@@ -158,6 +160,23 @@ function slugOf(input: Input, existing: StoredRecord<PostDoc> | null, context: P
     input[context.nameField] ??
     (existing ? (inLanguage(existing, context.lang) as unknown as Input)[context.nameField] : undefined);
   return typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * 400 naming `param` when the input's `author` is a user no API key was ever issued to (`param`:
+ * `author`, or `venue`/`organizer` for a record created inline in an event).
+ */
+export async function assertKnownAuthor(
+  services: Services,
+  input: Input,
+  principal: Principal,
+  param = 'author',
+): Promise<void> {
+  const author = input.author;
+  if (typeof author !== 'number' || author === 0 || author === principal.userId) return;
+  if (!(await services.apiKeys.hasUser(author))) {
+    throw new ValidationError({ [param]: `there is no user with ID ${author}` });
+  }
 }
 
 /** Stored post fields from validated input; defaults applied when creating (see top of file). */
