@@ -10,6 +10,10 @@ interface ParserError extends Error {
 function statusOf(err: ParserError): [number, string, string] {
   if (err.code === 'HPE_HEADER_OVERFLOW')
     return [431, 'rest_headers_too_large', 'The request line or headers are too large.'];
+  // A method HTTP does not define (`FOO /`): the parser stops at it, before any route is known,
+  // so there is no `Allow` to give with a 405; RFC 9110 answers 501.
+  if (err.code === 'HPE_INVALID_METHOD')
+    return [501, 'rest_method_not_implemented', 'The request method is not one this server implements.'];
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT')
     return [408, 'rest_request_timeout', 'The request was not received in time.'];
   return [400, 'rest_bad_request', 'The request could not be parsed as HTTP.'];

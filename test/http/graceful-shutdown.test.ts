@@ -6,7 +6,11 @@ import { freePort } from '../../src/embedded/managedProcess';
 import { testWorld } from '../support/harness';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-const BODY = JSON.stringify({ title: 'sent slowly' });
+const BODY = JSON.stringify({
+  title: 'sent slowly',
+  start_date: '2031-01-01 10:00:00',
+  end_date: '2031-01-01 11:00:00',
+});
 
 interface Exit {
   code: number | null;
@@ -14,8 +18,14 @@ interface Exit {
   at: number;
 }
 
-/** `npm start` as a child process, on the test world's servers with its own database and indexes. */
-function startMain(port: number): { child: ChildProcess; output: () => string; exited: Promise<Exit> } {
+/**
+ * `npm start` as a child process, on the test world's servers with its own (new) database and
+ * indexes; it prints the administrator key it creates there.
+ */
+function startMain(
+  port: number,
+  database: string,
+): { child: ChildProcess; output: () => string; exited: Promise<Exit> } {
   const { config } = testWorld();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: PROJECT_ROOT,
@@ -26,7 +36,8 @@ function startMain(port: number): { child: ChildProcess; output: () => string; e
       PORT: String(port),
       MONGO_URL: config.mongo.url,
       ELASTICSEARCH_URL: config.elasticsearch.url,
-      MONGO_DATABASE: `${config.mongo.database}_main`,
+      MONGO_DATABASE: database,
+      BOOTSTRAP_ADMIN_KEY: 'true',
       INDEX_PREFIX: `${config.elasticsearch.indexPrefix}-main`,
       LOG_LEVEL: 'warn',
       // Startup creates the search indexes; a busy machine must not fail it.
@@ -62,10 +73,18 @@ function connect(port: number): Promise<net.Socket> {
 describe('npm start: startup and graceful shutdown', function () {
   this.timeout(120_000);
   let main: ReturnType<typeof startMain> | undefined;
+  let database = '';
+  before(() => {
+    database = `${testWorld().config.mongo.database}_main_${Date.now()}`;
+  });
 
   after(async () => {
     if (main && main.child.exitCode === null && main.child.signalCode === null) main.child.kill('SIGKILL');
     const { services, config } = testWorld();
+    await services.db.client
+      .db(database)
+      .dropDatabase()
+      .catch(() => undefined);
     await services.search.indices
       .delete({ index: `${config.elasticsearch.indexPrefix}-main-*`, ignore_unavailable: true })
       .catch(() => undefined);
@@ -74,7 +93,7 @@ describe('npm start: startup and graceful shutdown', function () {
   it('serves with both services ready, then on SIGTERM finishes in-flight requests and exits 0', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    main = startMain(port);
+    main = startMain(port, database);
     const started = main;
     let exit: Exit | undefined;
     void started.exited.then((e) => (exit = e));
@@ -98,12 +117,15 @@ describe('npm start: startup and graceful shutdown', function () {
     expect(((await index.json()) as { namespace: string }).namespace).to.equal('calendar/events/v1');
 
     // A request in flight: headers and half the body sent before SIGTERM, the rest after.
+    const key = /^\s+(cal_\S+)$/m.exec(started.output())?.[1];
+    expect(key, started.output()).to.be.a('string');
     const inFlight = await connect(port);
     let response = '';
     inFlight.on('data', (chunk: Buffer) => (response += chunk.toString()));
     const half = Math.floor(BODY.length / 2);
     inFlight.write(
-      `POST /calendar/events/v1/in-flight HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `POST /calendar/events/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, half)}`,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -124,13 +146,12 @@ describe('npm start: startup and graceful shutdown', function () {
       10_000,
       () => `a response (${response})`,
     );
-    expect(response).to.match(/^HTTP\/1\.1 404 /);
+    expect(response).to.match(/^HTTP\/1\.1 201 /);
     // The client keeps its connection open: the server must end it rather than idle until timeout.
     expect(response.toLowerCase()).to.include('\r\nconnection: close\r\n');
-    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).to.deep.equal({
-      code: 'rest_no_route',
-      message: 'No route was found matching the URL and request method.',
-      data: { status: 404 },
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).to.include({
+      title: 'sent slowly',
+      start_date: '2031-01-01 10:00:00',
     });
 
     const { code, signal, at } = await started.exited;

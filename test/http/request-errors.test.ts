@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, STATUS_CODES } from 'node:http';
+import { connect } from 'node:net';
 import { api, request, ROOT } from '../support/api';
 import { testWorld } from '../support/harness';
 import { unique } from '../support/lists';
@@ -19,6 +20,18 @@ function bare(
     });
     req.on('error', reject);
     req.end(payload);
+  });
+}
+
+/** Sends `raw` bytes as they are and reads the answer until the server closes the connection. */
+function rawExchange(raw: string): Promise<string> {
+  const { port, hostname } = new URL(testWorld().baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(raw));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
   });
 }
 
@@ -154,6 +167,24 @@ describe('request bodies and the error envelope', () => {
       const res = await api.get(path);
       expect(res.status, path).to.equal(404);
       expect(res.body.code, path).to.equal('rest_no_route');
+    }
+  });
+
+  it('answers what the HTTP parser refuses in the error envelope: 501 for an undefined method, 431 for huge headers', async () => {
+    const cases: [string, number, string][] = [
+      [`FOO ${ROOT}/events HTTP/1.1\r\nHost: localhost\r\n\r\n`, 501, 'rest_method_not_implemented'],
+      [
+        `GET ${ROOT}/events HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`,
+        431,
+        'rest_headers_too_large',
+      ],
+    ];
+    for (const [raw, status, code] of cases) {
+      const answer = await rawExchange(raw);
+      const [head, body] = answer.split('\r\n\r\n') as [string, string];
+      expect(head.split('\r\n')[0], code).to.equal(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+      expect(head).to.match(/\r\nContent-Language: en\r\n/);
+      expect(JSON.parse(body)).to.deep.include({ code, data: { status } });
     }
   });
 

@@ -44,7 +44,7 @@ Browsable reference: [{root}/doc?format=html]({root}/doc?format=html) · this do
 - Reads by ID or slug reflect a write at once; lists within about a second. Send \`Prefer: wait-for-index\` on a write to be answered once the change is searchable (\`Preference-Applied\` tells).
 
 ## Errors
-Every error is \`{"code", "message", "data": {"status", "params"?}}\`; validation errors name each bad parameter in \`data.params\`. 401 carries \`WWW-Authenticate: Bearer\`, 405 an \`Allow\` header, 429 (\`rest_rate_limited\`) and 503 a \`Retry-After\`.`;
+Every error is \`{"code", "message", "data": {"status", "params"?}}\`; validation errors name each bad parameter in \`data.params\`. 401 carries \`WWW-Authenticate: Bearer\`, 405 an \`Allow\` header (a method HTTP does not define is 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) and 503 a \`Retry-After\`.`;
 
 const fr = `Interface HTTP JSON d’un calendrier d’événements : événements, lieux, organisateurs, catégories et étiquettes.
 
@@ -85,7 +85,7 @@ Référence navigable : [{root}/doc?format=html]({root}/doc?format=html) · ce d
 - Les lectures par ID ou slug reflètent une écriture immédiatement ; les listes en environ une seconde. Envoyez \`Prefer: wait-for-index\` sur une écriture pour être répondu une fois le changement cherchable (\`Preference-Applied\` l’indique).
 
 ## Erreurs
-Chaque erreur est \`{"code", "message", "data": {"status", "params"?}}\` ; les erreurs de validation nomment chaque paramètre fautif dans \`data.params\`. 401 porte \`WWW-Authenticate: Bearer\`, 405 un en-tête \`Allow\`, 429 (\`rest_rate_limited\`) et 503 un \`Retry-After\`.`;
+Chaque erreur est \`{"code", "message", "data": {"status", "params"?}}\` ; les erreurs de validation nomment chaque paramètre fautif dans \`data.params\`. 401 porte \`WWW-Authenticate: Bearer\`, 405 un en-tête \`Allow\` (une méthode que HTTP ne définit pas donne 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) et 503 un \`Retry-After\`.`;
 
 const de = `JSON-HTTP-Schnittstelle eines Veranstaltungskalenders: Veranstaltungen, Veranstaltungsorte, Veranstalter, Kategorien und Schlagwörter.
 
@@ -126,6 +126,6 @@ Durchsuchbare Referenz: [{root}/doc?format=html]({root}/doc?format=html) · dies
 - Lesezugriffe per ID oder Slug sehen einen Schreibzugriff sofort, Listen nach etwa einer Sekunde. Mit \`Prefer: wait-for-index\` antwortet ein Schreibzugriff erst, wenn die Änderung durchsuchbar ist (\`Preference-Applied\` zeigt es an).
 
 ## Fehler
-Jeder Fehler ist \`{"code", "message", "data": {"status", "params"?}}\`; Validierungsfehler nennen jeden fehlerhaften Parameter in \`data.params\`. 401 trägt \`WWW-Authenticate: Bearer\`, 405 einen \`Allow\`-Header, 429 (\`rest_rate_limited\`) und 503 ein \`Retry-After\`.`;
+Jeder Fehler ist \`{"code", "message", "data": {"status", "params"?}}\`; Validierungsfehler nennen jeden fehlerhaften Parameter in \`data.params\`. 401 trägt \`WWW-Authenticate: Bearer\`, 405 einen \`Allow\`-Header (eine Methode, die HTTP nicht kennt, ergibt 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) und 503 ein \`Retry-After\`.`;
 
 export const GUIDES: Record<Language, string> = { en, fr, de };
