@@ -24,7 +24,11 @@ export interface AppDependencies {
   metrics?: Metrics;
 }
 
-/** The HTTP application: one error boundary, then credentials and the route table (which reads bodies and language per route). */
+/**
+ * The HTTP application: one error boundary, then credentials and the route table. Each route
+ * checks access before it reads the body and the language, so a write without credentials is
+ * 401 whatever it sends.
+ */
 export function createApp(deps: AppDependencies): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   app.silent = true;

@@ -7,9 +7,10 @@ const TRUTHY = ['1', 'yes', 'on', 1];
 const FALSY = ['0', 'no', 'off', 0];
 
 /**
- * Joi with the parameter forms of CONTRACT part 2: integers sent as text must be digits; `list` accepts a JSON array, repeated `a[]=`
- * values or a comma-separated string; `flag` accepts true/false, 1/0, yes/no, on/off in any case;
- * `dateInput` accepts the date forms of part 2 and keeps the text for time-zone-aware parsing.
+ * Joi with the parameter forms of CONTRACT part 2: integers sent as text must be digits; `list`
+ * accepts a JSON array, repeated `a[]=` values or a comma-separated string; `flag` accepts
+ * true/false, 1/0, yes/no, on/off in any case; `dateInput` accepts the date forms of part 2 and
+ * keeps the text for time-zone-aware parsing.
  */
 export const Joi = BaseJoi.extend(
   (joi) => ({
