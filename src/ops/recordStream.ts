@@ -39,26 +39,37 @@ export async function countRecords<D extends BaseDoc>(store: RecordStore<D>): Pr
 }
 
 /**
- * `[first, last]` ID ranges of `size` IDs covering every record `store` has when called: up to
- * the ID counter's last value, and the last range is open-ended, so that records above a counter
- * that fell behind (a partial restore) are read too.
+ * `[first, last]` ID ranges of about `size` records each, covering every ID from 1 up, without
+ * gaps: cut at the IDs `store` holds, so a kind with few records among the many of another kind
+ * (posts and terms share counters) is a few ranges, not one per `size` IDs of the counter. The
+ * last range is open-ended: records created meanwhile above it are read too.
  */
-export async function* idRanges<D extends BaseDoc>(
+export function idRanges<D extends BaseDoc>(
   store: RecordStore<D>,
   size: number,
   signal?: AbortSignal,
 ): AsyncGenerator<[number, number]> {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`the batch size must be a positive integer: ${size}`);
-  const highest = await store.lastAllocatedId();
-  for (let first = 1; ; first += size) {
+  return contiguousRanges(recordIdBatches(store, size, signal), signal);
+}
+
+/** Ranges from ascending ID batches: each ends at its batch's last ID, the last one open-ended. */
+export async function* contiguousRanges(
+  batches: AsyncIterable<number[]>,
+  signal?: AbortSignal,
+): AsyncGenerator<[number, number]> {
+  let first = 1;
+  let end: number | undefined;
+  for await (const ids of batches) {
     signal?.throwIfAborted();
-    const last = first + size - 1;
-    if (last >= highest) {
-      yield [first, Number.MAX_SAFE_INTEGER];
-      return;
+    if (end !== undefined) {
+      yield [first, end];
+      first = end + 1;
     }
-    yield [first, last];
+    end = ids.at(-1);
   }
+  signal?.throwIfAborted();
+  yield [first, Number.MAX_SAFE_INTEGER];
 }
 
 export interface VersionedRecords<D extends BaseDoc> {

@@ -15,10 +15,10 @@
  *     mapping, with a write alias (`…-events-en-rebuild`), and registers it in MongoDB
  *     (`reindex_targets`, heartbeat): the sync worker then writes every change to the live alias
  *     AND the new index until the swap (external versions make the order irrelevant);
- *  3. reads every record from MongoDB by ID range up to the highest ID allocated, the last
- *     range open-ended (bounded memory, one read per range), its sync version before its
- *     content, maps it with the worker's prepareGroup and loads it with the worker's
- *     BulkIndexer;
+ *  3. reads every record from MongoDB by ID range, `batchSize` records a range (cut at the IDs
+ *     the kind holds, the last range open-ended; bounded memory, one read per range), its sync
+ *     version before its content, maps it with the worker's prepareGroup and loads it with the
+ *     worker's BulkIndexer;
  *  4. checks the load had no errors, the heartbeat never lapsed, and that the new index holds as
  *     many documents as MongoDB has records (give or take the changes in flight);
  *  5. swaps the aliases in ONE updateAliases call, unregisters, deletes the old indexes.

@@ -45,8 +45,3 @@ export async function nextIds(db: Db, counter: CounterName, count: number): Prom
   return (await allocate(db, counter, count)) - count + 1;
 }
 
-/** The last value a counter allocated (0 before its first allocation). */
-export async function lastAllocated(db: Db, counter: CounterName): Promise<number> {
-  const doc = await db.collection<CounterDoc>('counters').findOne({ _id: counter });
-  return doc?.seq ?? 0;
-}

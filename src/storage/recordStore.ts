@@ -1,7 +1,7 @@
 import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
-import { lastAllocated, nextId, nextIds, type CounterName } from './counters';
+import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
@@ -154,11 +154,6 @@ export class RecordStore<D extends BaseDoc> {
   /** The records whose IDs are from `first` to `last`, both included. */
   async getRange(first: number, last: number): Promise<Map<number, StoredRecord<D>>> {
     return recordsOf((await this.docs.find({ id: { $gte: first, $lte: last } } as Filter<D>).toArray()) as D[]);
-  }
-
-  /** The last ID the store's counter allocated (0 before the first): above it only if the counter fell behind. */
-  async lastAllocatedId(): Promise<number> {
-    return lastAllocated(this.db, this.options.counter);
   }
 
   /** Looks the slug up in `lang` first, then in any language (CONTRACT part 5). */

@@ -1,51 +1,58 @@
 import { expect } from 'chai';
-import { idRanges, versionedRange } from '../../../src/ops/recordStream';
+import { contiguousRanges, idRanges, versionedRange } from '../../../src/ops/recordStream';
 import type { BaseDoc, RecordStore, StoredRecord } from '../../../src/storage/recordStore';
 import type { SyncEntry, SyncQueue } from '../../../src/storage/syncQueue';
 
 const MAX = Number.MAX_SAFE_INTEGER;
-const storeUpTo = (highest: number) => ({ lastAllocatedId: async () => highest }) as unknown as RecordStore<BaseDoc>;
 
-async function rangesOf(highest: number, size: number, signal?: AbortSignal): Promise<[number, number][]> {
+async function* batchesOf(...batches: number[][]): AsyncGenerator<number[]> {
+  yield* batches;
+}
+
+async function rangesOf(batches: number[][], signal?: AbortSignal): Promise<[number, number][]> {
   const ranges: [number, number][] = [];
-  for await (const range of idRanges(storeUpTo(highest), size, signal)) ranges.push(range);
+  for await (const range of contiguousRanges(batchesOf(...batches), signal)) ranges.push(range);
   return ranges;
 }
 
 describe('ops/recordStream: ID ranges of a reindex', () => {
-  it('cover every ID from 1 to the highest allocated, each once, the last one open-ended', async () => {
-    expect(await rangesOf(1001, 500)).to.deep.equal([
-      [1, 500],
-      [501, 1000],
-      [1001, MAX],
+  it('end at each batch of IDs the store holds, cover every ID from 1 without gaps, the last open-ended', async () => {
+    expect(await rangesOf([[1, 2, 3], [4, 5, 6], [7]])).to.deep.equal([
+      [1, 3],
+      [4, 6],
+      [7, MAX],
     ]);
-    expect(await rangesOf(4, 2)).to.deep.equal([
-      [1, 2],
-      [3, MAX],
+    // Sparse IDs (another kind holds the ones between): one range per batch of records, not of IDs.
+    expect(
+      await rangesOf([
+        [5, 900, 4000],
+        [9000, 12000],
+      ]),
+    ).to.deep.equal([
+      [1, 4000],
+      [4001, MAX],
     ]);
   });
 
-  it('are one open range before the first ID is allocated (or when the counter is missing)', async () => {
-    expect(await rangesOf(0, 500)).to.deep.equal([[1, MAX]]);
+  it('are one open range for an empty store', async () => {
+    expect(await rangesOf([])).to.deep.equal([[1, MAX]]);
   });
 
-  it('refuse a batch size that would never advance', async () => {
-    for (const size of [0, -1, 0.5, Number.NaN]) {
-      const error = await rangesOf(10, size).catch((err: unknown) => err);
-      expect(error, String(size)).to.be.instanceOf(RangeError);
-    }
+  it('refuse a batch size that would never advance', () => {
+    const store = {} as RecordStore<BaseDoc>;
+    for (const size of [0, -1, 0.5, Number.NaN]) expect(() => idRanges(store, size), String(size)).to.throw(RangeError);
   });
 
-  it('stop at the next range once aborted', async () => {
+  it('stop once aborted', async () => {
     const controller = new AbortController();
     const seen: [number, number][] = [];
     const error = await (async () => {
-      for await (const range of idRanges(storeUpTo(10), 3, controller.signal)) {
+      for await (const range of contiguousRanges(batchesOf([1, 2], [3, 4], [5]), controller.signal)) {
         seen.push(range);
         controller.abort();
       }
     })().catch((err: unknown) => err);
-    expect(seen).to.deep.equal([[1, 3]]);
+    expect(seen).to.deep.equal([[1, 2]]);
     expect((error as Error).name).to.equal('AbortError');
   });
 });
