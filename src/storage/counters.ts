@@ -44,4 +44,3 @@ export async function nextId(db: Db, counter: CounterName): Promise<number> {
 export async function nextIds(db: Db, counter: CounterName, count: number): Promise<number> {
   return (await allocate(db, counter, count)) - count + 1;
 }
-
