@@ -34,8 +34,11 @@ export interface JsonLdEventSource {
   description: string | null;
   image: false | { url: string };
   url: string;
+  all_day: boolean;
   start_date: string;
   end_date: string;
+  utc_start_date: string;
+  utc_end_date: string;
   timezone: string;
   cost_details: CostDetails;
   venue: JsonLdVenue | JsonLdVenue[];
@@ -68,8 +71,15 @@ function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
   return out as Partial<T>;
 }
 
-function isoDate(local: string, zone: string): string {
-  return DateTime.fromFormat(local, 'yyyy-MM-dd HH:mm:ss', { zone }).toISO({ suppressMilliseconds: true }) as string;
+/**
+ * An event bound for schema.org: the day of an all-day event (`2030-05-10`, as Google's event
+ * data asks), else the instant with the offset it has in the event's zone. Built from the UTC
+ * time: a local time in the hour clocks repeat in autumn names two instants.
+ */
+function isoDate(event: JsonLdEventSource, bound: 'start' | 'end'): string {
+  if (event.all_day) return event[`${bound}_date`].slice(0, 10);
+  const utc = DateTime.fromFormat(event[`utc_${bound}_date`], 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' });
+  return utc.setZone(event.timezone).toISO({ suppressMilliseconds: true }) as string;
 }
 
 function place(venue: JsonLdVenue): Record<string, unknown> {
@@ -123,8 +133,8 @@ export function eventJsonLd(event: JsonLdEventSource): Record<string, unknown> {
     url: event.url,
     eventAttendanceMode: `${SCHEMA}/OfflineEventAttendanceMode`,
     eventStatus: `${SCHEMA}/EventScheduled`,
-    startDate: isoDate(event.start_date, event.timezone),
-    endDate: isoDate(event.end_date, event.timezone),
+    startDate: isoDate(event, 'start'),
+    endDate: isoDate(event, 'end'),
     location: locations.length === 0 ? undefined : locations.length === 1 ? locations[0] : locations,
     organizer: event.organizer.length > 0 ? event.organizer.map(person) : undefined,
     offers: offers(event),

@@ -557,6 +557,17 @@ describe('events: dates and time zones', () => {
       end_date: '2025-12-24 23:00:00',
     });
     expectInvalid(await api.patch(`/events/${summer.body.id}`, { timezone: 'Mars/Olympus_Mons' }), 'timezone');
+    // The hour clocks repeat in autumn: JSON-LD follows the stored instant, not the local time.
+    const repeated = await api.patch(`/events/${summer.body.id}`, {
+      timezone: 'Europe/Berlin',
+      start_date: '2030-10-27T00:30:00Z',
+      end_date: '2030-10-27T01:45:00Z',
+    });
+    expect(repeated.body).to.deep.include({ start_date: '2030-10-27 02:30:00', end_date: '2030-10-27 02:45:00' });
+    expect([repeated.body.json_ld.startDate, repeated.body.json_ld.endDate]).to.deep.equal([
+      '2030-10-27T02:30:00+02:00',
+      '2030-10-27T02:45:00+01:00',
+    ]);
   });
 
   it('changing only the time zone keeps the local wall-clock times', async () => {

@@ -6,8 +6,11 @@ const base: JsonLdEventSource = {
   description: '<p>An <strong>evening</strong> of jazz &amp; &quot;wine&quot; &#233;t&#xE9;.</p>',
   image: { url: 'https://img.example/jazz.jpg' },
   url: 'http://calendar.test/event/jazz-wine/',
+  all_day: false,
   start_date: '2025-07-14 20:00:00',
   end_date: '2025-07-14 23:00:00',
+  utc_start_date: '2025-07-14 18:00:00',
+  utc_end_date: '2025-07-14 21:00:00',
   timezone: 'Europe/Paris',
   cost_details: { currency_symbol: '€', currency_position: 'postfix', values: ['10', '20'] },
   venue: {
@@ -35,6 +38,30 @@ const base: JsonLdEventSource = {
 };
 
 describe('domain/jsonLd', () => {
+  it('dates an event by its UTC instant, also in the hour clocks repeat, and an all-day event by its days', () => {
+    const repeatedHour = eventJsonLd({
+      ...base,
+      start_date: '2030-10-27 02:30:00',
+      end_date: '2030-10-27 02:45:00',
+      utc_start_date: '2030-10-27 00:30:00',
+      utc_end_date: '2030-10-27 01:45:00',
+      timezone: 'Europe/Berlin',
+    });
+    expect([repeatedHour.startDate, repeatedHour.endDate]).to.deep.equal([
+      '2030-10-27T02:30:00+02:00',
+      '2030-10-27T02:45:00+01:00',
+    ]);
+    const allDay = eventJsonLd({
+      ...base,
+      all_day: true,
+      start_date: '2030-05-10 00:00:00',
+      end_date: '2030-05-12 23:59:59',
+      utc_start_date: '2030-05-09 22:00:00',
+      utc_end_date: '2030-05-12 21:59:59',
+    });
+    expect([allDay.startDate, allDay.endDate]).to.deep.equal(['2030-05-10', '2030-05-12']);
+  });
+
   it('builds a schema.org Event with location, organizer and offers', () => {
     expect(eventJsonLd(base)).to.deep.equal({
       '@context': 'https://schema.org',
@@ -84,6 +111,8 @@ describe('domain/jsonLd', () => {
       description: null,
       image: false,
       timezone: 'UTC',
+      utc_start_date: base.start_date,
+      utc_end_date: base.end_date,
       cost_details: { currency_symbol: '', currency_position: 'prefix', values: [] },
       venue: [],
       organizer: [],
