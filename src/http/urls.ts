@@ -3,11 +3,12 @@ import type { AppContext } from './types';
 import { NAMESPACE_ROOT } from './router';
 
 /**
- * The REST root the request came through (with its language prefix), e.g.
- * `http://127.0.0.1:8080/fr/calendar/events/v1`.
+ * The REST root under the request's language prefix, at the configured public address
+ * (`PUBLIC_API_URL`), e.g. `https://api.example.org/fr/calendar/events/v1`: the base records'
+ * `rest_url`s use too. Never the request's Host header, which a client or a proxy may set to
+ * anything (and a shared cache would then hand those links to others).
  */
-export function restRoot(ctx: AppContext, _config?: Config): string {
+export function restRoot(ctx: AppContext, config: Pick<Config, 'apiUrl'>): string {
   const prefix = ctx.state.pathLanguage ? `/${ctx.state.pathLanguage}` : '';
-  // Not ctx.origin: since Koa 3 that is the request's Origin header (null for most API calls).
-  return `${ctx.protocol}://${ctx.host}${prefix}${NAMESPACE_ROOT}`;
+  return `${config.apiUrl}${prefix}${NAMESPACE_ROOT}`;
 }

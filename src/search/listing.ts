@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import type { Config } from '../../config';
 import { BadRequestError, DependencyUnavailableError, NotFoundError } from '../errors';
 import { Joi } from '../http/params';
 import { requestQuery } from '../http/query';
@@ -131,7 +132,7 @@ export interface ListPage {
  * Answers a list page (CONTRACT part 7): the envelope, `X-Total`, `X-Total-Pages` and an RFC 8288
  * `Link` header. A page past the last one (page > 1) is 404 `{kind}-archive-page-not-found`.
  */
-export function sendPage(ctx: AppContext, list: ListPage): void {
+export function sendPage(ctx: AppContext, list: ListPage, config: Pick<Config, 'apiUrl'>): void {
   const { page, perPage } = list.page;
   const totalPages = Math.ceil(list.total / perPage);
   if (page > 1 && page > totalPages) {
@@ -140,7 +141,7 @@ export function sendPage(ctx: AppContext, list: ListPage): void {
       `Page ${page} does not exist: there are ${totalPages} page(s).`,
     );
   }
-  const base = `${restRoot(ctx)}/${PLURAL[list.kind]}`;
+  const base = `${restRoot(ctx, config)}/${PLURAL[list.kind]}`;
   const { page: _page, ...params } = list.params;
   const withPage = (n: number) => urlOf(base, n === 1 ? params : { ...params, page: String(n) });
   const restUrl = urlOf(base, list.params);

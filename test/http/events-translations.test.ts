@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { api, request, ROOT } from '../support/api';
+import { testWorld } from '../support/harness';
 
-const API = 'http://api.calendar.test';
+/** The configured public address (PUBLIC_API_URL) records' URLs start with. */
+const apiUrl = () => testWorld().config.apiUrl;
+
 let counter = 0;
 const stamp = () => `${Date.now().toString(36)}${++counter}`;
 
@@ -25,8 +28,8 @@ describe('events: every route under every root', () => {
       const s = stamp();
       const created = await createEvent({ title: `Rooted ${s}` }, root);
       expect(created.i18n_language).to.equal(lang);
-      expect(created.translations).to.deep.equal({ [lang]: `${API}/${lang}${ROOT}/events/${created.id}` });
-      expect(created.rest_url).to.equal(`${API}${ROOT}/events/${created.id}`);
+      expect(created.translations).to.deep.equal({ [lang]: `${apiUrl()}/${lang}${ROOT}/events/${created.id}` });
+      expect(created.rest_url).to.equal(`${apiUrl()}${ROOT}/events/${created.id}`);
 
       const byId = await request('GET', `${root}/events/${created.id}`);
       expect(byId.status).to.equal(200);
@@ -88,8 +91,8 @@ describe('events: translations', () => {
       cost: '$10',
     });
     expect(fr.body.translations).to.deep.equal({
-      en: `${API}/en${ROOT}/events/${en.id}`,
-      fr: `${API}/fr${ROOT}/events/${en.id}`,
+      en: `${apiUrl()}/en${ROOT}/events/${en.id}`,
+      fr: `${apiUrl()}/fr${ROOT}/events/${en.id}`,
     });
     expect(fr.body.url).to.equal(`http://calendar.test/event/soiree-jazz-${s}/`);
     expect(fr.body.json_ld.name).to.equal(`Soirée Jazz ${s}`);

@@ -3,7 +3,7 @@ import { request as httpRequest, STATUS_CODES } from 'node:http';
 import { connect } from 'node:net';
 import { api, request, ROOT } from '../support/api';
 import { testWorld } from '../support/harness';
-import { unique } from '../support/lists';
+import { searchReady, unique } from '../support/lists';
 
 /** A request exactly as given: headers only, no body and no Content-Length unless set. */
 function bare(
@@ -186,6 +186,18 @@ describe('request bodies and the error envelope', () => {
       expect(head).to.match(/\r\nContent-Language: en\r\n/);
       expect(JSON.parse(body)).to.deep.include({ code, data: { status } });
     }
+  });
+
+  it('builds links from the configured public address, never from the Host header', async () => {
+    const { apiUrl } = testWorld().config;
+    const headers = { Host: 'evil.example' };
+    await searchReady();
+    const tags = await bare('GET', `/fr${ROOT}/tags?per_page=1&hide_empty=false`, headers);
+    expect(tags.status).to.equal(200);
+    expect(tags.body.rest_url).to.equal(`${apiUrl}/fr${ROOT}/tags?per_page=1&hide_empty=false`);
+    const index = await bare('GET', ROOT, headers);
+    expect(JSON.stringify(index.body)).not.to.include('evil.example');
+    expect((await bare('GET', `${ROOT}/doc`, headers)).body.servers[0].url).to.equal(`${apiUrl}${ROOT}`);
   });
 
   it('sets Content-Language on errors too', async () => {

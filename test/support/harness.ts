@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../config';
 import { acquireServices, type RunningServices } from '../../src/embedded/embeddedServices';
+import { freePort } from '../../src/embedded/managedProcess';
 import { createLogger } from '../../src/log';
 import { startServer, type RunningServer } from '../../src/server';
 import { emptyDatabase, openServices, type Services } from '../../src/services';
@@ -51,6 +52,8 @@ export async function startWorld(): Promise<TestWorld> {
     mongoUrl ??= embedded.mongoUrl;
     elasticsearchUrl ??= embedded.elasticsearchUrl;
   }
+  // Links in answers start with PUBLIC_API_URL: the address the server really listens on.
+  const port = await freePort();
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'test',
@@ -58,14 +61,14 @@ export async function startWorld(): Promise<TestWorld> {
     ELASTICSEARCH_URL: elasticsearchUrl,
     MONGO_DATABASE: `calendar_${runId}`,
     INDEX_PREFIX: `calendar-${runId}`,
-    PUBLIC_API_URL: 'http://api.calendar.test',
+    PUBLIC_API_URL: `http://127.0.0.1:${port}`,
     SITE_URL: 'http://calendar.test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
   });
   const services = await openServices(config, createLogger(config.logLevel));
   // The worker creates the search indexes in the background: tests that never list do not wait.
   const worker = startSyncWorker(services);
-  const server = await startServer(services, '127.0.0.1', 0);
+  const server = await startServer(services, '127.0.0.1', port);
   const { key } = await services.apiKeys.create('test administrator', 'administrator');
   world = { config, services, server, worker, baseUrl: server.url, adminKey: key };
   return world;

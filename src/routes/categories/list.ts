@@ -20,15 +20,19 @@ export function categoryListRoutes(services: Services): RouteSpec[] {
       handler: async (ctx: RequestContext<TermListInput>) => {
         const caller = { lang: ctx.state.language, principal: ctx.state.principal };
         const result = await listTerms(services, 'category', ctx.input, caller, sentParams(ctx));
-        sendPage(ctx, {
-          kind: 'category',
-          items: result.items,
-          total: result.total,
-          page: result.page,
-          params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
-            per_page: result.page.perPage,
-          }),
-        });
+        sendPage(
+          ctx,
+          {
+            kind: 'category',
+            items: result.items,
+            total: result.total,
+            page: result.page,
+            params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
+              per_page: result.page.perPage,
+            }),
+          },
+          services.config,
+        );
       },
     },
   ];

@@ -93,15 +93,19 @@ export function eventListRoutes(services: Services): RouteSpec[] {
           lang: ctx.state.language,
           principal: ctx.state.principal,
         });
-        sendPage(ctx, {
-          kind: 'event',
-          items: result.items,
-          total: result.total,
-          page: result.page,
-          params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
-            per_page: result.page.perPage,
-          }),
-        });
+        sendPage(
+          ctx,
+          {
+            kind: 'event',
+            items: result.items,
+            total: result.total,
+            page: result.page,
+            params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
+              per_page: result.page.perPage,
+            }),
+          },
+          services.config,
+        );
       },
     },
   ];

@@ -20,15 +20,19 @@ export function tagListRoutes(services: Services): RouteSpec[] {
       handler: async (ctx: RequestContext<TermListInput>) => {
         const caller = { lang: ctx.state.language, principal: ctx.state.principal };
         const result = await listTerms(services, 'tag', ctx.input, caller, sentParams(ctx));
-        sendPage(ctx, {
-          kind: 'tag',
-          items: result.items,
-          total: result.total,
-          page: result.page,
-          params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
-            per_page: result.page.perPage,
-          }),
-        });
+        sendPage(
+          ctx,
+          {
+            kind: 'tag',
+            items: result.items,
+            total: result.total,
+            page: result.page,
+            params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
+              per_page: result.page.perPage,
+            }),
+          },
+          services.config,
+        );
       },
     },
   ];

@@ -22,15 +22,19 @@ export function venueListRoutes(services: Services): RouteSpec[] {
           lang: ctx.state.language,
           principal: ctx.state.principal,
         });
-        sendPage(ctx, {
-          kind: 'venue',
-          items: result.items,
-          total: result.total,
-          page: result.page,
-          params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
-            per_page: result.page.perPage,
-          }),
-        });
+        sendPage(
+          ctx,
+          {
+            kind: 'venue',
+            items: result.items,
+            total: result.total,
+            page: result.page,
+            params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
+              per_page: result.page.perPage,
+            }),
+          },
+          services.config,
+        );
       },
     },
   ];
