@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { ianaTimeZone } from './timeZone';
 
 /** Languages the service publishes content in; the first is not special, see DEFAULT_LANGUAGE. */
 export const LANGUAGES = ['en', 'fr', 'de'] as const;
@@ -75,11 +76,12 @@ const schema = Joi.object({
     .valid(...LANGUAGES)
     .default(DEFAULT_LANGUAGE),
   DEFAULT_TIMEZONE: Joi.string()
-    // Stored under its canonical name, as event time zones are (`europe/paris` → `Europe/Paris`).
-    .custom(
-      (value: string) => new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone,
-      'IANA time zone',
-    )
+    // Stored under its IANA name, as event time zones are (`europe/paris` → `Europe/Paris`).
+    .custom((value: string) => {
+      const zone = ianaTimeZone(value);
+      if (zone === null) throw new Error(`${value} is not an IANA time zone`);
+      return zone;
+    }, 'IANA time zone')
     .default(DEFAULT_TIMEZONE),
   MONGO_URL: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
   MONGO_DATABASE: Joi.string()

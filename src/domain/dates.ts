@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { ianaTimeZone } from '../../config/timeZone';
 import { boundedMemo } from './memo';
 
 /** The textual form the API returns and the list filters default to. */
@@ -150,22 +151,12 @@ export function details(date: DateTime): DateDetails {
 }
 
 /**
- * The canonical IANA name of `zone` (any case, aliases resolved: `europe/paris` → `Europe/Paris`,
- * `US/Eastern` → `America/New_York`), or null when it is not an IANA time zone: offsets such as
+ * The IANA name of `zone` (any case, links resolved: `europe/paris` → `Europe/Paris`,
+ * `Asia/Calcutta` → `Asia/Kolkata`), or null when it is not an IANA time zone: offsets such as
  * `UTC+2` are not, though luxon would read them. Memoised: asking Intl costs ~140 µs, and every
  * event write checks its zone.
  */
-export const canonicalTimeZone: (zone: string) => string | null = boundedMemo(
-  1_000,
-  (zone) => zone,
-  (zone) => {
-    try {
-      return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-    } catch {
-      return null;
-    }
-  },
-);
+export const canonicalTimeZone: (zone: string) => string | null = boundedMemo(1_000, (zone) => zone, ianaTimeZone);
 
 export function isTimeZone(zone: string): boolean {
   return canonicalTimeZone(zone) !== null;

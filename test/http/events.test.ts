@@ -533,6 +533,18 @@ describe('events: dates and time zones', () => {
       expectInvalid(await api.patch(`/events/${id}`, { timezone: zone }), 'timezone');
     expect((await api.patch(`/events/${id}`, { timezone: 'europe/paris' })).body.timezone).to.equal('Europe/Paris');
     expect((await api.patch(`/events/${id}`, { timezone: 'US/Eastern' })).body.timezone).to.equal('America/New_York');
+    // Current IANA names, as sent or for the retired names Intl still reports.
+    for (const [sent, stored] of [
+      ['Asia/Kolkata', 'Asia/Kolkata'],
+      ['Asia/Calcutta', 'Asia/Kolkata'],
+      ['europe/kyiv', 'Europe/Kyiv'],
+      ['Asia/Ho_Chi_Minh', 'Asia/Ho_Chi_Minh'],
+      ['America/Argentina/Buenos_Aires', 'America/Argentina/Buenos_Aires'],
+      ['Etc/UTC', 'UTC'],
+    ]) {
+      const res = await api.patch(`/events/${id}`, { timezone: sent });
+      expect(res.body.timezone, sent).to.equal(stored);
+    }
   });
 
   it('keeps local times in the event zone and derives UTC and the abbreviation (CEST / CET)', async () => {

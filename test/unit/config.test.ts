@@ -106,6 +106,8 @@ describe('config', () => {
   it('keeps the default time zone under its canonical IANA name, as event time zones are stored', () => {
     expect(loadConfig({ DEFAULT_TIMEZONE: 'europe/paris' }).defaultTimezone).to.equal('Europe/Paris');
     expect(loadConfig({ DEFAULT_TIMEZONE: 'utc' }).defaultTimezone).to.equal('UTC');
+    expect(loadConfig({ DEFAULT_TIMEZONE: 'Asia/Calcutta' }).defaultTimezone).to.equal('Asia/Kolkata');
+    expect(() => loadConfig({ DEFAULT_TIMEZONE: 'Mars/Olympus' })).to.throw(/DEFAULT_TIMEZONE/);
   });
 
   it('ignores environment variables it does not know', () => {
