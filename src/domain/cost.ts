@@ -12,8 +12,12 @@ export interface PresentedCost {
 }
 
 const FREE_WORDS = /\b(free|gratuit|gratuite|gratis|kostenlos|frei|umsonst)\b/i;
-const AMOUNT = /\d+(?:[.,]\d+)*/g;
-const SYMBOL = /\p{Sc}/u;
+// Digits with `.`/`,` separators, or a leading separator (`$.50`).
+const AMOUNT = /\d+(?:[.,]\d+)*|[.,]\d+/g;
+// Spaces grouping thousands (`1 000 €`, also the no-break spaces French typography puts there).
+const SPACE_GROUPED = /(\d)[ \u00A0\u202F](?=\d{3}(?!\d))/g;
+// A currency symbol, with the letters some put before it (`R$`, `US$`, `HK$`, `C$`).
+const SYMBOL = /(?:\b[A-Z]{1,2})?\p{Sc}/u;
 const CODE = /\b[A-Z]{3}\b/;
 
 /** The cost as stored: the client's text trimmed (numbers as their decimal text), or null. */
@@ -24,19 +28,25 @@ export function normalizeCost(raw: string | number | null | undefined): string |
 }
 
 /**
- * One amount as a plain decimal string. A separator appearing several times, or a single comma
- * followed by exactly three digits, groups thousands; otherwise the last separator is decimal.
+ * One amount as a plain decimal string, or null when it is no number (`10.5.2`). A separator
+ * that appears several times groups thousands, as does a single one followed by exactly three
+ * digits (`1,000`, `1.000`: prices rarely have three decimals); otherwise the last separator is
+ * the decimal one.
  */
-function normalizeAmount(text: string): string {
+function normalizeAmount(text: string): string | null {
   const separators = text.replace(/\d/g, '');
   if (separators === '') return text;
   const last = separators[separators.length - 1]!;
   const lastCount = separators.split('').filter((c) => c === last).length;
   const afterLast = text.length - text.lastIndexOf(last) - 1;
-  const lastIsDecimal = lastCount === 1 && !(last === ',' && afterLast === 3 && separators.length === 1);
-  if (!lastIsDecimal) return text.replace(/[.,]/g, '');
+  const grouped = (part: string) => /^(\d+|\d{1,3}([.,]\d{3})+)$/.test(part);
+  if (lastCount > 1 || (separators.length === 1 && afterLast === 3 && !/^[.,]/.test(text))) {
+    return grouped(text) ? text.replace(/[.,]/g, '') : null;
+  }
   const position = text.lastIndexOf(last);
-  return `${text.slice(0, position).replace(/[.,]/g, '')}.${text.slice(position + 1)}`;
+  const whole = text.slice(0, position);
+  if (whole !== '' && !grouped(whole)) return null;
+  return `${whole.replace(/[.,]/g, '') || '0'}.${text.slice(position + 1)}`;
 }
 
 /**
@@ -45,7 +55,10 @@ function normalizeAmount(text: string): string {
  */
 export function parseCost(stored: string | null | undefined): PresentedCost {
   const text = (stored ?? '').trim();
-  const amounts = [...text.matchAll(AMOUNT)].map((m) => ({ index: m.index ?? 0, value: normalizeAmount(m[0]) }));
+  const amounts = [...text.replace(SPACE_GROUPED, '$1').matchAll(AMOUNT)].flatMap((m) => {
+    const value = normalizeAmount(m[0]);
+    return value === null ? [] : [{ index: m.index ?? 0, value }];
+  });
   // A bare three-letter word ("TBA") is only a currency code next to an amount.
   const symbolMatch = SYMBOL.exec(text) ?? (amounts.length > 0 ? CODE.exec(text) : null);
   const symbol = symbolMatch?.[0] ?? '';

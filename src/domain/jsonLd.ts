@@ -50,6 +50,16 @@ const SCHEMA = 'https://schema.org';
 // Currency symbols with one obvious ISO 4217 code; other symbols are left without a currency.
 const CURRENCY_CODES: Record<string, string> = {
   $: 'USD',
+  US$: 'USD',
+  C$: 'CAD',
+  CA$: 'CAD',
+  A$: 'AUD',
+  AU$: 'AUD',
+  NZ$: 'NZD',
+  HK$: 'HKD',
+  S$: 'SGD',
+  MX$: 'MXN',
+  R$: 'BRL',
   '€': 'EUR',
   '£': 'GBP',
   '¥': 'JPY',
@@ -127,7 +137,7 @@ export function eventJsonLd(event: JsonLdEventSource): Record<string, unknown> {
   return compact({
     '@context': SCHEMA,
     '@type': 'Event',
-    name: plainText(event.title),
+    name: event.title,
     description: plainText(event.description),
     image: event.image ? event.image.url : undefined,
     url: event.url,

@@ -422,6 +422,14 @@ describe('events: fields', () => {
         { cost: '5,50 €', cost_details: { currency_symbol: '€', currency_position: 'postfix', values: ['5.50'] } },
       ],
       [12.5, { cost: '12.5', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['12.5'] } }],
+      [
+        '12.50',
+        { cost: '12.50', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['12.50'] } },
+      ],
+      [
+        'R$ 1.000',
+        { cost: 'R$ 1.000', cost_details: { currency_symbol: 'R$', currency_position: 'prefix', values: ['1000'] } },
+      ],
       [0, { cost: 'Free', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['0'] } }],
     ];
     for (const [cost, expected] of cases) {
@@ -431,6 +439,10 @@ describe('events: fields', () => {
     const priced = await createEvent({ cost: '$10' });
     expect(priced.body.json_ld.offers).to.deep.equal([
       { '@type': 'Offer', price: '10', priceCurrency: 'USD', url: priced.body.url },
+    ]);
+    const real = await api.patch(`/events/${priced.body.id}`, { cost: 'R$ 50' });
+    expect(real.body.json_ld.offers).to.deep.equal([
+      { '@type': 'Offer', price: '50', priceCurrency: 'BRL', url: priced.body.url },
     ]);
     const cleared = await api.patch(`/events/${priced.body.id}`, { cost: '' });
     expect({ cost: cleared.body.cost, cost_details: cleared.body.cost_details }).to.deep.equal(EMPTY_COST);

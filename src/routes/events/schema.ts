@@ -54,7 +54,8 @@ export const eventWriteSchema = Joi.object({
       'Lasts the whole day: start snaps to 00:00:00, end to 23:59:59 (default false on create; kept on update unless sent)',
     ),
   cost: Joi.alternatives()
-    .try(Joi.number().min(0).max(1e12), text(200).trim())
+    // Text first: "12.50" stays the client's wording, not the number 12.5.
+    .try(text(200).trim(), Joi.number().min(0).max(1e12))
     .allow(null)
     .description('Event cost: a number or text such as "$10", "10 €", "Free", "10 - 20 USD"; null or "" clears it'),
   website: optionalUrl('Event website (the event page URL is returned when unset)'),

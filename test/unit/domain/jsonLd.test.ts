@@ -38,6 +38,10 @@ const base: JsonLdEventSource = {
 };
 
 describe('domain/jsonLd', () => {
+  it('names the event by its title as written: titles are plain text, not HTML', () => {
+    expect(eventJsonLd({ ...base, title: 'a<b>c &amp; d' }).name).to.equal('a<b>c &amp; d');
+  });
+
   it('dates an event by its UTC instant, also in the hour clocks repeat, and an all-day event by its days', () => {
     const repeatedHour = eventJsonLd({
       ...base,
