@@ -176,7 +176,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         access: 'read',
         input: readSchema.keys(key),
         response: def.kind,
-        errors: [400, 403, 404],
+        // Terms have no status or password: a read is 200, 400 or 404.
+        errors: def.posts ? [400, 403, 404] : [400, 404],
         handler: (ctx: RequestContext<Input>) => read(ctx, find),
       },
       {
@@ -211,7 +212,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
             : {}),
         }),
         response: def.kind,
-        errors: [400, 401, 403, 404, 410],
+        // Only posts go to the trash (410 when already there); terms are deleted at once.
+        errors: def.posts ? [400, 401, 403, 404, 410] : [400, 401, 403, 404],
         handler: (ctx: RequestContext<Input>) => remove(ctx, find),
       },
     );

@@ -330,6 +330,11 @@ describe('responses conform to the documented schemas', () => {
     expect(paths['/categories'].post.responses['400'].description).to.include('`rest_missing_callback_param`');
     expect(paths['/categories'].get.responses['400'].description).not.to.include('rest_missing_callback_param');
     expect(paths['/categories/{id}'].post.responses['400'].description).not.to.include('rest_missing_callback_param');
+    // Terms have no status, password or trash; events do.
+    expect(paths['/categories/{id}'].get.responses).not.to.have.any.keys('403');
+    expect(paths['/tags/{id}'].delete.responses).not.to.have.any.keys('410');
+    expect(paths['/events/{id}'].get.responses).to.include.keys('403');
+    expect(paths['/events/{id}'].delete.responses).to.include.keys('410');
   });
 
   it('fails a response that does not match its documented schema', async () => {
