@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import { BadRequestError, DependencyUnavailableError, NotFoundError } from '../errors';
 import { Joi } from '../http/params';
 import { requestQuery } from '../http/query';
-import type { AppContext } from '../http/types';
+import type { AppContext, RequestContext } from '../http/types';
 import { restRoot } from '../http/urls';
 import type { Services } from '../services';
 import type { SyncKind } from '../storage/syncQueue';
@@ -98,7 +98,7 @@ export function sentParams(ctx: AppContext): string[] {
  * The parameters the caller sent, as applied (validated and normalised, `per_page` capped), in
  * the order sent: `rest_url` echoes them.
  */
-export function appliedParams(
+function appliedParams(
   ctx: AppContext,
   input: Record<string, unknown>,
   overrides: Record<string, unknown> = {},
@@ -119,32 +119,36 @@ function urlOf(base: string, params: Record<string, string>): string {
   return query ? `${base}?${query}` : base;
 }
 
+/** One page of a list, as the list modules answer it. */
 export interface ListPage {
-  kind: SyncKind;
   items: unknown[];
   total: number;
   page: PageRequest;
-  /** The parameters to echo in `rest_url` (see appliedParams). */
-  params: Record<string, string>;
 }
 
 /**
  * Answers a list page (CONTRACT part 7): the envelope, `X-Total`, `X-Total-Pages` and an RFC 8288
  * `Link` header. A page past the last one (page > 1) is 404 `{kind}-archive-page-not-found`.
  */
-export function sendPage(ctx: AppContext, list: ListPage, config: Pick<Config, 'apiUrl'>): void {
+export function sendPage(
+  ctx: RequestContext<object>,
+  config: Pick<Config, 'apiUrl'>,
+  kind: SyncKind,
+  list: ListPage,
+): void {
   const { page, perPage } = list.page;
   const totalPages = Math.ceil(list.total / perPage);
   if (page > 1 && page > totalPages) {
     throw new NotFoundError(
-      `${list.kind}-archive-page-not-found`,
+      `${kind}-archive-page-not-found`,
       `Page ${page} does not exist: there are ${totalPages} page(s).`,
     );
   }
-  const base = `${restRoot(ctx, config)}/${PLURAL[list.kind]}`;
-  const { page: _page, ...params } = list.params;
+  const base = `${restRoot(ctx, config)}/${PLURAL[kind]}`;
+  const applied = appliedParams(ctx, ctx.input as Record<string, unknown>, { per_page: perPage });
+  const { page: _page, ...params } = applied;
   const withPage = (n: number) => urlOf(base, n === 1 ? params : { ...params, page: String(n) });
-  const restUrl = urlOf(base, list.params);
+  const restUrl = urlOf(base, applied);
   const next = page < totalPages ? withPage(page + 1) : undefined;
   const previous = page > 1 ? withPage(page - 1) : undefined;
   ctx.set('X-Total', String(list.total));
@@ -152,7 +156,7 @@ export function sendPage(ctx: AppContext, list: ListPage, config: Pick<Config, '
   const links = [next && `<${next}>; rel="next"`, previous && `<${previous}>; rel="prev"`].filter(Boolean);
   if (links.length > 0) ctx.set('Link', links.join(', '));
   ctx.body = {
-    [PLURAL[list.kind]]: list.items,
+    [PLURAL[kind]]: list.items,
     rest_url: restUrl,
     ...(next ? { next_rest_url: next } : {}),
     ...(previous ? { previous_rest_url: previous } : {}),

@@ -1,5 +1,5 @@
 import type { RequestContext, RouteSpec } from '../../http/types';
-import { appliedParams, sendPage, sentParams } from '../../search/listing';
+import { sendPage, sentParams } from '../../search/listing';
 import { listTerms, termListSchema, type TermListInput } from '../../search/termList';
 import type { Services } from '../../services';
 
@@ -20,19 +20,7 @@ export function categoryListRoutes(services: Services): RouteSpec[] {
       handler: async (ctx: RequestContext<TermListInput>) => {
         const caller = { lang: ctx.state.language, principal: ctx.state.principal };
         const result = await listTerms(services, 'category', ctx.input, caller, sentParams(ctx));
-        sendPage(
-          ctx,
-          {
-            kind: 'category',
-            items: result.items,
-            total: result.total,
-            page: result.page,
-            params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
-              per_page: result.page.perPage,
-            }),
-          },
-          services.config,
-        );
+        sendPage(ctx, services.config, 'category', result);
       },
     },
   ];

@@ -1,7 +1,7 @@
 import { Joi, idList, language, text } from '../../http/params';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
-import { appliedParams, pagingParams, sendPage } from '../../search/listing';
+import { pagingParams, sendPage } from '../../search/listing';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
 
@@ -93,19 +93,7 @@ export function eventListRoutes(services: Services): RouteSpec[] {
           lang: ctx.state.language,
           principal: ctx.state.principal,
         });
-        sendPage(
-          ctx,
-          {
-            kind: 'event',
-            items: result.items,
-            total: result.total,
-            page: result.page,
-            params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
-              per_page: result.page.perPage,
-            }),
-          },
-          services.config,
-        );
+        sendPage(ctx, services.config, 'event', result);
       },
     },
   ];

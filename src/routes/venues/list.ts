@@ -1,5 +1,5 @@
 import type { RequestContext, RouteSpec } from '../../http/types';
-import { appliedParams, sendPage } from '../../search/listing';
+import { sendPage } from '../../search/listing';
 import { listPosts, postListSchema, type PostListInput } from '../../search/postList';
 import type { Services } from '../../services';
 
@@ -22,19 +22,7 @@ export function venueListRoutes(services: Services): RouteSpec[] {
           lang: ctx.state.language,
           principal: ctx.state.principal,
         });
-        sendPage(
-          ctx,
-          {
-            kind: 'venue',
-            items: result.items,
-            total: result.total,
-            page: result.page,
-            params: appliedParams(ctx, ctx.input as unknown as Record<string, unknown>, {
-              per_page: result.page.perPage,
-            }),
-          },
-          services.config,
-        );
+        sendPage(ctx, services.config, 'venue', result);
       },
     },
   ];
