@@ -55,12 +55,14 @@ function normalizeAmount(text: string): string | null {
  */
 export function parseCost(stored: string | null | undefined): PresentedCost {
   const text = (stored ?? '').trim();
-  const amounts = [...text.replace(SPACE_GROUPED, '$1').matchAll(AMOUNT)].flatMap((m) => {
+  // Amounts and the symbol are found in the same text, so their positions compare.
+  const read = text.replace(SPACE_GROUPED, '$1');
+  const amounts = [...read.matchAll(AMOUNT)].flatMap((m) => {
     const value = normalizeAmount(m[0]);
     return value === null ? [] : [{ index: m.index ?? 0, value }];
   });
   // A bare three-letter word ("TBA") is only a currency code next to an amount.
-  const symbolMatch = SYMBOL.exec(text) ?? (amounts.length > 0 ? CODE.exec(text) : null);
+  const symbolMatch = SYMBOL.exec(read) ?? (amounts.length > 0 ? CODE.exec(read) : null);
   const symbol = symbolMatch?.[0] ?? '';
   const position = symbolMatch && amounts.length > 0 && symbolMatch.index > amounts[0]!.index ? 'postfix' : 'prefix';
   let values = [...new Map(amounts.map((a) => [Number(a.value), a.value])).entries()]

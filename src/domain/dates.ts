@@ -55,6 +55,7 @@ const TRAILING_OFFSET = /\d([+-])(\d{2})(?::?(\d{2}))?$/;
 
 /** False when the ISO text `iso` ends with an offset no clock can have (`+25:00`, `+02:75`). */
 function hasValidOffset(iso: string): boolean {
+  // A date alone (`2030-12-31`) has no offset, though its `-31` reads like one.
   if (!iso.includes(':') && !/T/i.test(iso)) return true;
   const match = TRAILING_OFFSET.exec(iso);
   if (!match) return true;

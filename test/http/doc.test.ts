@@ -1,7 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import { allRoutes } from '../../src/routes';
-import { openApiPath, pathParamsOf } from '../../src/routes/namespace/openapiOperations';
+import { pathParamsOf } from '../../src/routes/namespace/describe';
+import { openApiPath } from '../../src/routes/namespace/openapiOperations';
 import type { RouteSpec } from '../../src/http/types';
 import { request, ROOT, type ApiResponse } from '../support/api';
 import { assertConforms, conforming, conformingRequest } from '../support/conformance';

@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import type { RouteSpec } from '../../http/types';
 
 export interface ArgumentDescription {
   type: string;
@@ -66,5 +67,12 @@ export function describeArguments(schema: Joi.ObjectSchema): Record<string, Argu
   for (const [name, d] of Object.entries(described.keys ?? {})) args[name] = describeArgument(d);
   return args;
 }
+
+/** The parameters in a route path (`/events/:id` → `id`). */
+export const pathParamsOf = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+
+/** The input keys a route's path fills: its parameters under their `pathKeys` names. */
+export const pathInputKeys = (route: RouteSpec): Set<string> =>
+  new Set(pathParamsOf(route.path).map((name) => route.pathKeys?.[name] ?? name));
 
 export type { JoiDescription };

@@ -1,5 +1,5 @@
 import type { Method, RouteSpec } from '../../http/types';
-import { describeSchema, type JoiDescription } from './describe';
+import { describeSchema, pathInputKeys, pathParamsOf, type JoiDescription } from './describe';
 import { joiToSchema, objectSchema, sentences, type Schema } from './openapiParams';
 import { kindOf, responsesOf } from './openapiResponses';
 import { fillLabel, type DocTexts, type SummaryKey } from './openapiText';
@@ -11,8 +11,6 @@ const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'mu
 export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}') || '/';
 }
-
-export const pathParamsOf = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -85,8 +83,8 @@ function bodyRef(name: string, schema: Schema, bodies: Record<string, Schema>): 
 export function operationOf(route: RouteSpec, method: Method, t: DocTexts, bodies: Record<string, Schema>): Schema {
   const keys = describeInput(route).keys ?? {};
   const pathParams = pathParamsOf(route.path);
-  const pathInputKeys = new Set(pathParams.map((name) => route.pathKeys?.[name] ?? name));
-  const fields = Object.entries(keys).filter(([name]) => !pathInputKeys.has(name));
+  const inPath = pathInputKeys(route);
+  const fields = Object.entries(keys).filter(([name]) => !inPath.has(name));
   const writes = WRITES.includes(method);
   const parameters: Schema[] = pathParams.map((name) =>
     parameter(name, 'path', keys[route.pathKeys?.[name] ?? name] ?? { type: 'string' }, t),

@@ -1,6 +1,6 @@
 import { LANGUAGES } from '../../../config';
 import type { Method, RouteSpec } from '../../http/types';
-import { describeSchema } from './describe';
+import { describeSchema, pathInputKeys } from './describe';
 import type { Schema } from './openapiParams';
 import { KINDS, schemaRef } from './openapiSchemas';
 import type { DocTexts } from './openapiText';
@@ -73,8 +73,8 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
 
 /** Whether the route has a required parameter besides its path's (so a request may miss it). */
 function hasRequiredParameter(route: RouteSpec): boolean {
-  const inPath = new Set((route.path.match(/:\w+/g) ?? []).map((p) => route.pathKeys?.[p.slice(1)] ?? p.slice(1)));
-  const keys = (route.input.describe() as { keys?: Record<string, { flags?: { presence?: string } }> }).keys ?? {};
+  const inPath = pathInputKeys(route);
+  const keys = describeSchema(route.input).keys ?? {};
   return Object.entries(keys).some(([name, key]) => key.flags?.presence === 'required' && !inPath.has(name));
 }
 
