@@ -39,34 +39,32 @@ export async function countRecords<D extends BaseDoc>(store: RecordStore<D>): Pr
 }
 
 /**
- * `[first, last]` ID ranges of about `size` records each, covering every ID from 1 up, without
- * gaps: cut at the IDs `store` holds, so a kind with few records among the many of another kind
- * (posts and terms share counters) is a few ranges, not one per `size` IDs of the counter. The
- * last range is open-ended: records created meanwhile above it are read too.
+ * `[first, last]` ID ranges of `size` IDs each, covering every ID from 1 up to the highest the
+ * store holds without gaps, so a range never holds more than `size` records; the last one is
+ * open-ended: records created meanwhile above it are read too. Cut by IDs rather than by the
+ * records found, because walking the IDs costs a read of every document: on jongodb as much as
+ * reading the records themselves. A kind whose IDs are sparse (kinds share ID counters) pays a
+ * few reads with little in them, each of its own small collection.
  */
-export function idRanges<D extends BaseDoc>(
-  store: RecordStore<D>,
+export function idRanges(
+  store: Pick<RecordStore<BaseDoc>, 'highestId'>,
   size: number,
   signal?: AbortSignal,
 ): AsyncGenerator<[number, number]> {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`the batch size must be a positive integer: ${size}`);
-  return contiguousRanges(recordIdBatches(store, size, signal), signal);
+  return rangesUpTo(store, size, signal);
 }
 
-/** Ranges from ascending ID batches: each ends at its batch's last ID, the last one open-ended. */
-export async function* contiguousRanges(
-  batches: AsyncIterable<number[]>,
+async function* rangesUpTo(
+  store: Pick<RecordStore<BaseDoc>, 'highestId'>,
+  size: number,
   signal?: AbortSignal,
 ): AsyncGenerator<[number, number]> {
+  const highest = await store.highestId();
   let first = 1;
-  let end: number | undefined;
-  for await (const ids of batches) {
+  for (; first + size - 1 < highest; first += size) {
     signal?.throwIfAborted();
-    if (end !== undefined) {
-      yield [first, end];
-      first = end + 1;
-    }
-    end = ids.at(-1);
+    yield [first, first + size - 1];
   }
   signal?.throwIfAborted();
   yield [first, Number.MAX_SAFE_INTEGER];

@@ -156,6 +156,12 @@ export class RecordStore<D extends BaseDoc> {
     return recordsOf((await this.docs.find({ id: { $gte: first, $lte: last } } as Filter<D>).toArray()) as D[]);
   }
 
+  /** The highest ID the store holds, 0 when it is empty (one read of the `id` index on MongoDB). */
+  async highestId(): Promise<number> {
+    const [doc] = await this.docs.find({}, { projection: { id: 1 }, sort: { id: -1 }, limit: 1 }).toArray();
+    return doc?.id ?? 0;
+  }
+
   /** Looks the slug up in `lang` first, then in any language (CONTRACT part 5). */
   async getBySlug(slug: string, lang: Language): Promise<StoredRecord<D> | null> {
     const hit =

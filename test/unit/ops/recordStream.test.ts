@@ -1,45 +1,40 @@
 import { expect } from 'chai';
-import { contiguousRanges, idRanges, versionedRange } from '../../../src/ops/recordStream';
+import { idRanges, versionedRange } from '../../../src/ops/recordStream';
 import type { BaseDoc, RecordStore, StoredRecord } from '../../../src/storage/recordStore';
 import type { SyncEntry, SyncQueue } from '../../../src/storage/syncQueue';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-async function* batchesOf(...batches: number[][]): AsyncGenerator<number[]> {
-  yield* batches;
-}
-
-async function rangesOf(batches: number[][], signal?: AbortSignal): Promise<[number, number][]> {
+async function rangesOf(highest: number, size: number, signal?: AbortSignal): Promise<[number, number][]> {
   const ranges: [number, number][] = [];
-  for await (const range of contiguousRanges(batchesOf(...batches), signal)) ranges.push(range);
+  for await (const range of idRanges({ highestId: async () => highest }, size, signal)) ranges.push(range);
   return ranges;
 }
 
 describe('ops/recordStream: ID ranges of a reindex', () => {
-  it('end at each batch of IDs the store holds, cover every ID from 1 without gaps, the last open-ended', async () => {
-    expect(await rangesOf([[1, 2, 3], [4, 5, 6], [7]])).to.deep.equal([
+  it('hold `size` IDs each, cover every ID from 1 to the highest without gaps, the last open-ended', async () => {
+    expect(await rangesOf(7, 3)).to.deep.equal([
       [1, 3],
       [4, 6],
       [7, MAX],
     ]);
-    // Sparse IDs (another kind holds the ones between): one range per batch of records, not of IDs.
-    expect(
-      await rangesOf([
-        [5, 900, 4000],
-        [9000, 12000],
-      ]),
-    ).to.deep.equal([
-      [1, 4000],
-      [4001, MAX],
+    expect(await rangesOf(6, 3)).to.deep.equal([
+      [1, 3],
+      [4, MAX],
+    ]);
+    expect(await rangesOf(1200, 500)).to.deep.equal([
+      [1, 500],
+      [501, 1000],
+      [1001, MAX],
     ]);
   });
 
   it('are one open range for an empty store', async () => {
-    expect(await rangesOf([])).to.deep.equal([[1, MAX]]);
+    expect(await rangesOf(0, 500)).to.deep.equal([[1, MAX]]);
   });
 
   it('refuse a batch size that would never advance', () => {
-    const store = {} as RecordStore<BaseDoc>;
+    const store = { highestId: async () => 10 };
     for (const size of [0, -1, 0.5, Number.NaN]) expect(() => idRanges(store, size), String(size)).to.throw(RangeError);
   });
 
@@ -47,7 +42,7 @@ describe('ops/recordStream: ID ranges of a reindex', () => {
     const controller = new AbortController();
     const seen: [number, number][] = [];
     const error = await (async () => {
-      for await (const range of contiguousRanges(batchesOf([1, 2], [3, 4], [5]), controller.signal)) {
+      for await (const range of idRanges({ highestId: async () => 5 }, 2, controller.signal)) {
         seen.push(range);
         controller.abort();
       }
