@@ -1,3 +1,4 @@
+import { getTimezone } from 'countries-and-timezones';
 import { DateTime } from 'luxon';
 import { ValidationError } from '../errors';
 import {
@@ -99,7 +100,7 @@ const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-J
 
 /**
  * `CET`, `CEST`, `EST`, `UTC`...; a PHP-style offset (`-03`, `+0530`) when no name is known.
- * Memoised by zone, offset and year: looking one up formats the date in up to six locales (a new
+ * Memoised by zone, offset and year: looking one up formats the date in several locales (a new
  * Intl.DateTimeFormat each), the costliest part of presenting an event.
  */
 export const timezoneAbbreviation: (date: DateTime) => string = boundedMemo(
@@ -108,8 +109,17 @@ export const timezoneAbbreviation: (date: DateTime) => string = boundedMemo(
   (date) => lookUpAbbreviation(date),
 );
 
+/**
+ * English as spoken in the zone's own countries comes first: only there does ICU know many local
+ * names (Dublin's summer `IST`, Jakarta's `WIB`, Hong Kong's `HKT`, Newfoundland's `NST`).
+ */
+function abbreviationLocales(zone: string | null): string[] {
+  const countries = (zone && getTimezone(zone)?.countries) || [];
+  return [...countries.map((country) => `en-${country}`), ...ABBREVIATION_LOCALES];
+}
+
 function lookUpAbbreviation(date: DateTime): string {
-  for (const locale of ABBREVIATION_LOCALES) {
+  for (const locale of abbreviationLocales(date.zoneName)) {
     const name = date.setLocale(locale).offsetNameShort;
     if (name && !/^(GMT|UTC)[+-−]/.test(name) && /^[A-Z]{2,5}$/.test(name)) return name;
   }

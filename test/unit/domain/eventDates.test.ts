@@ -180,5 +180,15 @@ describe('domain/eventDates', () => {
       expect(at('America/Sao_Paulo', '2025-01-01T12:00:00Z')).to.equal('-03');
       expect(at('Asia/Kathmandu', '2025-01-01T12:00:00Z')).to.equal('+0545');
     });
+
+    it("prefers the names used in the zone's own countries", () => {
+      const at = (zone: string, iso: string) => timezoneAbbreviation(DateTime.fromISO(iso, { zone }));
+      expect(at('Europe/Dublin', '2025-07-01T12:00:00Z')).to.equal('IST');
+      expect(at('Europe/Dublin', '2025-01-01T12:00:00Z')).to.equal('GMT');
+      expect(at('Europe/London', '2025-07-01T12:00:00Z')).to.equal('BST');
+      expect(at('Asia/Jakarta', '2025-07-01T12:00:00Z')).to.equal('WIB');
+      expect(at('America/St_Johns', '2025-07-01T12:00:00Z')).to.equal('NDT');
+      expect(at('Asia/Kolkata', '2025-07-01T12:00:00Z')).to.equal('IST');
+    });
   });
 });
