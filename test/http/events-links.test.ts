@@ -124,6 +124,30 @@ describe('events: venue links', () => {
     expect(doc!.venues).to.deep.equal([]);
   });
 
+  it('refuses to link a trashed venue or organizer, naming the parameter, and changes nothing', async () => {
+    const venue = await created('/venues', { venue: unique('Trashed Hall') });
+    const organizer = await created('/organizers', { organizer: unique('Trashed Org') });
+    const kept = await created('/organizers', { organizer: unique('Kept Org') });
+    const event = await createEvent({ organizer: [kept.id] });
+    expect((await api.delete(`/venues/${venue.id}`)).status).to.equal(200);
+    expect((await api.delete(`/organizers/${organizer.id}`)).status).to.equal(200);
+    expectInvalidParam(
+      await api.patch(`/events/${event.id}`, { venue: venue.id }),
+      'venue',
+      new RegExp(`^${venue.id} is a trashed venue: restore it before linking$`),
+    );
+    expectInvalidParam(
+      await api.patch(`/events/${event.id}`, { organizer: [kept.id, organizer.id] }),
+      'organizer',
+      new RegExp(`^${organizer.id} is a trashed organizer: restore it before linking$`),
+    );
+    const read = (await api.get(`/events/${event.id}`)).body;
+    expect(read.venue).to.deep.equal([]);
+    expect(ids(read.organizer)).to.deep.equal([kept.id]);
+    expect((await api.patch(`/venues/${venue.id}`, { status: 'publish' })).status).to.equal(200);
+    expect(ids([(await api.patch(`/events/${event.id}`, { venue: venue.id })).body.venue])).to.deep.equal([venue.id]);
+  });
+
   it('never matches a filter by a venue deleted under a link a racing create wrote', async () => {
     const venue = await created('/venues', { venue: unique('Raced Hall') });
     const event = await createEvent({

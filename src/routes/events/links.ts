@@ -6,6 +6,7 @@ import type { Services } from '../../services';
 import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
 import type { EventDoc } from '../../storage/stores';
 import { organizerDefinition } from '../organizers/routes';
+import { withArticle } from '../../domain/words';
 import { assertKnownAuthor } from '../posts/postContent';
 import type { ResourceDefinition } from '../resource';
 import { venueDefinition } from '../venues/routes';
@@ -23,6 +24,12 @@ function refsOf(value: unknown): Ref[] {
   return (Array.isArray(value) ? value : [value]) as Ref[];
 }
 
+const listed = (ids: number[]) => [...new Set(ids)].join(', ');
+
+/**
+ * Linked IDs must name records of the kind (400), the caller may link (403) and that are not in
+ * the trash (400): a trashed record is hidden wherever it is embedded, so the link would vanish.
+ */
 async function checkIds(
   store: RecordStore<BaseDoc>,
   param: string,
@@ -33,20 +40,26 @@ async function checkIds(
   const ids = refs.filter((ref): ref is number => typeof ref === 'number');
   if (ids.length === 0) return;
   const found = await store.getMany(ids);
-  const missing = [...new Set(ids.filter((id) => !found.has(id)))];
-  if (missing.length === 0) {
-    const unreadable = ids.filter(
-      (id) => !mayLink(principal, ownershipOf(inLanguage(found.get(id)!, found.get(id)!.originalLang))),
-    );
-    if (unreadable.length === 0) return;
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    const claim = new Set(missing).size === 1 ? `is not ${withArticle(kind)} ID` : `are not ${kind} IDs`;
+    throw new ValidationError({ [param]: `${listed(missing)} ${claim}` });
+  }
+  const original = (id: number) => inLanguage(found.get(id)!, found.get(id)!.originalLang);
+  const unreadable = ids.filter((id) => !mayLink(principal, ownershipOf(original(id))));
+  if (unreadable.length > 0)
     throw new ForbiddenError(
       'rest_forbidden',
-      `You may not link ${kind} ${[...new Set(unreadable)].join(', ')}: only published ${kind}s and your own.`,
+      `You may not link ${kind} ${listed(unreadable)}: only published ${kind}s and your own.`,
     );
+  const trashed = ids.filter((id) => (original(id) as BaseDoc & { status?: string }).status === 'trash');
+  if (trashed.length > 0) {
+    const claim =
+      new Set(trashed).size === 1
+        ? `is ${withArticle(`trashed ${kind}`)}: restore it`
+        : `are trashed ${kind}s: restore them`;
+    throw new ValidationError({ [param]: `${listed(trashed)} ${claim} before linking` });
   }
-  const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
-  const claim = missing.length === 1 ? `is not ${article} ${kind} ID` : `are not ${kind} IDs`;
-  throw new ValidationError({ [param]: `${missing.join(', ')} ${claim}` });
 }
 
 /** Inline records are created as their own create route would: same roles, same statuses. */
