@@ -32,7 +32,11 @@ export function termListSchema(kind: 'category' | 'tag') {
     exclude: idList().description(`${label} IDs to leave out`),
     include: idList().description(`Only these ${label} IDs (each must exist)`),
     order: Joi.string().lowercase().valid('asc', 'desc').default('asc').description('Sort direction'),
-    orderby: Joi.string().valid('id', 'name', 'slug', 'count').default('name').description('Term attribute to sort by'),
+    orderby: Joi.string()
+      .lowercase()
+      .valid('id', 'name', 'slug', 'count')
+      .default('name')
+      .description('Term attribute to sort by'),
     hide_empty: Joi.flag()
       .default(true)
       .description(`Hide ${label} used by no published event (not applied by default when event/post is given)`),

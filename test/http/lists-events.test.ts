@@ -260,6 +260,7 @@ describe('lists: GET /events filters', () => {
     ]);
     expect(await list('order=desc')).to.deep.equal([...visible()].reverse());
     expect(await list('orderby=modified&order=asc')).to.deep.equal(visible());
+    expect(await list('orderby=Title&order=DESC')).to.deep.equal((await list('orderby=title')).reverse());
     expect((await api.get('/events?orderby=nonsense')).status).to.equal(400);
   });
 

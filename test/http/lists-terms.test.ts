@@ -38,6 +38,7 @@ describe('lists: GET /categories and GET /tags', () => {
   it('orders by id, slug, name or count in either direction', async () => {
     expect(await categories('hide_empty=0&orderby=id')).to.deep.equal([ids.music, ids.jazz, ids.empty]);
     expect(await categories('hide_empty=0&orderby=id&order=desc')).to.deep.equal([ids.empty, ids.jazz, ids.music]);
+    expect(await categories('hide_empty=0&orderby=ID&order=DESC')).to.deep.equal([ids.empty, ids.jazz, ids.music]);
     expect(await categories('hide_empty=0&orderby=slug&order=desc')).to.deep.equal([ids.music, ids.jazz, ids.empty]);
     expect((await categories('hide_empty=0&orderby=count&order=desc'))[0]).to.equal(ids.jazz);
     for (const query of ['order=', 'orderby=', 'orderby=popularity', 'order=up', 'slug=']) {

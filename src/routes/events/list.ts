@@ -60,6 +60,7 @@ export const eventListSchema = Joi.object({
     .description('Events whose parent is this event (0: events without a parent)'),
   ticketed: Joi.flag().description('Only events with (true) or without (false) tickets'),
   orderby: Joi.string()
+    .lowercase()
     .valid('start_date', 'title', 'modified', 'relevance', 'distance')
     .description(
       'Sort key: start_date (default), relevance (default with search), title, modified, distance (needs geoloc_lat/lng)',
