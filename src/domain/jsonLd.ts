@@ -141,7 +141,8 @@ export function eventJsonLd(event: JsonLdEventSource): Record<string, unknown> {
     description: plainText(event.description),
     image: event.image ? event.image.url : undefined,
     url: event.url,
-    eventAttendanceMode: `${SCHEMA}/OfflineEventAttendanceMode`,
+    // Only a venue says the event happens in a place; without one the mode is not known.
+    eventAttendanceMode: locations.length > 0 ? `${SCHEMA}/OfflineEventAttendanceMode` : undefined,
     eventStatus: `${SCHEMA}/EventScheduled`,
     startDate: isoDate(event, 'start'),
     endDate: isoDate(event, 'end'),

@@ -100,7 +100,6 @@ describe('events: create, read, update, delete', () => {
       '@type': 'Event',
       name: title,
       url,
-      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
       eventStatus: 'https://schema.org/EventScheduled',
       startDate: '2025-07-14T20:00:00Z',
       endDate: '2025-07-14T23:00:00Z',

@@ -109,7 +109,7 @@ describe('domain/jsonLd', () => {
     });
   });
 
-  it('leaves out what is unknown: no venue, organizer, image, cost or address', () => {
+  it('leaves out what is unknown: no venue (so no place and no attendance mode), organizer, image, cost or address', () => {
     const bare = eventJsonLd({
       ...base,
       description: null,
@@ -126,7 +126,6 @@ describe('domain/jsonLd', () => {
       '@type': 'Event',
       name: 'Jazz & Wine',
       url: 'http://calendar.test/event/jazz-wine/',
-      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
       eventStatus: 'https://schema.org/EventScheduled',
       startDate: '2025-07-14T20:00:00Z',
       endDate: '2025-07-14T23:00:00Z',
