@@ -3,7 +3,7 @@ import type { Language } from '../../config';
 import { applyVerdict, decideCreate, decideDelete, decideUpdate, writeRequestOf } from '../auth/policy';
 import { assertReadable, ownershipOf } from '../auth/visibility';
 import { GoneError, invalidKindId, notFound, type RecordKind } from '../errors';
-import { Joi as J } from '../http/params';
+import { Joi as J, language } from '../http/params';
 import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
 import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
@@ -68,8 +68,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   const store = def.store(services);
   const view = viewOf(def.kind);
   const lang = (ctx: RequestContext<Input>): Language => ctx.state.language;
-  const language = J.string().valid('en', 'fr', 'de');
-  const readSchema = (def.readSchema ?? J.object()).keys({ i18n_language: language });
+  const readSchema = (def.readSchema ?? J.object()).keys({ i18n_language: language() });
   // Any digits (CONTRACT 1): an ID no record can have, 0 or past the safe integers, is just not found.
   const byId = { id: J.number().integer().min(0).unsafe().required().description(`${def.label} ID`) };
   const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
@@ -148,7 +147,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       resource: def.plural,
       summary: `Create ${withArticle(def.label)}`,
       access: 'write',
-      input: def.writeSchema.keys({ i18n_language: language }).fork(def.requiredOnCreate, (s) => s.required()),
+      input: def.writeSchema.keys({ i18n_language: language() }).fork(def.requiredOnCreate, (s) => s.required()),
       response: def.kind,
       errors: [400, 401, 403, 413, 415],
       handler: async (ctx: RequestContext<Input>) => {
@@ -188,8 +187,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         summary: `Update ${withArticle(def.label)} ${addressed} (POST, PUT and PATCH all merge)`,
         access: 'write',
         input: def.writeSchema.keys({
-          i18n_language: language,
-          ...(def.readSchema ? { password: J.string().max(255).allow('', null) } : {}),
+          i18n_language: language(),
           ...key,
         }),
         response: def.kind,

@@ -2,11 +2,12 @@ import type Joi from 'joi';
 import type { RouteSpec } from '../../http/types';
 
 export interface ArgumentDescription {
-  type: string;
+  /** One JSON type, or the types an argument may take (`["integer", "object"]`: an ID or a record). */
+  type?: string | string[];
   required: boolean;
   default?: unknown;
   enum?: unknown[];
-  items?: { type: string };
+  items?: { type: string | string[] };
   description?: string;
 }
 
@@ -17,7 +18,7 @@ interface JoiDescription {
   items?: JoiDescription[];
   keys?: Record<string, JoiDescription>;
   rules?: { name: string }[];
-  matches?: { schema: JoiDescription }[];
+  matches?: { schema?: JoiDescription }[];
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -29,21 +30,25 @@ const TYPE_NAMES: Record<string, string> = {
   list: 'array',
   object: 'object',
   dateInput: 'string',
-  alternatives: 'mixed',
-  any: 'mixed',
 };
 
-function typeOf(d: JoiDescription): string {
+function typeOf(d: JoiDescription): string | string[] | undefined {
   if (d.type === 'number' && d.rules?.some((r) => r.name === 'integer')) return 'integer';
-  return TYPE_NAMES[d.type] ?? d.type;
+  if (d.type === 'alternatives') {
+    const types = [...new Set((d.matches ?? []).flatMap((match) => (match.schema && typeOf(match.schema)) || []))];
+    return types.length === 1 ? types[0] : types.length > 1 ? types : undefined;
+  }
+  return TYPE_NAMES[d.type];
 }
 
 /** Describes one parameter from its joi schema: type, required, default, enum, description. */
 export function describeArgument(d: JoiDescription): ArgumentDescription {
-  const arg: ArgumentDescription = { type: typeOf(d), required: d.flags?.presence === 'required' };
+  const type = typeOf(d);
+  const arg: ArgumentDescription = { ...(type ? { type } : {}), required: d.flags?.presence === 'required' };
   if (d.flags?.default !== undefined && typeof d.flags.default !== 'function') arg.default = d.flags.default;
   if (d.flags?.only && d.allow) arg.enum = d.allow.filter((v) => v !== '' && v !== null);
-  if (d.items?.[0]) arg.items = { type: typeOf(d.items[0]) };
+  const itemType = d.items?.[0] && typeOf(d.items[0]);
+  if (itemType) arg.items = { type: itemType };
   if (d.flags?.description) arg.description = d.flags.description;
   return arg;
 }

@@ -4,40 +4,47 @@ import { NAMESPACE } from '../../http/language';
 import { Joi, language } from '../../http/params';
 import { restRoot } from '../../http/urls';
 import type { RequestContext, RouteSpec } from '../../http/types';
-import { describeArguments } from './describe';
+import { describeArguments, pathParamsOf } from './describe';
 
 interface IndexInput {
   namespace: string;
   context: 'view' | 'help';
 }
 
-/** `/events/:id` → `/events/(?P<id>\d+)`, as the original namespace index spells routes. */
-function patternOf(path: string): string {
-  return path.replace(/:id\b/g, '(?P<id>\\d+)').replace(/:slug\b/g, '(?P<slug>[^/]+)');
+/**
+ * `/events/:id` → `/events/(?P<id>\d+)`, as the original namespace index spells routes; each group
+ * is named after the argument that carries it (`lookup_slug`: `slug` is the payload's new slug).
+ */
+function patternOf(route: RouteSpec): string {
+  const name = (param: string) => route.pathKeys?.[param] ?? param;
+  return route.path
+    .replace(/:id\b/g, `(?P<${name('id')}>\\d+)`)
+    .replace(/:(\w+)/g, (_, param: string) => `(?P<${name(param)}>[^/]+)`);
+}
+
+interface DescribedRoute {
+  path: string;
+  entry: { namespace: string; methods: string[]; endpoints: unknown[] };
 }
 
 /** Route descriptions depend only on the table, so they are built once per context. */
-const describedTables = new WeakMap<RouteSpec[], Map<string, Record<string, unknown>>>();
+const describedTables = new WeakMap<RouteSpec[], Map<string, Map<string, DescribedRoute>>>();
 
-function describeRoutes(table: RouteSpec[], context: 'view' | 'help'): Record<string, unknown> {
-  const cache = describedTables.get(table) ?? new Map<string, Record<string, unknown>>();
+function describeRoutes(table: RouteSpec[], context: 'view' | 'help'): Map<string, DescribedRoute> {
+  const cache = describedTables.get(table) ?? new Map<string, Map<string, DescribedRoute>>();
   describedTables.set(table, cache);
   const cached = cache.get(context);
   if (cached) return cached;
-  const routes: Record<string, unknown> = {};
+  const routes = new Map<string, DescribedRoute>();
   for (const route of table) {
-    const key = `/${NAMESPACE}${patternOf(route.path)}`.replace(/\/$/, '');
-    const entry = (routes[key] ??= {
-      namespace: NAMESPACE,
-      methods: [],
-      endpoints: [],
-      _links: { self: route.path },
-    }) as {
-      methods: string[];
-      endpoints: unknown[];
-    };
-    entry.methods.push(...route.methods);
-    entry.endpoints.push({
+    const key = `/${NAMESPACE}${patternOf(route)}`.replace(/\/$/, '');
+    let described = routes.get(key);
+    if (!described) {
+      described = { path: route.path, entry: { namespace: NAMESPACE, methods: [], endpoints: [] } };
+      routes.set(key, described);
+    }
+    described.entry.methods.push(...route.methods);
+    described.entry.endpoints.push({
       methods: route.methods,
       args: describeArguments(route.input),
       ...(context === 'help' ? { summary: route.summary, description: route.description ?? route.summary } : {}),
@@ -47,13 +54,13 @@ function describeRoutes(table: RouteSpec[], context: 'view' | 'help'): Record<st
   return routes;
 }
 
+/** Routes without path parameters link to themselves; the index links to the OpenAPI document. */
 function namespaceIndex(table: RouteSpec[], root: string, context: 'view' | 'help') {
   const routes: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(describeRoutes(table, context))) {
-    const described = entry as { _links: { self: string } };
-    routes[key] = { ...described, _links: { self: `${root}${described._links.self}` } };
+  for (const [key, { path, entry }] of describeRoutes(table, context)) {
+    routes[key] = pathParamsOf(path).length > 0 ? entry : { ...entry, _links: { self: `${root}${path}` } };
   }
-  return { namespace: NAMESPACE, routes, _links: { up: [{ href: root.replace(/calendar\/events\/v1$/, '') }] } };
+  return { namespace: NAMESPACE, routes, _links: { help: [{ href: `${root}/doc` }] } };
 }
 
 /** `GET /calendar/events/v1`: the namespace index, generated from the route table. */
