@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { as, callers, expectNoSecrets, recordOf, type Callers, type Caller } from '../support/access';
-import { expectError } from '../support/errors';
+import { expectError, expectInvalid } from '../support/errors';
 import { api } from '../support/api';
 import { testWorld } from '../support/harness';
 import { daysFromNow, searchReady, settle, unique } from '../support/lists';
@@ -199,5 +199,13 @@ describe('access: event passwords', () => {
     const trashed = await api.delete(`/events/${copy.id}`, as(who.editor));
     expect([trashed.status, trashed.body.status]).to.deep.equal([200, 'trash']);
     expectNoSecrets(trashed.body);
+  });
+
+  it('checks a new password on update as on create: printable text, 255 characters at most', async () => {
+    for (const password of ['line\u0001break', 'p'.repeat(256)]) {
+      expectInvalid(await api.patch(`/events/${event.id}`, { password }, as(who.stranger)), 'password');
+    }
+    const res = await api.get(`/events/${event.id}?password=${encodeURIComponent(PASSWORD)}`);
+    expect(res.status, 'the old password still opens it').to.equal(200);
   });
 });

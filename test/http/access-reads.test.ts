@@ -176,13 +176,15 @@ describe('access: reads', () => {
         pub: await o(unique('Public organizer'), who.stranger.userId, 'publish'),
         pending: await o(unique('Pending organizer'), who.stranger.userId, 'pending'),
         authorFuture: await o(unique('Author organizer'), who.author.userId, 'future'),
-        trashed: await o(unique('Trashed organizer'), who.stranger.userId, 'trash'),
+        // Trashed once linked: a trashed organizer cannot be linked.
+        trashed: await o(unique('Trashed organizer'), who.stranger.userId, 'publish'),
       };
       const ids = (records: Record<string, any>) => Object.values(records).map((r) => r.id);
       event = await recordOf('events', `${linkWord} all links`, who.stranger.userId, 'publish', {
         venue: ids(venues),
         organizer: ids(organizers),
       });
+      expect((await api.delete(`/organizers/${organizers.trashed.id}`)).body.status).to.equal('trash');
       onlyDraft = await recordOf('events', `${linkWord} draft venue only`, who.stranger.userId, 'publish', {
         venue: venues.draft.id,
       });

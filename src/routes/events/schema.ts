@@ -28,7 +28,7 @@ const termRefs = (taxonomy: string) =>
     .max(MAX_LINKS)
     .allow(null)
     .description(
-      `Event ${taxonomy}: IDs, slugs or names (JSON array, a[]= repeats or a comma list); an unknown ID is rejected, an unknown name creates the term in the request language; [] or null clears them`,
+      `Event ${taxonomy}: IDs, slugs or names (JSON array, a[]= repeats or a comma list); digits alone are an ID (a term named "2027" is linked by its ID); an unknown ID is rejected, an unknown name creates the term in the request language; [] or null clears them`,
     );
 
 /** Event write fields (interface.md 2.1, both revisions, plus ours); all optional here. */

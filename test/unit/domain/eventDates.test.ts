@@ -149,6 +149,8 @@ describe('domain/eventDates', () => {
   });
 
   describe('presentEventDates', () => {
+    const at = (zone: string, iso: string) => timezoneAbbreviation(DateTime.fromISO(iso, { zone }));
+
     it('gives local, UTC, details and the zone abbreviation', () => {
       const shown = presentEventDates({
         start: new Date('2025-01-10T19:00:00Z'),
@@ -172,7 +174,6 @@ describe('domain/eventDates', () => {
     });
 
     it('names zones with familiar abbreviations, else a numeric offset', () => {
-      const at = (zone: string, iso: string) => timezoneAbbreviation(DateTime.fromISO(iso, { zone }));
       expect(at('Europe/Paris', '2025-07-01T12:00:00Z')).to.equal('CEST');
       expect(at('UTC', '2025-07-01T12:00:00Z')).to.equal('UTC');
       expect(at('America/Los_Angeles', '2025-01-01T12:00:00Z')).to.equal('PST');
@@ -182,7 +183,6 @@ describe('domain/eventDates', () => {
     });
 
     it("prefers the names used in the zone's own countries", () => {
-      const at = (zone: string, iso: string) => timezoneAbbreviation(DateTime.fromISO(iso, { zone }));
       expect(at('Europe/Dublin', '2025-07-01T12:00:00Z')).to.equal('IST');
       expect(at('Europe/Dublin', '2025-01-01T12:00:00Z')).to.equal('GMT');
       expect(at('Europe/London', '2025-07-01T12:00:00Z')).to.equal('BST');
