@@ -7,9 +7,14 @@ export const WIRE_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
 const RELATIVE = /^([+-])\s*(\d{1,4})\s*(day|week|month|year)s?$/i;
 const NAMED = new Set(['now', 'today', 'tomorrow', 'yesterday']);
-const UNIX_SECONDS = /^-?\d{1,11}$/;
+// Up to 12 digits: 253402300799 is the last second of year 9999.
+const UNIX_SECONDS = /^-?\d{1,12}$/;
 const WIRE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// RFC 3339 lets a space stand for the `T` (`2031-03-10 12:00:00+02:00`); ISO 8601 parsing does not.
+const SPACED_ISO = /^(\d{4}-\d{2}-\d{2}) (?=\d{2}:)/;
+// Some 24 hours before: clocks change at most once a day, so this is the offset before a change.
+const BEFORE_A_CHANGE = { hours: 24 };
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
@@ -99,16 +104,30 @@ export function parseDateInput(text: string, zone: string, now: DateTime = DateT
   } else if (UNIX_SECONDS.test(t)) {
     result = DateTime.fromSeconds(Number(t), { zone });
   } else if (WIRE.test(t)) {
-    result = DateTime.fromSQL(t, { zone });
+    result = firstOccurrence(DateTime.fromSQL(t, { zone }));
   } else {
-    result = DateTime.fromISO(t, { zone, setZone: false });
-    if (result.isValid && !hasValidOffset(t)) throw new RangeError(`not a UTC offset: ${text}`);
-    if (result.isValid) result = result.setZone(zone);
+    const iso = t.replace(SPACED_ISO, '$1T');
+    result = DateTime.fromISO(iso, { zone, setZone: true });
+    if (result.isValid && !hasValidOffset(iso)) throw new RangeError(`not a UTC offset: ${text}`);
+    if (result.isValid) result = result.zoneName === zone ? firstOccurrence(result) : result.setZone(zone);
   }
   if (!result.isValid) throw new RangeError(`not a date: ${text}`);
   if (!isWithinSupportedYears(result))
     throw new DateOutOfRangeError(`outside the years ${MIN_YEAR}-${MAX_YEAR}: ${text}`);
   return result;
+}
+
+/**
+ * In the hour clocks repeat, a local time names two instants; the first is meant (RFC 5545 3.3.5,
+ * as Java and Python's zoneinfo read it), where luxon takes the second. A local time clocks skip
+ * is moved forward by the gap (luxon already does: RFC 5545 reads it with the offset before).
+ */
+function firstOccurrence(local: DateTime): DateTime {
+  if (!local.isValid) return local;
+  const before = local.minus(BEFORE_A_CHANGE).offset;
+  if (before <= local.offset) return local;
+  const earlier = local.minus({ minutes: before - local.offset });
+  return earlier.hour === local.hour && earlier.minute === local.minute ? earlier : local;
 }
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');

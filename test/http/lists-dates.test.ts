@@ -61,6 +61,21 @@ describe('lists: GET /events dates', () => {
     expect(await list(`start_date=${D} 00:00:00&end_date=${D} 09:59:59&strict_dates=1`)).to.deep.equal([
       ids['all day tokyo'],
     ]);
+    // Set without a value ("when set", interface.md) is on.
+    for (const flag of ['strict_dates', 'strict_dates=']) {
+      expect(await list(`start_date=${D} 00:00:00&end_date=${D} 09:59:59&${flag}`), flag).to.deep.equal([
+        ids['all day tokyo'],
+      ]);
+    }
+  });
+
+  it('widens a time with an offset to the day written, whatever day it is in the site time zone', async () => {
+    // 08:00 on D at +09:00 is 23:00 UTC the day before: the day meant is still D.
+    expect(await list(`start_date=${D}T08:00:00%2B09:00&end_date=${D}T20:00:00%2B09:00`)).to.deep.equal([
+      ids['all day tokyo'],
+      ids['morning utc'],
+      ids['late new york'],
+    ]);
   });
 
   it('compares instants (offset or Z) in UTC with strict_dates', async () => {

@@ -23,10 +23,12 @@ export const eventListSchema = Joi.object({
   starts_after: date('Events starting after the end of this day (this time with strict_dates)'),
   ends_before: date('Events ending before the end of this day (this time with strict_dates)'),
   ends_after: date('Events ending after the end of this day (this time with strict_dates)'),
+  // "When set" (interface.md): present without a value (`?strict_dates`) is on.
   strict_dates: Joi.flag()
+    .truthy('')
     .default(false)
     .description(
-      'Apply dates at the exact times given; by default days are whole days, matched against the day each event shows in its own time zone',
+      'Apply dates at the exact times given (set without a value: on); by default days are whole days, matched against the day each event shows in its own time zone',
     ),
   search: text(500).description(
     'Full-text search (typo-tolerant, in the request language) over title, description, excerpt, venue, organizers, categories and tags',

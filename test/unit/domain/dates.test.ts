@@ -42,6 +42,8 @@ describe('domain/dates', () => {
       '2026-01-02T03:04+14:00',
       '2026-01-02T03:04:05.5-0930',
       '2026-01-02T03:04:05+18:00',
+      '2026-01-02 03:04:05+02:00',
+      '2026-01-02 03:04:05Z',
       '1767225600',
       'now',
       'today',
@@ -66,16 +68,32 @@ describe('domain/dates', () => {
       '2026-01-02T03:04-25:00',
       '2026-01-02T03:04:05+02:75',
       '2026-01-02T03:04:05+18:01',
+      '2026-01-02 03:04:05+25:00',
+      '2026-01-02  03:04:05',
     ]) {
       expect(checkDateInput(bad), bad).to.equal('format');
     }
   });
 
   it('keeps dates within the years 1 to 9999, where they are and in UTC (the index cannot store others)', () => {
-    for (const ok of ['9999-12-31', '9999-12-31 12:00:00', '0001-01-01T00:00:00Z', '-62135596800', '99999999999']) {
+    for (const ok of [
+      '9999-12-31',
+      '9999-12-31 12:00:00',
+      '0001-01-01T00:00:00Z',
+      '-62135596800',
+      '99999999999',
+      '253402300799',
+    ]) {
       expect(checkDateInput(ok), ok).to.equal('ok');
     }
-    for (const far of ['+8000 years', '-2100 years', '-99999999999', '9999-12-31T23:00:00-05:00', '0000-01-01']) {
+    for (const far of [
+      '+8000 years',
+      '-2100 years',
+      '-99999999999',
+      '9999-12-31T23:00:00-05:00',
+      '0000-01-01',
+      '253402300800',
+    ]) {
       expect(checkDateInput(far), far).to.equal('range');
     }
   });
@@ -84,6 +102,19 @@ describe('domain/dates', () => {
     expect(parseDateInput('2026-07-01 10:00:00', 'Europe/Paris').toUTC().toISO()).to.equal('2026-07-01T08:00:00.000Z');
     expect(parseDateInput('2026-07-01T10:00:00Z', 'Europe/Paris').toUTC().toISO()).to.equal('2026-07-01T10:00:00.000Z');
     expect(parseDateInput('2026-07-01', 'UTC').toISO()).to.equal('2026-07-01T00:00:00.000Z');
+    expect(parseDateInput('2026-07-01 10:00:00+02:00', 'UTC').toISO()).to.equal('2026-07-01T08:00:00.000Z');
+  });
+
+  it('reads a local time clocks repeat as its first occurrence, and one they skip moved forward by the gap', () => {
+    const utc = (text: string, zone: string) => parseDateInput(text, zone).toUTC().toISO();
+    expect(utc('2031-10-26 02:30:00', 'Europe/Berlin')).to.equal('2031-10-26T00:30:00.000Z');
+    expect(utc('2031-10-26T02:30:00', 'Europe/Berlin')).to.equal('2031-10-26T00:30:00.000Z');
+    expect(utc('2031-10-26 03:30:00', 'Europe/Berlin')).to.equal('2031-10-26T02:30:00.000Z');
+    expect(utc('2031-11-02 01:30:00', 'America/New_York')).to.equal('2031-11-02T05:30:00.000Z');
+    expect(utc('2031-04-06 01:45:00', 'Australia/Lord_Howe')).to.equal('2031-04-05T14:45:00.000Z');
+    // The second occurrence is still reachable with its offset.
+    expect(utc('2031-10-26T02:30:00+01:00', 'Europe/Berlin')).to.equal('2031-10-26T01:30:00.000Z');
+    expect(toWire(parseDateInput('2031-03-30 02:30:00', 'Europe/Berlin'))).to.equal('2031-03-30 03:30:00');
   });
 
   it('resolves relative forms against now in the zone', () => {

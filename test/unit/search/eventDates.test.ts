@@ -52,6 +52,23 @@ describe('search/eventDates', () => {
     });
   });
 
+  it('widens a time with an offset to the day as written, not the day it is in the site time zone', () => {
+    const input = { start_date: '2031-03-10T08:00:00+09:00', end_date: '2031-03-10 20:00:00+09:00' };
+    expect(eventDateClauses(input, 'UTC', now)).to.deep.equal([
+      { field: 'start_local', op: 'gte', value: '2031-03-10T00:00:00' },
+      { field: 'start_local', op: 'lte', value: '2031-03-10T23:59:59' },
+    ]);
+    const lateWest = { start_date: '2031-03-10T23:30:00-05:00', end_date: '2031-03-10T23:30:00Z' };
+    expect(eventDateClauses(lateWest, 'Europe/Paris', now).map((c) => c.value)).to.deep.equal([
+      '2031-03-10T00:00:00',
+      '2031-03-10T23:59:59',
+    ]);
+    // A timestamp has no written offset: its day is the site time zone's (1773360000 is 2026-03-13T00:00Z).
+    expect(eventDateClauses({ start_date: '1773360000' }, 'America/New_York', now)[0]!.value).to.equal(
+      '2026-03-12T00:00:00',
+    );
+  });
+
   it('defaults end_date to now + 2 years, or two years after a start_date past that, at most 9999-12-31', () => {
     const endFor = (start_date: string, zone = 'UTC') => eventDateClauses({ start_date }, zone, now)[1]?.value;
     expect(endFor('2025-01-01'), 'a start in the past').to.equal('2028-03-10T23:59:59');
