@@ -9,7 +9,7 @@ import { eventDateClauses, type DateFilterInput } from './eventDates';
 import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from './eventQuery';
 import { aliasName } from './indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
-import { requireEvent, resolveTermRefs } from './references';
+import { requireEvent, resolveTermRefs, withDescendantCategories } from './references';
 import { withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from './visibility';
 
@@ -83,7 +83,10 @@ export async function listEvents(services: Services, input: EventListInput, call
     throw new ValidationError({ orderby: 'orderby=distance needs geoloc_lat and geoloc_lng' });
   const status = statusFilter(caller.principal, input.status);
   const [categoryIds, tagIds] = await Promise.all([
-    input.categories && resolveTermRefs(services, 'category', input.categories, caller.lang, 'categories'),
+    input.categories &&
+      resolveTermRefs(services, 'category', input.categories, caller.lang, 'categories').then((ids) =>
+        withDescendantCategories(services, ids),
+      ),
     input.tags && resolveTermRefs(services, 'tag', input.tags, caller.lang, 'tags'),
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);

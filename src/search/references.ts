@@ -45,6 +45,31 @@ export async function resolveTermRefs(
   return [...new Set([...numeric, ...bySlug.map(([, id]) => id as number)])];
 }
 
+/**
+ * The categories `ids` and all their descendants: filtering by a category includes its children,
+ * as WordPress's taxonomy queries do. Every category's parent is remembered like the term lookups.
+ */
+export async function withDescendantCategories(services: Services, ids: number[]): Promise<number[]> {
+  const cache = listCacheOf(services);
+  let parents = cache.get<Map<number, number>>('category-parents');
+  if (!parents) {
+    parents = await services.stores.categories.sharedFieldOfAll('parent');
+    cache.set('category-parents', parents);
+  }
+  const children = new Map<number, number[]>();
+  for (const [id, parent] of parents) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
+  const found = new Set(ids);
+  const pending = [...ids];
+  while (pending.length > 0) {
+    for (const child of children.get(pending.pop()!) ?? []) {
+      if (found.has(child)) continue;
+      found.add(child);
+      pending.push(child);
+    }
+  }
+  return [...found];
+}
+
 /** IDs that must all be existing records of `kind`, else a 400 naming `param`. */
 export async function requireExisting(
   services: Services,

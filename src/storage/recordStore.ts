@@ -234,6 +234,12 @@ export class RecordStore<D extends BaseDoc> {
     return (await this.get(id)) as StoredRecord<D>;
   }
 
+  /** One shared field of every record, by ID (for small kinds: each category's parent). */
+  async sharedFieldOfAll<K extends keyof D & string>(field: K): Promise<Map<number, D[K]>> {
+    const docs = await this.docs.find({}, { projection: { id: 1, [field]: 1 } }).toArray();
+    return new Map(docs.map((doc) => [doc.id as number, (doc as unknown as D)[field]]));
+  }
+
   /** Changes shared fields of many records at once (used when a linked record disappears). */
   async updateShared(filter: Filter<D>, set: Record<string, unknown>): Promise<number[]> {
     const ids = (await this.docs.distinct('id', filter)) as number[];

@@ -162,6 +162,32 @@ describe('lists: GET /events filters', () => {
     expect(unknownTag.body.data.params).to.have.property('tags');
   });
 
+  it('includes the descendants of a category: a parent matches the events filed under its children', async () => {
+    const familyTag = unique('famtag');
+    const parent = await create('/categories', { name: unique('Music') });
+    const child = await create('/categories', { name: unique('Jazz'), parent: parent.id });
+    const grandchild = await create('/categories', { name: unique('Bebop'), parent: child.id });
+    const other = await create('/categories', { name: unique('Theatre') });
+    const bebop = (
+      await create('/events', {
+        title: 'Bebop Night',
+        start_date: daysFromNow(20),
+        end_date: daysFromNow(20, '23:00:00'),
+        tags: [familyTag],
+        categories: [grandchild.id],
+      })
+    ).id;
+    await settle();
+    const family = (categories: string) => listIds(`/events?tags=${familyTag}&categories=${categories}`);
+    expect(await family(String(parent.id))).to.deep.equal([bebop]);
+    expect(await family(child.slug)).to.deep.equal([bebop]);
+    expect(await family(String(grandchild.id))).to.deep.equal([bebop]);
+    expect(await family(String(other.id))).to.deep.equal([]);
+    expect((await api.patch(`/categories/${child.id}`, { parent: 0 })).status).to.equal(200);
+    expect(await family(String(parent.id)), 'moved out of the family').to.deep.equal([]);
+    expect(await family(String(child.id))).to.deep.equal([bebop]);
+  });
+
   it('filters by venue and organizer (any of), featured and ticketed', async () => {
     // The protected event's venue is blanked for anonymous callers: the filter skips it for them.
     expect(await list(`venue=${venueParis}`)).to.deep.equal([ids['Jazz Night']]);

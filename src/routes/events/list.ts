@@ -11,7 +11,9 @@ const termRefs = (kind: string) =>
   Joi.list()
     .items(Joi.alternatives().try(Joi.number().integer().min(1), Joi.string().trim().min(1).max(200)))
     .max(100)
-    .description(`Events in any of these ${kind} (IDs or slugs); an unknown one is a 400`);
+    .description(
+      `Events in any of these ${kind} (IDs or slugs${kind === 'categories' ? ', each with its descendants' : ''}); an unknown one is a 400`,
+    );
 
 export const eventListSchema = Joi.object({
   ...pagingParams(),
