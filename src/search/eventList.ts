@@ -9,7 +9,7 @@ import { eventDateClauses, type DateFilterInput } from './eventDates';
 import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from './eventQuery';
 import { aliasName } from './indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
-import { requireEvent, resolveTermRefs, withDescendantCategories } from './references';
+import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from './references';
 import { withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from './visibility';
 
@@ -82,13 +82,15 @@ export async function listEvents(services: Services, input: EventListInput, call
   if (orderby === 'distance' && !near)
     throw new ValidationError({ orderby: 'orderby=distance needs geoloc_lat and geoloc_lng' });
   const status = statusFilter(caller.principal, input.status);
-  const [categoryIds, tagIds] = await Promise.all([
+  const [categoryIds, tagIds, , venueIds, organizerIds] = await Promise.all([
     input.categories &&
       resolveTermRefs(services, 'category', input.categories, caller.lang, 'categories').then((ids) =>
         withDescendantCategories(services, ids),
       ),
     input.tags && resolveTermRefs(services, 'tag', input.tags, caller.lang, 'tags'),
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
+    shownLinkIds(services, 'venue', input.venue, caller.principal),
+    shownLinkIds(services, 'organizer', input.organizer, caller.principal),
   ]);
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone),
@@ -99,8 +101,8 @@ export async function listEvents(services: Services, input: EventListInput, call
     include: input.include,
     categoryIds,
     tagIds,
-    venueIds: input.venue,
-    organizerIds: input.organizer,
+    venueIds,
+    organizerIds,
     featured: input.featured,
     ticketed: input.ticketed,
     geoloc: input.geoloc,

@@ -2,7 +2,7 @@ import type { Language } from '../../config';
 import { ValidationError } from '../errors';
 import type { Principal } from '../http/types';
 import type { Services } from '../services';
-import { inLanguage, type StoredRecord } from '../storage/recordStore';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
 import type { EventDoc } from '../storage/stores';
 import { listCacheOf } from './listCache';
 import { mayFilterBy } from './visibility';
@@ -68,6 +68,28 @@ export async function withDescendantCategories(services: Services, ids: number[]
     }
   }
   return [...found];
+}
+
+/**
+ * The venues or organizers among `ids` that events show `principal` (CONTRACT part 6): readable
+ * and not trashed. A filter by any other matches nothing, as one that does not exist: matching the
+ * events linked to a draft venue would reveal that the venue exists and where it is used.
+ */
+export async function shownLinkIds(
+  services: Services,
+  kind: 'venue' | 'organizer',
+  ids: number[] | undefined,
+  principal: Principal,
+): Promise<number[] | undefined> {
+  if (!ids) return ids;
+  const found: Map<number, StoredRecord<BaseDoc>> = kind === 'venue'
+    ? await services.stores.venues.getMany(ids)
+    : await services.stores.organizers.getMany(ids);
+  return ids.filter((id) => {
+    const record = found.get(id);
+    const original = record && (inLanguage(record, record.originalLang) as BaseDoc & { status?: string });
+    return original !== undefined && original.status !== 'trash' && mayFilterBy(principal, original);
+  });
 }
 
 /** IDs that must all be existing records of `kind`, else a 400 naming `param`. */

@@ -14,7 +14,7 @@ import {
 } from '../support/access';
 import { expectError } from '../support/errors';
 import { api } from '../support/api';
-import { searchReady, settle, unique, writeIndexed } from '../support/lists';
+import { listIds, searchReady, settle, unique, writeIndexed } from '../support/lists';
 
 /**
  * CONTRACT part 6 on reads, as a matrix: role × own/other's record × status on ID and slug
@@ -241,6 +241,24 @@ describe('access: reads', () => {
         });
       }
     }
+
+    it('matches the venue and organizer filters only on links the caller may read', async () => {
+      const included = `search=${linkWord}&include=${event.id},${onlyDraft.id}`;
+      for (const role of CALLER_ROLES) {
+        for (const [name, venue] of Object.entries(venues)) {
+          const listed = await listIds(`/events?${included}&venue=${venue.id}`, as(who[role]));
+          const shown = EMBEDDED[role].venues.includes(name);
+          const expected = !shown ? [] : name === 'draft' ? [event.id, onlyDraft.id] : [event.id];
+          expect(listed, `${role}, venue ${name}`).to.have.members(expected);
+        }
+        for (const [name, organizer] of Object.entries(organizers)) {
+          const listed = await listIds(`/events?${included}&organizer=${organizer.id}`, as(who[role]));
+          expect(listed, `${role}, organizer ${name}`).to.deep.equal(
+            EMBEDDED[role].organizers.includes(name) ? [event.id] : [],
+          );
+        }
+      }
+    });
 
     it("never matches a draft venue's name or location in search and geo filters", async () => {
       for (const role of CALLER_ROLES) {
