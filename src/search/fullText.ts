@@ -1,10 +1,13 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { PLAIN_SUBFIELD } from './mappings';
 
 /**
  * Typo-tolerant full text over `all_text` (every searchable field, copied there with the index
- * language's analyser): every word must match, each within an edit distance that grows with its
- * length, or the words prefix the name field. `boosts` only rank. The user's text is matched as
- * text: no query syntax is interpreted.
+ * language's analyser): every word must match, by its stem (`soirées` finds `soirée`; a stop word
+ * matches anything) or as written within an edit distance that grows with its length, or the
+ * words prefix the name field. Typos are matched on the words as written, never on stems: those
+ * are short, so one edit reaches unrelated words. `boosts` only rank. The user's text is matched
+ * as text: no query syntax is interpreted.
  */
 export function fullTextQuery(
   search: string,
@@ -12,25 +15,29 @@ export function fullTextQuery(
   boosts: string[],
   textField = 'all_text',
 ): estypes.QueryDslQueryContainer {
-  return {
-    bool: {
+  const everyWord = search
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .map((word) =>
+      boolQuery({ minimum_should_match: 1 }, [
+        { match: { [textField]: { query: word, operator: 'and', zero_terms_query: 'all' } } },
+        { match: { [`${textField}.${PLAIN_SUBFIELD}`]: { query: word, operator: 'and', fuzziness: 'AUTO' } } },
+      ]),
+    );
+  return boolQuery(
+    {
       must: [
-        {
-          bool: {
-            should: [
-              { match: { [textField]: { query: search, operator: 'and', fuzziness: 'AUTO' } } },
-              { match_bool_prefix: { [nameField]: { query: search, operator: 'and' } } },
-            ],
-            minimum_should_match: 1,
-          },
-        },
-      ],
-      should: [
-        { multi_match: { query: search, fields: boosts, type: 'best_fields' } },
-        { match_phrase: { [nameField]: { query: search, boost: 3 } } },
+        boolQuery({ minimum_should_match: 1 }, [
+          boolQuery({ must: everyWord }),
+          { match_bool_prefix: { [nameField]: { query: search, operator: 'and' } } },
+        ]),
       ],
     },
-  };
+    [
+      { multi_match: { query: search, fields: boosts, type: 'best_fields' } },
+      { match_phrase: { [nameField]: { query: search, boost: 3 } } },
+    ],
+  );
 }
 
 type Clauses = estypes.QueryDslQueryContainer[];

@@ -15,7 +15,7 @@ export const PLURAL: Record<SyncKind, string> = {
  * Version of the index definitions (mappings and settings) in src/search/mappings.ts. A change
  * that existing indexes cannot take in place bumps it, and the reindex script moves the aliases.
  */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 
 /** The alias every reader and writer uses: `${prefix}-events-en`. */
 export function aliasName(config: Config, kind: SyncKind, lang: Language): string {

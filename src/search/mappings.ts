@@ -9,6 +9,10 @@ export const ANALYZER: Record<Language, string> = { en: 'english', fr: 'french',
 
 /** Case- and accent-insensitive keyword, for exact matches and sorting by name. */
 const SORT_NORMALIZER = 'sortable';
+/** Words as written (lower case, accents folded, French elisions dropped): typos are matched on these. */
+export const PLAIN_ANALYZER = 'plain';
+/** The sub-field of a full-text field analysed by PLAIN_ANALYZER. */
+export const PLAIN_SUBFIELD = 'plain';
 
 const integer: estypes.MappingProperty = { type: 'integer' };
 const keyword: estypes.MappingProperty = { type: 'keyword' };
@@ -22,6 +26,17 @@ const deps: estypes.MappingProperty = { type: 'keyword', index: false, doc_value
 
 function text(lang: Language, copyTo?: string): estypes.MappingProperty {
   return { type: 'text', analyzer: ANALYZER[lang], ...(copyTo ? { copy_to: copyTo } : {}) };
+}
+
+const plainText: estypes.MappingProperty = { type: 'text', analyzer: PLAIN_ANALYZER };
+
+/**
+ * A field full-text search matches: stemmed in `lang` (`soirées` finds `soirée`), with the words
+ * as written beside them for typos. A typo allowance on stems matches unrelated words: the French
+ * stem of `galerie` is `gal`, one edit from `gap`.
+ */
+function searchedText(lang: Language): estypes.MappingProperty {
+  return { ...text(lang), fields: { [PLAIN_SUBFIELD]: plainText } } as estypes.MappingProperty;
 }
 
 /** A text field searchable in `lang` with a keyword sub-field `sort` for exact match and order. */
@@ -46,7 +61,7 @@ function eventProperties(lang: Language): Properties {
     organizer_names: text(lang, all),
     category_names: text(lang, all),
     tag_names: text(lang, all),
-    all_text: text(lang),
+    all_text: searchedText(lang),
     start_utc: date,
     end_utc: date,
     /** Wall-clock times in the event's own time zone, stored zone-less (read as UTC). */
@@ -84,7 +99,7 @@ function postProperties(lang: Language): Properties {
     excerpt: text(lang, all),
     /** Address fields (venues) or contact fields (organizers). */
     details: text(lang, all),
-    all_text: text(lang),
+    all_text: searchedText(lang),
     slug: keyword,
     date,
     modified: date,
@@ -102,7 +117,13 @@ function termProperties(lang: Language): Properties {
   return {
     id: integer,
     taxonomy: keyword,
-    name: sortableText(lang),
+    name: {
+      ...searchedText(lang),
+      fields: {
+        [PLAIN_SUBFIELD]: plainText,
+        sort: { type: 'keyword', normalizer: SORT_NORMALIZER, ignore_above: 256 },
+      },
+    } as estypes.MappingProperty,
     slug: { type: 'keyword', normalizer: SORT_NORMALIZER },
     description: text(lang),
     parent: integer,
@@ -133,6 +154,9 @@ export function indexDefinition(
       refresh_interval: refreshInterval,
       analysis: {
         normalizer: { [SORT_NORMALIZER]: { type: 'custom', filter: ['lowercase', 'asciifolding'] } },
+        analyzer: {
+          [PLAIN_ANALYZER]: { type: 'custom', tokenizer: 'standard', filter: ['elision', 'lowercase', 'asciifolding'] },
+        },
       },
     },
     mappings: { dynamic: 'strict', properties: PROPERTIES[kind](lang) },

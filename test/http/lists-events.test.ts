@@ -302,14 +302,14 @@ describe('lists: GET /events filters', () => {
     const fr = await request(
       'POST',
       `/fr${ROOT}/events/${ids['Rock Festival']}`,
-      { title: 'Les chevaux du rock', description: 'Des guitares' },
+      { title: 'Les chevaux du rock', description: 'Des guitares à la galerie' },
       { key: true },
     );
     expect(fr.status).to.equal(200);
     const de = await request(
       'POST',
       `/de${ROOT}/events/${ids['Poetry Reading']}`,
-      { title: 'Lesung im Haus der Bücher' },
+      { title: 'Lesung im Haus der Bücher für Kinder' },
       { key: true },
     );
     expect(de.status).to.equal(200);
@@ -330,5 +330,20 @@ describe('lists: GET /events filters', () => {
     const englishStill = await list('search=cheval');
     expect(englishStill).to.deep.equal([]);
     expect(await listIds(`/events?tags=${tag}&search=chevaux&i18n_language=fr`)).to.deep.equal([ids['Rock Festival']]);
+  });
+
+  it('tolerates typos in words as written, not in their stems', async () => {
+    // Written by the test before: French "galerie" (stem "gal"), German "Kinder" (stem "kind").
+    const search = (lang: string, text: string) => listIds(`/events?tags=${tag}&search=${text}&i18n_language=${lang}`);
+    expect(await search('fr', 'galerie')).to.deep.equal([ids['Rock Festival']]);
+    expect(await search('fr', 'galrie'), 'one typo').to.deep.equal([ids['Rock Festival']]);
+    expect(await search('fr', 'gap'), 'one edit from the stem only').to.deep.equal([]);
+    expect(await search('de', 'kinder')).to.deep.equal([ids['Poetry Reading']]);
+    expect(await search('de', 'kindr'), 'one typo').to.deep.equal([ids['Poetry Reading']]);
+    expect(await search('de', 'kino'), 'one edit from the stem only').to.deep.equal([]);
+    expect(await search('en', 'the%20jaz%20nihgt&orderby=start_date'), 'a stop word, two typos').to.deep.equal([
+      ids['Jazz Night'],
+      ids['Jazz Night Encore'],
+    ]);
   });
 });
