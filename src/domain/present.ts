@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Language } from '../../config';
 import { inLanguage, languagesOf, type BaseDoc, type StoredRecord } from '../storage/recordStore';
 import { toWire } from './dates';
-import { publicUrl, recordRestUrl, translationUrls } from './urls';
+import { documentRestUrl, publicUrl, translationUrls } from './urls';
 
 /** What presenters need besides the stored documents: where the API and the site live. */
 export interface PresentEnv {
@@ -10,6 +10,8 @@ export interface PresentEnv {
   siteUrl: string;
   /** Site time zone: `date` / `modified` are shown in it, `*_utc` in UTC. */
   timezone: string;
+  /** The language the plain root (no `/fr` prefix) serves: its documents' `rest_url` has no prefix. */
+  defaultLanguage: Language;
 }
 
 /** Fields every API record carries (CONTRACT part 3). */
@@ -57,7 +59,7 @@ export function presentRecord<D extends BaseDoc & { date?: Date; status?: string
     modified_utc: utc(doc.modifiedAt),
     slug: doc.slug,
     url,
-    rest_url: recordRestUrl(env.apiUrl, kind, record.id),
+    rest_url: documentRestUrl(env, kind, record.id, doc.lang),
     author: doc.author ?? 0,
     i18n_language: doc.lang,
     translations: translationUrls(env.apiUrl, kind, record.id, languagesOf(record)),

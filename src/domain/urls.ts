@@ -24,6 +24,19 @@ export function recordRestUrl(apiUrl: string, kind: string, id: number, lang?: L
   return `${apiUrl}${prefix}${NAMESPACE_PATH}/${COLLECTION[kind]}/${id}`;
 }
 
+/**
+ * `rest_url` of a record's document in `lang`: the root that serves that language, so following
+ * it gives the same document (the plain root for the default language, `/fr/...` for French).
+ */
+export function documentRestUrl(
+  env: { apiUrl: string; defaultLanguage: Language },
+  kind: string,
+  id: number,
+  lang: Language,
+): string {
+  return recordRestUrl(env.apiUrl, kind, id, lang === env.defaultLanguage ? undefined : lang);
+}
+
 export function collectionRestUrl(apiUrl: string, kind: string): string {
   return `${apiUrl}${NAMESPACE_PATH}/${COLLECTION[kind]}`;
 }

@@ -23,7 +23,8 @@ export function expectedTerm(kind: Kind, e: ExpectedTerm): TermRecord {
   const { config } = testWorld();
   const api = `${config.apiUrl}/calendar/events/v1`;
   const lang = e.lang ?? 'en';
-  const self = `${api}/${PLURAL[kind]}/${e.id}`;
+  // The root serving the document's language (the plain one for the default language, en here).
+  const self = `${config.apiUrl}${lang === 'en' ? '' : `/${lang}`}/calendar/events/v1/${PLURAL[kind]}/${e.id}`;
   const translations: Record<string, string> = {};
   for (const l of ['en', 'fr', 'de'] as const) {
     if ((e.langs ?? [lang]).includes(l))

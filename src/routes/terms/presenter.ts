@@ -1,6 +1,6 @@
 import type { Language } from '../../../config';
 import type { PresentEnv } from '../../domain/present';
-import { collectionRestUrl, publicUrl, recordRestUrl, translationUrls } from '../../domain/urls';
+import { collectionRestUrl, documentRestUrl, publicUrl, recordRestUrl, translationUrls } from '../../domain/urls';
 import { inLanguage, languagesOf, type StoredRecord } from '../../storage/recordStore';
 import type { TermDoc } from '../../storage/stores';
 import type { TermKind } from './schema';
@@ -41,7 +41,7 @@ export function presentTerm(
 ): TermRecord {
   const doc = inLanguage(record, lang);
   const parent = kind === 'category' ? (doc.parent ?? 0) : 0;
-  const self = recordRestUrl(env.apiUrl, kind, record.id);
+  const self = documentRestUrl(env, kind, record.id, doc.lang);
   const urls: TermUrls = { self, collection: collectionRestUrl(env.apiUrl, kind) };
   if (parent !== 0) urls.up = recordRestUrl(env.apiUrl, 'category', parent);
   return {

@@ -3,7 +3,12 @@ import { presentEvent, type EventLinks } from '../../../../src/routes/events/pre
 import type { StoredRecord } from '../../../../src/storage/recordStore';
 import type { EventDoc } from '../../../../src/storage/stores';
 
-const env = { apiUrl: 'http://api.example', siteUrl: 'https://www.site.example:8443/calendar', timezone: 'UTC' };
+const env = {
+  apiUrl: 'http://api.example',
+  siteUrl: 'https://www.site.example:8443/calendar',
+  timezone: 'UTC',
+  defaultLanguage: 'en' as const,
+};
 const when = new Date('2025-01-01T00:00:00Z');
 
 function record(fields: Partial<EventDoc> = {}): StoredRecord<EventDoc> {

@@ -3,7 +3,12 @@ import { presentTerm } from '../../../../src/routes/terms/presenter';
 import type { StoredRecord } from '../../../../src/storage/recordStore';
 import type { TermDoc } from '../../../../src/storage/stores';
 
-const ENV = { apiUrl: 'https://api.example', siteUrl: 'https://site.example', timezone: 'Europe/Paris' };
+const ENV = {
+  apiUrl: 'https://api.example',
+  siteUrl: 'https://site.example',
+  timezone: 'Europe/Paris',
+  defaultLanguage: 'en' as const,
+};
 const AT = new Date('2026-01-02T03:04:05Z');
 
 function doc(lang: 'en' | 'fr' | 'de', fields: Partial<TermDoc>): TermDoc {
