@@ -1,6 +1,7 @@
 import BaseJoi from 'joi';
 import { LANGUAGES } from '../../config';
 import { checkDateInput, outsideYearsMessage } from '../domain/dates';
+import { slugify } from '../domain/slug';
 
 const INTEGER_TEXT = /^\s*([+-]?\d+)?\s*$/;
 const TRUTHY = ['1', 'yes', 'on', 1];
@@ -102,6 +103,17 @@ export const language = () =>
   Joi.string()
     .valid(...LANGUAGES)
     .description('Content language (en, fr, de)');
+
+/**
+ * A slug parameter: "" regenerates the slug, anything else must keep a letter or a digit once made
+ * a slug (`!!!` would otherwise be replaced by the record's ID without a word).
+ */
+export const sluggable = (schema: BaseJoi.StringSchema): BaseJoi.StringSchema =>
+  schema.custom((value: string, helpers) =>
+    value === '' || slugify(value) !== ''
+      ? value
+      : helpers.message({ custom: '{{#label}} must contain a letter or a digit' }),
+  );
 
 /** A positive integer ID. */
 export const id = () => Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER);

@@ -11,6 +11,7 @@ import { inLanguage } from '../storage/recordStore';
 import type { Status } from '../storage/stores';
 import { waitForIndex } from '../search/waitForIndex';
 import { viewOf } from './views';
+import { slugify } from '../domain/slug';
 import { withArticle } from '../domain/words';
 import { assertKnownAuthor } from './posts/postContent';
 
@@ -89,7 +90,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   async function findBySlug(ctx: RequestContext<Input>): Promise<StoredRecord<D>> {
     const slug = ctx.input.lookup_slug as string;
-    const record = await store.getBySlug(slug, lang(ctx));
+    // Slugs are stored normalised: `Café-Zürich` finds `cafe-zurich`, as a write of it would store.
+    const record = await store.getBySlug(slugify(slug) || slug, lang(ctx));
     if (!record) throw notFound(def.kind, slug);
     return record;
   }

@@ -182,6 +182,7 @@ describe('venues: validation', () => {
     ['status', 'trash'],
     ['status', 'bogus'],
     ['slug', { a: 1 }],
+    ['slug', '!!!'],
     ['description', 123],
     ['excerpt', ['a']],
     ['address', 'x'.repeat(401)],
@@ -326,6 +327,21 @@ describe('venues: by slug', () => {
     expect(french.i18n_language).to.equal('fr');
     const sent = await createVenue({ venue: unique('Named'), slug: 'Ma Salle À Moi' });
     expect(sent.slug).to.match(/^ma-salle-a-moi(-\d+)?$/);
+  });
+
+  it('keeps slugs in scripts it cannot transliterate, and finds a slug however it is written', async () => {
+    const token = Date.now().toString(36);
+    const tokyo = await createVenue({ venue: `東京ドーム ${token}` });
+    expect(tokyo.slug).to.equal(`東京ドーム-${token}`);
+    expect(tokyo.url).to.equal(`${SITE}/venue/${encodeURIComponent(tokyo.slug)}/`);
+    expect((await api.get(`/venues/by-slug/${encodeURIComponent(tokyo.slug)}`)).body.id).to.equal(tokyo.id);
+    const renamed = await api.patch(`/venues/${tokyo.id}`, { slug: `東京 ${token}` });
+    expect(renamed.body.slug).to.equal(`東京-${token}`);
+    const cafe = await createVenue({ venue: `Café Zürich Straße ${token}` });
+    for (const written of [`CAFE-ZURICH-STRASSE-${token}`, `Café Zürich Straße ${token}`]) {
+      const found = await api.get(`/venues/by-slug/${encodeURIComponent(written)}`);
+      expect([found.status, found.body.id], written).to.deep.equal([200, cafe.id]);
+    }
   });
 
   it('reads, updates (changing the slug) and deletes by slug', async () => {

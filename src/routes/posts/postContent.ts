@@ -30,7 +30,7 @@ import type { Language } from '../../../config';
 import { parseDateInput } from '../../domain/dates';
 import { sanitizeRichText } from '../../domain/html';
 import { ValidationError } from '../../errors';
-import { Joi, text, url } from '../../http/params';
+import { Joi, sluggable, text, url } from '../../http/params';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
 import { inLanguage, type StoredRecord } from '../../storage/recordStore';
@@ -93,8 +93,7 @@ export function postWriteKeys(label: string) {
     status: Joi.string()
       .valid(...WRITABLE_STATUSES)
       .description(`Post status; default publish. A ${label} is trashed with DELETE, not through this field`),
-    slug: text(200)
-      .trim()
+    slug: sluggable(text(200).trim())
       .allow(null)
       .description(
         `${label} slug (lower case, accents folded); generated from the name when not sent, null or "" regenerates it`,

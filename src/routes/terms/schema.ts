@@ -1,5 +1,5 @@
 import type BaseJoi from 'joi';
-import { Joi, text } from '../../http/params';
+import { Joi, sluggable, text } from '../../http/params';
 
 export type TermKind = 'category' | 'tag';
 
@@ -25,9 +25,7 @@ export function termWriteSchema(kind: TermKind): BaseJoi.ObjectSchema {
     description: text(TERM_DESCRIPTION_MAX)
       .allow(null)
       .description(`The ${kind} description; HTML is sanitised to a safe allow-list; null or "" clears it`),
-    slug: Joi.string()
-      .trim()
-      .max(TERM_SLUG_MAX)
+    slug: sluggable(Joi.string().trim().max(TERM_SLUG_MAX))
       .allow('', null)
       .description(
         `The ${kind} slug (unique per language; generated from the name when absent, suffixed -2, -3... when taken; null or "" regenerates it)`,

@@ -14,6 +14,16 @@ describe('slugify', () => {
     expect(slugify('I ♥ Paris | C++ $100')).to.equal('i-paris-c-100');
   });
 
+  it('keeps letters of scripts it cannot transliterate, and writes Greek as ELOT 743 does', () => {
+    expect(slugify('東京ドーム')).to.equal('東京ドーム');
+    expect(slugify('서울 극장')).to.equal('서울-극장');
+    expect(slugify('हिन्दी नाटक')).to.equal('हिन्दी-नाटक');
+    expect(slugify('Москва театр')).to.equal('moskva-teatr');
+    expect(slugify('Αθήνα Θέατρο')).to.equal('athina-theatro');
+    expect(slugify('ﬁne ＡＢＣ x²')).to.equal('fine-abc-x2');
+    expect(slugify('東'.repeat(300))).to.equal('東'.repeat(190));
+  });
+
   it('drops apostrophes inside words', () => {
     expect(slugify("Don't stop l’été")).to.equal('dont-stop-lete');
   });
