@@ -81,7 +81,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     return def.decorateSingle ? def.decorateSingle(services, record, body, lang(ctx)) : body;
   }
 
-  async function findById(id: number): Promise<StoredRecord<D>> {
+  async function findById(id: number, written: string): Promise<StoredRecord<D>> {
+    // No record has an ID past the safe integers; the message names the ID as written, not rounded.
+    if (!Number.isSafeInteger(id)) throw notFound(def.kind, written);
     const record = await store.get(id);
     if (record) return record;
     for (const sibling of def.siblings(services)) if (await sibling.exists(id)) throw invalidKindId(def.kind, id);
@@ -98,7 +100,12 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   type Finder = (ctx: RequestContext<Input>) => Promise<StoredRecord<D>>;
   const finders: [string, Record<string, Joi.Schema>, Finder, Record<string, string> | undefined][] = [
-    [`/${def.plural}/:id`, byId, (ctx) => findById(ctx.input.id as number), undefined],
+    [
+      `/${def.plural}/:id`,
+      byId,
+      (ctx) => findById(ctx.input.id as number, String(ctx.params?.id ?? ctx.input.id)),
+      undefined,
+    ],
   ];
   if (def.posts) finders.push([`/${def.plural}/by-slug/:slug`, bySlug, findBySlug, { slug: 'lookup_slug' }]);
 

@@ -535,6 +535,10 @@ describe('venues: access and errors', () => {
     expectError(await api.get('/venues/987654321'), 404, 'rest-venue-not-found');
     expectError(await api.patch('/venues/987654321', { city: 'x' }), 404, 'rest-venue-not-found');
     expectError(await api.get('/venues/abc'), 404, 'rest_no_route');
+    // Past the safe integers: not found, named as written rather than rounded.
+    const huge = await api.get('/venues/12345678901234567890');
+    expectError(huge, 404, 'rest-venue-not-found');
+    expect(huge.body.message).to.equal('The venue 12345678901234567890 was not found.');
   });
 
   it('hides unpublished venues from anonymous readers', async () => {
