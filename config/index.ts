@@ -13,6 +13,12 @@ export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 export const DEFAULT_DATABASE = 'calendar';
 export const DEFAULT_INDEX_PREFIX = 'calendar';
 export const DEFAULT_LOG_LEVEL = 'info';
+/** Upper bound of every timeout and interval setting: far below what a timer can hold (2³¹-1 ms). */
+export const MAX_DURATION_MS = 600_000;
+/** Elasticsearch refuses requests over 100 MB (`http.max_content_length`). */
+export const MAX_BULK_FLUSH_BYTES = 50 * 1024 * 1024;
+/** Upper bound of the per-minute rate limits. */
+export const MAX_RATE_PER_MINUTE = 1_000_000;
 export const DEFAULT_SEARCH_TIMEOUT_MS = 2_000;
 export const DEFAULT_STORAGE_TIMEOUT_MS = 2_000;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -87,27 +93,39 @@ const schema = Joi.object({
   MONGO_DATABASE: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,60}$/)
     .default(DEFAULT_DATABASE),
-  MONGO_TIMEOUT_MS: Joi.number().integer().min(100).default(DEFAULT_STORAGE_TIMEOUT_MS),
+  MONGO_TIMEOUT_MS: Joi.number().integer().min(100).max(MAX_DURATION_MS).default(DEFAULT_STORAGE_TIMEOUT_MS),
   ELASTICSEARCH_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   INDEX_PREFIX: Joi.string()
     .pattern(/^[a-z0-9][a-z0-9_-]{0,40}$/)
     .default(DEFAULT_INDEX_PREFIX),
-  ELASTICSEARCH_TIMEOUT_MS: Joi.number().integer().min(100).default(DEFAULT_SEARCH_TIMEOUT_MS),
+  ELASTICSEARCH_TIMEOUT_MS: Joi.number().integer().min(100).max(MAX_DURATION_MS).default(DEFAULT_SEARCH_TIMEOUT_MS),
   INDEX_REFRESH_INTERVAL: Joi.string()
     .pattern(/^\d+(ms|s)$/)
     .default(DEFAULT_REFRESH_INTERVAL),
   SYNC_IN_PROCESS: Joi.boolean().default(true),
-  SYNC_POLL_MS: Joi.number().integer().min(10).default(DEFAULT_SYNC_POLL_MS),
+  SYNC_POLL_MS: Joi.number().integer().min(10).max(MAX_DURATION_MS).default(DEFAULT_SYNC_POLL_MS),
   SYNC_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(DEFAULT_SYNC_BATCH_SIZE),
-  SYNC_LEASE_MS: Joi.number().integer().min(1000).default(DEFAULT_SYNC_LEASE_MS),
-  BULK_FLUSH_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BULK_FLUSH_BYTES),
-  BULK_FLUSH_MS: Joi.number().integer().min(1).default(DEFAULT_BULK_FLUSH_MS),
+  SYNC_LEASE_MS: Joi.number().integer().min(1000).max(MAX_DURATION_MS).default(DEFAULT_SYNC_LEASE_MS),
+  BULK_FLUSH_BYTES: Joi.number().integer().min(1024).max(MAX_BULK_FLUSH_BYTES).default(DEFAULT_BULK_FLUSH_BYTES),
+  BULK_FLUSH_MS: Joi.number().integer().min(1).max(MAX_DURATION_MS).default(DEFAULT_BULK_FLUSH_MS),
   BULK_CONCURRENCY: Joi.number().integer().min(1).max(16).default(DEFAULT_BULK_CONCURRENCY),
   BOOTSTRAP_ADMIN_KEY: Joi.boolean(),
   RATE_LIMIT: Joi.boolean(),
-  RATE_LIMIT_WRITES_PER_KEY: Joi.number().integer().min(1).default(DEFAULT_RATE_LIMIT_WRITES_PER_KEY),
-  RATE_LIMIT_WRITES_PER_IP: Joi.number().integer().min(1).default(DEFAULT_RATE_LIMIT_WRITES_PER_IP),
-  RATE_LIMIT_AUTH_FAILURES_PER_IP: Joi.number().integer().min(1).default(DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP),
+  RATE_LIMIT_WRITES_PER_KEY: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_RATE_PER_MINUTE)
+    .default(DEFAULT_RATE_LIMIT_WRITES_PER_KEY),
+  RATE_LIMIT_WRITES_PER_IP: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_RATE_PER_MINUTE)
+    .default(DEFAULT_RATE_LIMIT_WRITES_PER_IP),
+  RATE_LIMIT_AUTH_FAILURES_PER_IP: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_RATE_PER_MINUTE)
+    .default(DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP),
   RATE_LIMIT_TRUSTED_PROXIES: Joi.number().integer().min(0).max(10).default(DEFAULT_RATE_LIMIT_TRUSTED_PROXIES),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
@@ -119,6 +137,16 @@ export const CONFIG_ENV_VARS: readonly string[] = Object.keys(schema.describe().
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** `http://HOST:PORT` (an IPv6 host in brackets); a free port is only known once listening. */
+function defaultApiUrl(host: string, port: number): string {
+  if (port === 0) {
+    throw new ConfigError(
+      'invalid setting PUBLIC_API_URL: PORT=0 (any free port) needs it, as every link starts with it',
+    );
+  }
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** Reads and validates the configuration from `env`; a bad setting throws one line naming it. */
@@ -134,7 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: envName,
     http: { host: v.HOST, port: v.PORT, bodyLimitBytes: v.BODY_LIMIT_BYTES },
     siteUrl: (v.SITE_URL as string).replace(/\/+$/, ''),
-    apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? `http://${v.HOST}:${v.PORT}`).replace(/\/+$/, ''),
+    apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, ''),
     defaultLanguage: v.DEFAULT_LANGUAGE,
     defaultTimezone: v.DEFAULT_TIMEZONE,
     mongo: { url: v.MONGO_URL, database: v.MONGO_DATABASE, timeoutMs: v.MONGO_TIMEOUT_MS },

@@ -74,6 +74,11 @@ describe('config', () => {
 
   it('derives the API URL from HOST and PORT when PUBLIC_API_URL is unset', () => {
     expect(loadConfig({ HOST: 'localhost', PORT: '3000' }).apiUrl).to.equal('http://localhost:3000');
+    expect(loadConfig({ HOST: '::1', PORT: '3000' }).apiUrl).to.equal('http://[::1]:3000');
+    expect(configError({ PORT: '0' }).message).to.match(/^invalid setting PUBLIC_API_URL: PORT=0/);
+    expect(loadConfig({ PORT: '0', PUBLIC_API_URL: 'http://127.0.0.1:4000/' }).apiUrl).to.equal(
+      'http://127.0.0.1:4000',
+    );
   });
 
   it('creates the first-run admin key only in development unless told otherwise', () => {
@@ -125,6 +130,11 @@ describe('config', () => {
     ['INDEX_PREFIX', 'Upper Case'],
     ['SYNC_IN_PROCESS', 'maybe'],
     ['LOG_LEVEL', 'verbose'],
+    ['ELASTICSEARCH_TIMEOUT_MS', '99999999999'],
+    ['MONGO_TIMEOUT_MS', '3000000000'],
+    ['SYNC_POLL_MS', '3000000000'],
+    ['BULK_FLUSH_BYTES', '1000000000'],
+    ['RATE_LIMIT_WRITES_PER_KEY', '2000000'],
   ];
   for (const [name, value] of badSettings) {
     it(`rejects ${name}=${value} with one line naming the setting`, () => {
