@@ -35,6 +35,7 @@ runCli('seed', async (argv, signal) => {
       events,
       seed,
       index,
+      signal,
       onProgress: (done) => {
         progress.tick(done - reported);
         reported = done;

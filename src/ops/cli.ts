@@ -101,6 +101,9 @@ export async function connectForOps(): Promise<Services> {
   }
 }
 
+/** A Ctrl-C this soon after the first is the same one, relayed. */
+const SECOND_INTERRUPT_AFTER_MS = 1_000;
+
 /**
  * Runs a script's main: Ctrl-C aborts `signal` (the operation cleans up; a second Ctrl-C
  * exits at once); errors become one line on stderr. Exit codes: main's, 2 for usage and
@@ -108,8 +111,15 @@ export async function connectForOps(): Promise<Services> {
  */
 export function runCli(name: string, main: (argv: string[], signal: AbortSignal) => Promise<number>): void {
   const controller = new AbortController();
+  let interruptedAt = 0;
   process.on('SIGINT', () => {
-    if (controller.signal.aborted) process.exit(130);
+    // One Ctrl-C can arrive twice: from the terminal and relayed by a wrapper (npm, tsx) in the
+    // same process group. Only a second one that a person pressed quits without cleaning up.
+    if (controller.signal.aborted) {
+      if (Date.now() - interruptedAt >= SECOND_INTERRUPT_AFTER_MS) process.exit(130);
+      return;
+    }
+    interruptedAt = Date.now();
     process.stderr.write(`\n${name}: interrupting, cleaning up (Ctrl-C again to quit at once)\n`);
     controller.abort();
   });

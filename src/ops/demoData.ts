@@ -31,6 +31,7 @@ import type { EventDoc } from '../storage/stores';
 import { Dice, prng } from './demoDice';
 import { demoEvent } from './demoEvents';
 import { seedCategories, seedOrganizers, seedTags, seedVenues } from './demoRecords';
+import { InterruptedError } from './opsError';
 import { reindex, type ReindexOptions } from './reindex';
 
 export type SeedIndexMode = 'worker' | 'reindex' | 'none';
@@ -43,6 +44,8 @@ export interface SeedOptions {
   chunkSize?: number;
   onProgress?: (done: number, total: number) => void;
   reindex?: Omit<ReindexOptions, 'kinds' | 'langs' | 'dryRun'>;
+  /** Ctrl-C: stops between chunks (what was inserted stays) with an InterruptedError. */
+  signal?: AbortSignal;
 }
 
 type Kinds = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
@@ -81,6 +84,11 @@ export async function seedDemo(services: Services, options: SeedOptions): Promis
   const events: number[] = [];
   const chunkSize = options.chunkSize ?? 1000;
   for (let done = 0; done < total; done += chunkSize) {
+    if (options.signal?.aborted) {
+      throw new InterruptedError(
+        `interrupted after ${events.length} of ${total} events: they stay in the database, not indexed unless queued (run "npm run reindex")`,
+      );
+    }
     const chunk: NewRecord<EventDoc>[] = [];
     for (let i = done; i < Math.min(total, done + chunkSize); i++) {
       chunk.push(demoEvent(dice, now, { venues, organizers, categories, tags, passwordHash }));

@@ -121,25 +121,33 @@ describe('ops scripts: flags, failures, output', function () {
       expect(result.stderr).to.match(/^reindex tags: \d+ records in \d+\.\d s \([\d.]+ records\/s\), 0 errors$/m);
     });
 
-    it('Ctrl-C before the swap: cleans up, exit 130, the alias still serves the old index', async () => {
-      const { services, config } = testWorld();
-      for (let i = 0; i < 25; i++) await storeEvent('en', { title: `interrupted ${i}` });
-      await settle();
-      const alias = aliasName(config, 'event', 'en');
-      const before = await indexesBehind(services.search, alias);
-      const { child, done } = startScript('reindex', ['--kind', 'events', '--batch', '1']);
-      const deadline = Date.now() + 60_000;
-      while ((await reindexTargets(services.db).countDocuments({})) === 0 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
-      child.kill('SIGINT');
-      const result = await done;
-      expect(result.code, result.stderr).to.equal(130);
-      expect(result.stderr).to.match(
-        /^reindex: interrupted before the swap: the live aliases are unchanged; run the reindex again$/m,
-      );
-      expect(await indexesBehind(services.search, alias)).to.deep.equal(before);
-      expect(Object.keys(await services.search.indices.get({ index: `${alias}-v*` }))).to.deep.equal(before);
-      expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
-    });
+    for (const [signals, how] of [
+      [1, 'Ctrl-C'],
+      [2, 'Ctrl-C delivered twice at once (by the terminal and a wrapper)'],
+    ] as const) {
+      it(`${how} before the swap: cleans up, exit 130, the alias still serves the old index`, async () => {
+        const { services, config } = testWorld();
+        for (let i = 0; i < 25; i++) await storeEvent('en', { title: `interrupted ${i}` });
+        await settle();
+        const alias = aliasName(config, 'event', 'en');
+        const before = await indexesBehind(services.search, alias);
+        const { child, done } = startScript('reindex', ['--kind', 'events', '--batch', '1']);
+        const deadline = Date.now() + 60_000;
+        while ((await reindexTargets(services.db).countDocuments({})) === 0 && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < signals; i++) {
+          if (i > 0) await new Promise((r) => setTimeout(r, 50));
+          child.kill('SIGINT');
+        }
+        const result = await done;
+        expect(result.code, result.stderr).to.equal(130);
+        expect(result.stderr).to.match(
+          /^reindex: interrupted before the swap: the live aliases are unchanged; run the reindex again$/m,
+        );
+        expect(await indexesBehind(services.search, alias)).to.deep.equal(before);
+        expect(Object.keys(await services.search.indices.get({ index: `${alias}-v*` }))).to.deep.equal(before);
+        expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
+      });
+    }
   });
 });

@@ -39,6 +39,24 @@ describe('ops: demo data (npm run seed, seedDemo)', function () {
     expect((await stores.venues.getMany(seeded.ids.venues)).size).to.equal(8);
   });
 
+  it('stops between chunks once interrupted (Ctrl-C), keeping what it inserted', async () => {
+    const { stores } = testWorld().services;
+    const before = await stores.events.highestId();
+    const controller = new AbortController();
+    const error = await seedDemo(testWorld().services, {
+      events: 20,
+      chunkSize: 5,
+      seed: 12,
+      now: NOW,
+      index: 'worker',
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    }).catch((err: unknown) => err);
+    expect((error as Error).name).to.equal('InterruptedError');
+    expect((error as Error).message).to.match(/^interrupted after 5 of 20 events/);
+    expect((await stores.events.getRange(before + 1, Number.MAX_SAFE_INTEGER)).size).to.equal(5);
+  });
+
   it('writes content in all three languages, translations included', async () => {
     const events = [...(await testWorld().services.stores.events.getMany(seeded.ids.events)).values()];
     for (const lang of LANGUAGES) {
