@@ -22,6 +22,8 @@ export const MAX_RATE_PER_MINUTE = 1_000_000;
 export const DEFAULT_SEARCH_TIMEOUT_MS = 2_000;
 export const DEFAULT_STORAGE_TIMEOUT_MS = 2_000;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** Within docker's 10 s between SIGTERM and SIGKILL. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 8_000;
 export const DEFAULT_SYNC_POLL_MS = 200;
 export const DEFAULT_SYNC_BATCH_SIZE = 500;
 export const DEFAULT_SYNC_LEASE_MS = 30_000;
@@ -38,7 +40,13 @@ export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
 
 export interface Config {
   env: 'development' | 'test' | 'production';
-  http: { host: string; port: number; bodyLimitBytes: number };
+  http: {
+    host: string;
+    port: number;
+    bodyLimitBytes: number;
+    /** How long a shutdown waits for requests in flight before closing their connections. */
+    shutdownGraceMs: number;
+  };
   siteUrl: string;
   /** Public base URL of this API, used in `rest_url`s stored with records. */
   apiUrl: string;
@@ -74,6 +82,7 @@ const schema = Joi.object({
   HOST: Joi.string().hostname().default(DEFAULT_HOST),
   PORT: Joi.number().integer().min(0).max(65535).default(DEFAULT_PORT),
   BODY_LIMIT_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BODY_LIMIT_BYTES),
+  SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(MAX_DURATION_MS).default(DEFAULT_SHUTDOWN_GRACE_MS),
   SITE_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default(DEFAULT_SITE_URL),
@@ -160,7 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const envName = v.NODE_ENV as Config['env'];
   return {
     env: envName,
-    http: { host: v.HOST, port: v.PORT, bodyLimitBytes: v.BODY_LIMIT_BYTES },
+    http: { host: v.HOST, port: v.PORT, bodyLimitBytes: v.BODY_LIMIT_BYTES, shutdownGraceMs: v.SHUTDOWN_GRACE_MS },
     siteUrl: (v.SITE_URL as string).replace(/\/+$/, ''),
     apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, ''),
     defaultLanguage: v.DEFAULT_LANGUAGE,

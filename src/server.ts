@@ -10,8 +10,12 @@ import { allRoutes } from './routes';
 export interface RunningServer {
   url: string;
   server: Server;
-  /** Stops accepting connections and waits for in-flight requests. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and waits for in-flight requests, at most `graceMs` (default: the
+   * SHUTDOWN_GRACE_MS setting): then their connections are closed, so a slow client cannot hold
+   * a deploy up.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Serves the API on `host:port` (port 0: any free port) over the given services. */
@@ -54,11 +58,15 @@ export async function startServer(services: Services, host: string, port: number
   return {
     url: `http://${host}:${address.port}`,
     server,
-    close: () =>
+    close: (graceMs = services.config.http.shutdownGraceMs) =>
       new Promise<void>((resolve) => {
         closing = true;
         inFlight.forEach(closeAfterResponse);
-        server.close(() => resolve());
+        const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(deadline);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../src/embedded/managedProcess';
+import { startServer } from '../../src/server';
 import { testWorld } from '../support/harness';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -157,5 +158,28 @@ describe('npm start: startup and graceful shutdown', function () {
     const { code, signal, at } = await started.exited;
     expect({ code, signal }, started.output()).to.deep.equal({ code: 0, signal: null });
     expect(at - signalledAt, 'seconds from SIGTERM to exit').to.be.below(5_000);
+  });
+});
+
+describe('server shutdown deadline', () => {
+  it('closes the connection of a request still in flight once the grace period is over', async () => {
+    const running = await startServer(testWorld().services, '127.0.0.1', 0);
+    const port = Number(new URL(running.url).port);
+    const slow = await connect(port);
+    let response = '';
+    slow.on('data', (chunk: Buffer) => (response += chunk.toString()));
+    const closed = new Promise<number>((resolve) => slow.on('close', () => resolve(Date.now())));
+    // A keyed write whose body never comes in full: only the deadline ends this request.
+    slow.write(
+      `POST /calendar/events/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${testWorld().adminKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 2000\r\n\r\n{"title":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await running.close(500);
+    const stoppedIn = Date.now() - started;
+    expect(stoppedIn, 'ms from close to closed').to.be.within(400, 3_000);
+    expect((await closed) - started).to.be.below(3_000);
+    expect(response, 'no answer: the body never came').to.equal('');
   });
 });

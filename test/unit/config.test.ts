@@ -21,7 +21,7 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).to.deep.equal({
       env: 'development',
-      http: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024 },
+      http: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, shutdownGraceMs: 8000 },
       siteUrl: 'http://127.0.0.1:8080',
       apiUrl: 'http://127.0.0.1:8080',
       defaultLanguage: 'en',
