@@ -1,27 +1,36 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { PROBE_TIMEOUT_MS, withTimeout } from './probe';
 import type { SyncReporter, SyncReport } from './syncReporter';
 
 /** Where the scrape-time figures come from (the queue in MongoDB, the two dependencies). */
+interface Backlog {
+  pending: number;
+  oldestPendingMs: number;
+}
+
 export interface MetricsSources {
-  backlog(): Promise<{ pending: number; oldestPendingMs: number }>;
+  backlog(): Promise<Backlog>;
   mongo(): Promise<boolean>;
   elasticsearch(): Promise<boolean>;
 }
 
-/** A scrape must answer even when a dependency hangs: each probe gets this long. */
-const PROBE_TIMEOUT_MS = 1_000;
 /** One scrape reads the backlog once, however many gauges show it. */
 const SNAPSHOT_TTL_MS = 250;
 
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800];
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+/**
+ * A gauge with no labels that can be absent: prom-client writes an unlabelled gauge as 0 even
+ * after `reset()`, and a backlog of 0 would read as "nothing waiting" while it is unknown.
+ */
+class OptionalGauge extends Gauge {
+  known = true;
+
+  override async get(): ReturnType<Gauge['get']> {
+    const metric = await super.get();
+    return this.known ? metric : { ...metric, values: [] };
+  }
 }
 
 function memoised<T>(load: () => Promise<T>, ttlMs: number): () => Promise<T> {
@@ -113,26 +122,27 @@ export class Metrics {
       }, SNAPSHOT_TTL_MS);
     const probes = { mongo: up('mongo'), elasticsearch: up('elasticsearch') };
 
-    new Gauge({
-      name: 'calendar_sync_backlog_entries',
-      help: 'Records waiting to be (re)indexed; absent while MongoDB cannot be read',
-      registers,
-      async collect() {
-        const figures = await backlog();
-        if (figures) this.set(figures.pending);
-        else this.reset();
-      },
-    });
-    new Gauge({
-      name: 'calendar_sync_oldest_pending_seconds',
-      help: 'Age of the oldest record waiting to be indexed (0 when none); absent while MongoDB cannot be read',
-      registers,
-      async collect() {
-        const figures = await backlog();
-        if (figures) this.set(figures.oldestPendingMs / 1000);
-        else this.reset();
-      },
-    });
+    const backlogGauge = (name: string, help: string, value: (figures: Backlog) => number) =>
+      new OptionalGauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          const figures = await backlog();
+          (this as OptionalGauge).known = figures !== undefined;
+          if (figures) this.set(value(figures));
+        },
+      });
+    backlogGauge(
+      'calendar_sync_backlog_entries',
+      'Records waiting to be (re)indexed; absent while MongoDB cannot be read',
+      (figures) => figures.pending,
+    );
+    backlogGauge(
+      'calendar_sync_oldest_pending_seconds',
+      'Age of the oldest record waiting to be indexed (0 when none); absent while MongoDB cannot be read',
+      (figures) => figures.oldestPendingMs / 1000,
+    );
     new Gauge({
       name: 'calendar_dependency_up',
       help: 'Whether a backing service answers (1) or not (0), probed at scrape time',

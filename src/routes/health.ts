@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../http/types';
+import { PROBE_TIMEOUT_MS, withTimeout } from '../metrics/probe';
 
 export interface HealthChecks {
   mongo(): Promise<boolean>;
@@ -17,8 +18,12 @@ export function healthRoutes(checks: HealthChecks): Middleware<AppState> {
       return;
     }
     if (ctx.path !== '/readyz') return next();
-    const [mongo, elasticsearch] = await Promise.all([checks.mongo(), checks.elasticsearch()]);
-    const sync = checks.sync ? await checks.sync().catch(() => undefined) : undefined;
+    // Together, each within the probe timeout: a probe that gives up after a second sees the 503.
+    const [mongo, elasticsearch, sync] = await Promise.all([
+      withTimeout(checks.mongo(), PROBE_TIMEOUT_MS).catch(() => false),
+      withTimeout(checks.elasticsearch(), PROBE_TIMEOUT_MS).catch(() => false),
+      checks.sync ? withTimeout(checks.sync(), PROBE_TIMEOUT_MS).catch(() => undefined) : undefined,
+    ]);
     const ready = mongo && elasticsearch;
     ctx.status = ready ? 200 : 503;
     ctx.body = {

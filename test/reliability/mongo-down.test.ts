@@ -133,8 +133,11 @@ describe('reliability: MongoDB-protocol server down', function () {
     const ready = await send('GET', '/readyz');
     expect(ready.status).to.equal(503);
     expect(ready.body.services).to.deep.equal({ mongo: 'down', elasticsearch: 'up' });
+    expect(ready.ms, 'a probe with a 2 s timeout sees the 503').to.be.below(1_800);
     expect((await send('GET', '/healthz')).status).to.equal(200);
-    expect((await send('GET', '/metrics')).body).to.include('calendar_dependency_up{dependency="mongo"} 0');
+    const metrics = (await send('GET', '/metrics')).body as string;
+    expect(metrics).to.include('calendar_dependency_up{dependency="mongo"} 0');
+    expect(metrics, 'an unknown backlog is absent, not 0').not.to.match(/^calendar_sync_backlog_entries /m);
     expect(child.alive(), child.output()).to.equal(true);
     const streamed = await stream.stop();
     const unexpected = streamed.failed.filter((res) => res.status !== 503 || res.body?.code !== 'storage-unavailable');
