@@ -7,7 +7,7 @@ import { createSearchClient, pingSearch } from '../search/client';
 import { PLURAL, SYNC_KINDS } from '../search/indexNames';
 import { openServices, type Services } from '../services';
 import type { SyncKind } from '../storage/syncQueue';
-import { InterruptedError, OpsError, UsageError } from './opsError';
+import { InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -68,7 +68,7 @@ async function resolveUrls(config: Config): Promise<Config> {
   if (config.mongo.url && config.elasticsearch.url) return config;
   const running = await readRunningState(PROJECT_ROOT);
   if (!running) {
-    throw new OpsError(
+    throw new UnreachableError(
       'no MongoDB / Elasticsearch to connect to: set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first',
     );
   }
@@ -87,7 +87,7 @@ export async function connectForOps(): Promise<Services> {
   const answers = await pingSearch(probe);
   await probe.close();
   if (!answers)
-    throw new OpsError(
+    throw new UnreachableError(
       `Elasticsearch does not answer at ${withoutPassword(esUrl)}: start it (npm run services:start) or set ELASTICSEARCH_URL`,
     );
   // Operator output is the progress and report; the service log only for warnings unless asked.
@@ -95,7 +95,7 @@ export async function connectForOps(): Promise<Services> {
   try {
     return await openServices(config, log);
   } catch (err) {
-    throw new OpsError(
+    throw new UnreachableError(
       `could not connect to MongoDB at ${withoutPassword(config.mongo.url as string)} (${(err as Error).message.split('\n')[0]}): start it (npm run services:start) or set MONGO_URL`,
     );
   }
@@ -107,7 +107,8 @@ const SECOND_INTERRUPT_AFTER_MS = 1_000;
 /**
  * Runs a script's main: Ctrl-C aborts `signal` (the operation cleans up; a second Ctrl-C
  * exits at once); errors become one line on stderr. Exit codes: main's, 2 for usage and
- * configuration mistakes, 130 when interrupted, 1 for any other failure.
+ * configuration mistakes, 3 when MongoDB or Elasticsearch cannot be reached, 130 when
+ * interrupted, 1 for any other failure.
  */
 export function runCli(name: string, main: (argv: string[], signal: AbortSignal) => Promise<number>): void {
   const controller = new AbortController();
@@ -132,6 +133,7 @@ export function runCli(name: string, main: (argv: string[], signal: AbortSignal)
           : `${err.message.split('\n')[0]}`;
       console.error(`${name}: ${message}`);
       if (err instanceof UsageError || err instanceof ConfigError) process.exit(2);
+      if (err instanceof UnreachableError) process.exit(3);
       process.exit(err instanceof InterruptedError ? 130 : 1);
     },
   );

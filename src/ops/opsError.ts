@@ -12,3 +12,8 @@ export class UsageError extends Error {
 export class InterruptedError extends OpsError {
   override name = 'InterruptedError';
 }
+
+/** MongoDB or Elasticsearch could not be reached: nothing was checked or changed (exit 3). */
+export class UnreachableError extends OpsError {
+  override name = 'UnreachableError';
+}

@@ -36,6 +36,8 @@ export interface VerifyOptions {
   kinds?: readonly SyncKind[];
   langs?: readonly Language[];
   repair?: boolean;
+  /** A change pending longer than this is stuck (no worker?), a difference (default 60 s). */
+  stuckAfterMs?: number;
   pageSize?: number;
   samples?: number;
   progress?: ProgressFactory;
@@ -63,6 +65,8 @@ export interface AliasCheck {
   stale: number;
   /** Records whose change is in flight (not compared). */
   pending: number;
+  /** Of those, the ones waiting for longer than `stuckAfterMs`: no worker is taking them. */
+  stuck: number;
   /** The first differences of each type. */
   samples: Drift[];
   /** Records queued for repair. */
@@ -71,6 +75,8 @@ export interface AliasCheck {
 
 export interface VerifyReport {
   inSync: boolean;
+  /** Pending changes older than this counted as stuck. */
+  stuckAfterMs: number;
   aliases: AliasCheck[];
   repaired: number;
   seconds: number;
@@ -78,6 +84,14 @@ export interface VerifyReport {
 
 /** Suspects are confirmed (re-read) this many at a time. */
 const CONFIRM_BATCH = 500;
+/** A running worker takes a change within a second or two; one waiting a minute is stuck. */
+export const STUCK_AFTER_MS = 60_000;
+
+/** Counts a pending entry, and whether it has waited too long for a worker. */
+function countPending(check: AliasCheck, entry: SyncEntry, options: VerifyOptions): void {
+  check.pending++;
+  if (Date.now() - entry.dirtyAt.getTime() > (options.stuckAfterMs ?? STUCK_AFTER_MS)) check.stuck++;
+}
 
 export async function verifySync(services: Services, options: VerifyOptions = {}): Promise<VerifyReport> {
   const started = Date.now();
@@ -92,9 +106,10 @@ export async function verifySync(services: Services, options: VerifyOptions = {}
   } finally {
     await client.close();
   }
-  const inSync = aliases.every((a) => !a.aliasMissing && a.missing + a.extra + a.stale === 0);
+  const inSync = aliases.every((a) => !a.aliasMissing && a.missing + a.extra + a.stale + a.stuck === 0);
   return {
     inSync,
+    stuckAfterMs: options.stuckAfterMs ?? STUCK_AFTER_MS,
     aliases,
     repaired: aliases.reduce((sum, a) => sum + a.repaired, 0),
     seconds: (Date.now() - started) / 1000,
@@ -121,6 +136,7 @@ async function verifyAlias(
     extra: 0,
     stale: 0,
     pending: 0,
+    stuck: 0,
     samples: [],
     repaired: 0,
   };
@@ -140,7 +156,7 @@ async function verifyAlias(
         if (check.database % pageSize === 0) progress.tick(pageSize);
       }
       if (pair.index) check.index++;
-      if (pair.database?.entry?.pending) check.pending++;
+      if (pair.database?.entry?.pending) countPending(check, pair.database.entry, options);
       else if (!pair.database || !pair.index || pair.database.entry?.version !== pair.index.version)
         suspects.push(pair);
       if (suspects.length >= CONFIRM_BATCH) {
@@ -177,7 +193,7 @@ async function settleSuspects(
   for (const id of ids) {
     const entry = entries.get(id);
     const indexed = versions.get(id);
-    if (entry?.pending) check.pending++;
+    if (entry?.pending) countPending(check, entry, options);
     else if (records.has(id) && indexed === undefined) drifts.push({ id, type: 'missing', detail: 'not in the index' });
     else if (!records.has(id) && indexed !== undefined)
       drifts.push({ id, type: 'extra', detail: `index v${indexed}, no record` });
@@ -224,7 +240,8 @@ export function formatVerifyReport(report: VerifyReport, options: { repair?: boo
       continue;
     }
     const differences = check.missing + check.extra + check.stale;
-    const pending = check.pending > 0 ? `, ${check.pending} pending` : '';
+    const stuck = check.stuck > 0 ? ` (${check.stuck} waiting over ${report.stuckAfterMs / 1000} s)` : '';
+    const pending = check.pending > 0 ? `, ${check.pending} pending${stuck}` : '';
     lines.push(
       `${name}: ${check.database} records, ${check.index} documents: ${differences === 0 ? 'in sync' : `missing ${check.missing}, extra ${check.extra}, stale ${check.stale}`}${pending}`,
     );
@@ -237,8 +254,15 @@ export function formatVerifyReport(report: VerifyReport, options: { repair?: boo
     }
   }
   const drift = report.aliases.reduce((sum, a) => sum + a.missing + a.extra + a.stale, 0);
+  const stuck = report.aliases.reduce((sum, a) => sum + a.stuck, 0);
   const missingAliases = report.aliases.filter((a) => a.aliasMissing).length;
-  const what = [drift > 0 ? `${drift} differences` : '', missingAliases > 0 ? `${missingAliases} aliases missing` : '']
+  const what = [
+    drift > 0 ? `${drift} differences` : '',
+    missingAliases > 0 ? `${missingAliases} aliases missing` : '',
+    stuck > 0
+      ? `${stuck} changes waiting over ${report.stuckAfterMs / 1000} s: is a sync worker running (npm start or npm run worker)?`
+      : '',
+  ]
     .filter(Boolean)
     .join(', ');
   if (report.inSync) lines.push(`in sync (${report.seconds.toFixed(1)} s)`);

@@ -59,10 +59,10 @@ describe('ops scripts: flags, failures, output', function () {
     }
   });
 
-  describe('unreachable services: one line saying what and what to do, exit 1', () => {
+  describe('unreachable services: one line saying what and what to do, exit 3', () => {
     it('Elasticsearch down', async () => {
       const result = await runScript('reindex', [], NOWHERE);
-      expect(result.code).to.equal(1);
+      expect(result.code).to.equal(3);
       expect(oneLine(result.stderr)).to.equal(
         'reindex: Elasticsearch does not answer at http://127.0.0.1:1: start it (npm run services:start) or set ELASTICSEARCH_URL',
       );
@@ -70,7 +70,7 @@ describe('ops scripts: flags, failures, output', function () {
 
     it('MongoDB down', async () => {
       const result = await runScript('sync-verify', [], { MONGO_URL: NOWHERE.MONGO_URL, MONGO_TIMEOUT_MS: '500' });
-      expect(result.code).to.equal(1);
+      expect(result.code).to.equal(3);
       expect(oneLine(result.stderr)).to.match(
         /^sync:verify: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it \(npm run services:start\) or set MONGO_URL$/,
       );
@@ -82,7 +82,7 @@ describe('ops scripts: flags, failures, output', function () {
         MONGO_URL: 'mongodb://admin:s3cret@127.0.0.1:1/',
         ELASTICSEARCH_URL: 'http://elastic:s3cret@127.0.0.1:1',
       });
-      expect(result.code).to.equal(1);
+      expect(result.code).to.equal(3);
       expect(oneLine(result.stderr)).to.equal(
         'seed: Elasticsearch does not answer at http://elastic:***@127.0.0.1:1: start it (npm run services:start) or set ELASTICSEARCH_URL',
       );

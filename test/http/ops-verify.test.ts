@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { verifySync } from '../../src/ops/verify';
+import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { syncKey } from '../../src/storage/syncQueue';
 import { testWorld } from '../support/harness';
@@ -111,7 +111,14 @@ describe('ops: sync:verify (npm run sync:verify)', function () {
       });
       const report = await verifySync(services, { kinds: ['event'], langs: ['de'] });
       expect(report.inSync).to.equal(true);
-      expect(report.aliases[0]).to.include({ missing: 0, pending: 1 });
+      expect(report.aliases[0]).to.include({ missing: 0, pending: 1, stuck: 0 });
+      // The same change waiting longer than the limit: no worker takes it, so the gate fails.
+      const stuck = await verifySync(services, { kinds: ['event'], langs: ['de'], stuckAfterMs: 0 });
+      expect(stuck.inSync).to.equal(false);
+      expect(stuck.aliases[0]).to.include({ missing: 0, pending: 1, stuck: 1 });
+      expect(formatVerifyReport(stuck).at(-1)).to.equal(
+        'NOT in sync: 1 changes waiting over 0 s: is a sync worker running (npm start or npm run worker)?',
+      );
     } finally {
       await services.sync.entries.updateOne({ _id: syncKey('event', deleted) }, { $set: { leaseUntil: new Date(0) } });
       await settle();
