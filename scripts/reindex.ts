@@ -1,4 +1,12 @@
-import { connectForOps, parseFlags, parseKinds, parseLangs, parsePositiveInt, runCli } from '../src/ops/cli';
+import {
+  announceLinks,
+  connectForOps,
+  parseFlags,
+  parseKinds,
+  parseLangs,
+  parsePositiveInt,
+  runCli,
+} from '../src/ops/cli';
 import { formatRate, progressTo } from '../src/ops/progress';
 import { DEFAULT_REINDEX_BATCH, reindex } from '../src/ops/reindex';
 
@@ -30,6 +38,7 @@ runCli('reindex', async (argv, signal) => {
   };
   const services = await connectForOps();
   try {
+    if (!options.dryRun) announceLinks('reindex', services.config);
     const result = await reindex(services, {
       ...options,
       signal,

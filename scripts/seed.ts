@@ -1,4 +1,4 @@
-import { connectForOps, parseFlags, parsePositiveInt, runCli } from '../src/ops/cli';
+import { announceLinks, connectForOps, parseFlags, parsePositiveInt, runCli } from '../src/ops/cli';
 import { seedDemo, type SeedIndexMode } from '../src/ops/demoData';
 import { UsageError } from '../src/ops/opsError';
 import { progressTo, startProgress } from '../src/ops/progress';
@@ -29,6 +29,7 @@ runCli('seed', async (argv, signal) => {
     throw new UsageError(`unknown --index "${flags.index}": use one of ${MODES.join(', ')}; ${USAGE}`);
   const services = await connectForOps();
   try {
+    if (index === 'reindex') announceLinks('seed', services.config);
     const progress = startProgress({ label: 'seed events', total: events });
     let reported = 0;
     const result = await seedDemo(services, {

@@ -79,6 +79,16 @@ async function resolveUrls(config: Config): Promise<Config> {
   };
 }
 
+/**
+ * Index documents carry links built from this process's settings: says which, since a shell
+ * without the API's PUBLIC_API_URL and SITE_URL would index links to the wrong place.
+ */
+export function announceLinks(name: string, config: Config): void {
+  process.stderr.write(
+    `${name}: links start with ${config.apiUrl} (PUBLIC_API_URL) and ${config.siteUrl} (SITE_URL): the API's own settings?\n`,
+  );
+}
+
 /** Connects like the API does, with one clear line when a server does not answer. */
 export async function connectForOps(): Promise<Services> {
   const config = await resolveUrls(loadConfig());

@@ -119,6 +119,10 @@ describe('ops scripts: flags, failures, output', function () {
       expect(result.stdout).to.include(`tags/en: ${alias} → ${after[0]} (`);
       expect(result.stdout).to.match(/^reindexed \d+ records in \d+\.\d s \([\d.]+ records\/s\), 0 errors$/m);
       expect(result.stderr).to.match(/^reindex tags: \d+ records in \d+\.\d s \([\d.]+ records\/s\), 0 errors$/m);
+      const { apiUrl, siteUrl } = testWorld().config;
+      expect(result.stderr).to.include(
+        `reindex: links start with ${apiUrl} (PUBLIC_API_URL) and ${siteUrl} (SITE_URL): the API's own settings?\n`,
+      );
     });
 
     for (const [signals, how] of [

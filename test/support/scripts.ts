@@ -19,6 +19,9 @@ function scriptEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     ELASTICSEARCH_URL: config.elasticsearch.url,
     INDEX_PREFIX: config.elasticsearch.indexPrefix,
     INDEX_REFRESH_INTERVAL: config.elasticsearch.refreshInterval,
+    // Index documents carry links: the scripts must build them as the test API does.
+    PUBLIC_API_URL: config.apiUrl,
+    SITE_URL: config.siteUrl,
     ...env,
   };
 }
