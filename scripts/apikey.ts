@@ -5,12 +5,11 @@ import { ApiKeyStore, ROLES, type ApiKeyRecord } from '../src/auth/apiKeys';
 import { readRunningState } from '../src/embedded/embeddedServices';
 import type { Role } from '../src/http/types';
 import { connectMongo } from '../src/storage/mongo';
+import { withoutPassword } from '../src/ops/cli';
+import { UnreachableError, UsageError } from '../src/ops/opsError';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const USAGE = `usage: npm run apikey -- create --role <${ROLES.join('|')}> --name <name> | list | revoke <id>`;
-
-/** A mistake of the caller: one line saying what to do, exit code 2. */
-class UsageError extends Error {}
 
 interface Command {
   run(keys: ApiKeyStore): Promise<void>;
@@ -105,14 +104,14 @@ async function mongoUrl(configured: string | undefined): Promise<string> {
   if (configured) return configured;
   const running = await readRunningState(PROJECT_ROOT);
   if (running) return running.mongo.url;
-  throw new Error('no MongoDB to connect to: set MONGO_URL, or run "npm run services:start" first');
-}
-
-function withoutPassword(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+  throw new UnreachableError('no MongoDB to connect to: set MONGO_URL, or run "npm run services:start" first');
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   const command = parseCommand(argv);
   const config = loadConfig();
   const url = await mongoUrl(config.mongo.url);
@@ -120,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     connection = await connectMongo({ ...config.mongo, url });
   } catch (err) {
-    throw new Error(`could not connect to MongoDB at ${withoutPassword(url)}: ${(err as Error).message}`, {
+    throw new UnreachableError(`could not connect to MongoDB at ${withoutPassword(url)}: ${(err as Error).message}`, {
       cause: err,
     });
   }
@@ -141,5 +140,7 @@ function exitAfterOutput(code: number): void {
 
 main(process.argv.slice(2)).then(exitAfterOutput, (err: Error) => {
   console.error(`apikey: ${err.message}`);
-  exitAfterOutput(err instanceof UsageError || err instanceof ConfigError ? 2 : 1);
+  exitAfterOutput(
+    err instanceof UsageError || err instanceof ConfigError ? 2 : err instanceof UnreachableError ? 3 : 1,
+  );
 });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { acquireServices, type RunningServices } from './embedded/embeddedServices';
 import { createLogger } from './log';
+import { withoutPassword } from './ops/cli';
 import { startServer } from './server';
 import { openServices } from './services';
 import { ensureSearchIndexes } from './search/ensureIndexes';
@@ -31,7 +32,11 @@ async function main(): Promise<void> {
       elasticsearch: { ...config.elasticsearch, url: config.elasticsearch.url ?? embedded.elasticsearchUrl },
     };
   }
-  const services = await openServices(config, log);
+  const services = await openServices(config, log).catch((err: Error) => {
+    throw new Error(
+      `could not connect to MongoDB at ${withoutPassword(config.mongo.url as string)} (${err.message.split('\n')[0]}): start it or set MONGO_URL`,
+    );
+  });
   if (config.auth.bootstrapAdminKey && (await services.apiKeys.count()) === 0) {
     const { key } = await services.apiKeys.create('first administrator', 'administrator');
     console.log(`\nNo API keys existed, so one administrator key was created. It is shown only now:\n\n  ${key}\n`);

@@ -17,13 +17,21 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   options: T,
   usage: string,
 ) {
+  let parsed;
   try {
-    const parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true });
-    return parsed.values;
+    parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true, tokens: true });
   } catch (err) {
     // node's own messages span several sentences; keep the first and add the usage.
     throw new UsageError(`${(err as Error).message.split('. ')[0]}; ${usage}`);
   }
+  // parseArgs keeps the last of a repeated flag: `--kind events --kind venues` would rebuild venues only.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given twice: give it once; ${usage}`);
+    seen.add(token.name);
+  }
+  return parsed.values;
 }
 
 const KIND_BY_NAME = new Map<string, SyncKind>(SYNC_KINDS.map((kind) => [PLURAL[kind], kind]));
@@ -59,7 +67,8 @@ export function parsePositiveInt(
   return n;
 }
 
-function withoutPassword(url: string): string {
+/** `url` with any password in it masked, for messages and logs. */
+export function withoutPassword(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 

@@ -14,8 +14,17 @@ interface ScriptResult {
 
 /** Runs `npm run apikey -- <args>` (without npm's banner) against the test world's database. */
 function apikey(...args: string[]): Promise<ScriptResult> {
+  return apikeyWith({}, ...args);
+}
+
+function apikeyWith(overrides: Record<string, string>, ...args: string[]): Promise<ScriptResult> {
   const { config } = testWorld();
-  const env = { PATH: process.env.PATH, MONGO_URL: config.mongo.url, MONGO_DATABASE: config.mongo.database };
+  const env = {
+    PATH: process.env.PATH,
+    MONGO_URL: config.mongo.url,
+    MONGO_DATABASE: config.mongo.database,
+    ...overrides,
+  };
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -111,5 +120,14 @@ describe('npm run apikey', function () {
     );
     expect(results[2]!.stderr).to.match(/^apikey: Unknown option '--colour'; usage: npm run apikey -- create/);
     expect(await testWorld().services.apiKeys.count()).to.equal(before);
+  });
+
+  it('--help prints the usage (exit 0); an unreachable MongoDB is one line and exit 3', async () => {
+    const help = await apikey('--help');
+    expect([help.code, help.stdout]).to.deep.equal([0, `${help.stdout.split('\n')[0]}\n`]);
+    expect(help.stdout).to.match(/^usage: npm run apikey -- create --role /);
+    const down = await apikeyWith({ MONGO_URL: 'mongodb://127.0.0.1:1/', MONGO_TIMEOUT_MS: '500' }, 'list');
+    expect(down.code, down.stderr).to.equal(3);
+    expect(down.stderr).to.match(/^apikey: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/: [^\n]+\n$/);
   });
 });

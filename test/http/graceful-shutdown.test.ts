@@ -161,6 +161,32 @@ describe('npm start: startup and graceful shutdown', function () {
   });
 });
 
+describe('npm start: MongoDB unreachable', () => {
+  it('stops with one line naming MongoDB, its address and the setting, exit 1', async () => {
+    const { config } = testWorld();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: PROJECT_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        PORT: String(await freePort()),
+        MONGO_URL: 'mongodb://127.0.0.1:1/',
+        MONGO_TIMEOUT_MS: '500',
+        ELASTICSEARCH_URL: config.elasticsearch.url,
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, stderr).to.equal(1);
+    expect(stderr).to.match(
+      /^calendar: could not start: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it or set MONGO_URL\n$/,
+    );
+  });
+});
+
 describe('server shutdown deadline', () => {
   it('closes the connection of a request still in flight once the grace period is over', async () => {
     const running = await startServer(testWorld().services, '127.0.0.1', 0);

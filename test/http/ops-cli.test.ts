@@ -35,6 +35,11 @@ describe('ops scripts: flags, failures, output', function () {
       ['reindex', ['--frobnicate'], /^reindex: Unknown option '--frobnicate'; usage: npm run reindex -- /],
       ['reindex', ['events'], /^reindex: Unexpected argument 'events'; usage: /],
       [
+        'reindex',
+        ['--kind', 'events', '--kind', 'venues'],
+        /^reindex: --kind is given twice: give it once; usage: npm run reindex -- /,
+      ],
+      [
         'sync-verify',
         ['--kind'],
         /^sync:verify: Option '--kind <value>' argument missing; usage: npm run sync:verify -- /,
