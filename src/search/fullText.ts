@@ -15,20 +15,24 @@ export function fullTextQuery(
   boosts: string[],
   textField = 'all_text',
 ): estypes.QueryDslQueryContainer {
-  const everyWord = search
-    .split(/\s+/)
-    .filter((word) => word !== '')
-    .map((word) =>
-      boolQuery({ minimum_should_match: 1 }, [
-        { match: { [textField]: { query: word, operator: 'and', zero_terms_query: 'all' } } },
-        { match: { [`${textField}.${PLAIN_SUBFIELD}`]: { query: word, operator: 'and', fuzziness: 'AUTO' } } },
-      ]),
-    );
+  const plainField = `${textField}.${PLAIN_SUBFIELD}`;
+  // A "word" of symbols only (`*`, `&&`) has no terms: it neither matches nor is required.
+  const words = search.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
+  if (words.length === 0) return { match_none: {} };
+  const everyWord = words.map((word) =>
+    boolQuery({ minimum_should_match: 1 }, [
+      { match: { [textField]: { query: word, operator: 'and', zero_terms_query: 'all' } } },
+      { match: { [plainField]: { query: word, operator: 'and', fuzziness: 'AUTO' } } },
+    ]),
+  );
+  // Stop words match anything by stem: some word must be in the text as written, so `the` alone
+  // is not every record.
+  const someWord: estypes.QueryDslQueryContainer = { match: { [plainField]: { query: search, fuzziness: 'AUTO' } } };
   return boolQuery(
     {
       must: [
         boolQuery({ minimum_should_match: 1 }, [
-          boolQuery({ must: everyWord }),
+          boolQuery({ must: [...everyWord, someWord] }),
           { match_bool_prefix: { [nameField]: { query: search, operator: 'and' } } },
         ]),
       ],

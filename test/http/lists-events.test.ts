@@ -341,6 +341,7 @@ describe('lists: GET /events filters', () => {
     expect(await search('de', 'kinder')).to.deep.equal([ids['Poetry Reading']]);
     expect(await search('de', 'kindr'), 'one typo').to.deep.equal([ids['Poetry Reading']]);
     expect(await search('de', 'kino'), 'one edit from the stem only').to.deep.equal([]);
+    expect(await search('en', 'the'), 'a stop word alone is not every event').to.deep.equal([]);
     expect(await search('en', 'the%20jaz%20nihgt&orderby=start_date'), 'a stop word, two typos').to.deep.equal([
       ids['Jazz Night'],
       ids['Jazz Night Encore'],
