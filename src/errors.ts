@@ -80,8 +80,8 @@ export class NotFoundError extends CalendarError {
 
 export class MethodNotAllowedError extends CalendarError {
   override name = 'MethodNotAllowedError';
-  constructor(allowed: string[]) {
-    super(405, 'rest_method_not_allowed', 'No route was found matching the URL and request method.', {
+  constructor(method: string, allowed: string[]) {
+    super(405, 'rest_method_not_allowed', `${method} is not allowed here; this route takes ${allowed.join(', ')}.`, {
       headers: { Allow: allowed.join(', ') },
     });
   }

@@ -7,7 +7,7 @@
 import { ForbiddenError, type RecordKind } from '../errors';
 import type { Principal } from '../http/types';
 import type { Status } from '../storage/stores';
-import { withArticle } from '../domain/words';
+import { STATUS_WORDS, withArticle } from '../domain/words';
 
 export const ALL_STATUSES: readonly Status[] = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
 /** Every status but `trash`: what a list shows when no `status` is asked for. */
@@ -150,7 +150,7 @@ export function decideUpdate(
   if (author) return author;
   if (principal.role !== 'contributor') return allow();
   if (!CONTRIBUTOR_EDITABLE.includes(existing.status)) {
-    return deny(`Contributors may not change ${withArticle(kind)} once it is ${existing.status}.`);
+    return deny(`Contributors may not change ${withArticle(kind)} once it is ${STATUS_WORDS[existing.status]}.`);
   }
   return contributorStatus(request.status, false);
 }
@@ -162,7 +162,7 @@ export function decideDelete(kind: RecordKind, principal: Principal, existing: O
   if (force) return deny('Only editors and administrators may delete permanently (force=true).');
   if (!owns(principal, existing)) return deny(`You may only delete your own ${kind}s.`);
   if (principal.role === 'contributor' && !CONTRIBUTOR_EDITABLE.includes(existing.status)) {
-    return deny(`Contributors may not delete ${withArticle(kind)} once it is ${existing.status}.`);
+    return deny(`Contributors may not delete ${withArticle(kind)} once it is ${STATUS_WORDS[existing.status]}.`);
   }
   return allow();
 }

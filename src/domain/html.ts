@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
+import { ValidationError } from '../errors';
 
 /** Whitespace-separated tag names, as one readable line. */
 const tags = (names: string): string[] => names.split(' ');
@@ -12,6 +13,20 @@ const ALLOWED: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
 };
+
+/**
+ * `html` made safe, within `max` characters as stored: escaping can lengthen a text (`&` becomes
+ * `&amp;`), and what is returned must be accepted when sent back. Longer is a 400 naming `param`.
+ */
+export function safeRichText(param: string, html: string, max: number): string {
+  const safe = sanitizeRichText(html);
+  if (safe.length > max) {
+    throw new ValidationError({
+      [param]: `${param} is ${safe.length} characters once its HTML is made safe (& is written &amp;): at most ${max}`,
+    });
+  }
+  return safe;
+}
 
 /** Keeps safe formatting only (CONTRACT part 2): no scripts, handlers or `javascript:` URLs. */
 export function sanitizeRichText(html: string): string {

@@ -60,6 +60,10 @@ function fromFramework(err: HttpError & Error): CalendarError | undefined {
   const status = err.status ?? err.statusCode ?? err.httpCode;
   if (status === 413) return new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');
   if (status === 415) return new CalendarError(415, 'rest_unsupported_media_type', 'Unsupported request body type.');
+  // Valid JSON that is not an object (`null`, `"text"`, `12`): refused as an array is, by validate().
+  if (status === 400 && /only supports object and array/.test(err.message)) {
+    return new ValidationError({ body: 'The request body must be a JSON object.' });
+  }
   if (status === 400 && /json/i.test(`${err.type ?? ''} ${err.message}`)) {
     return new CalendarError(400, 'rest_invalid_json', 'The request body is not valid JSON.', { cause: err });
   }

@@ -68,7 +68,7 @@ export function routeFallback(router: ApiRouter): Middleware<AppState> {
     if (ctx.body !== undefined || ctx.status !== 404) return;
     const match = router.match(ctx.path, ctx.method);
     const allowed = new Set(match?.path.flatMap((layer) => layer.methods));
-    if (allowed.size > 0 && !match?.route) throw new MethodNotAllowedError([...allowed]);
+    if (allowed.size > 0 && !match?.route) throw new MethodNotAllowedError(ctx.method, [...allowed]);
     throw noRoute();
   };
 }

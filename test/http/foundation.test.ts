@@ -60,6 +60,7 @@ describe('foundation', () => {
     expect(res.status).to.equal(405);
     expect(res.body.code).to.equal('rest_method_not_allowed');
     expect(res.headers.get('allow')).to.include('GET');
+    expect(res.body.message).to.equal(`DELETE is not allowed here; this route takes ${res.headers.get('allow')}.`);
   });
 
   it('rejects an unknown namespace and an unknown language', async () => {

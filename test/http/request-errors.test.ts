@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest, STATUS_CODES } from 'node:http';
 import { connect } from 'node:net';
 import { api, request, ROOT } from '../support/api';
+import { expectInvalid } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { searchReady, unique } from '../support/lists';
 
@@ -51,6 +52,18 @@ describe('request bodies and the error envelope', () => {
       contentType: 'application/json',
     });
     expect(wrongMethod.status, 'a body sent to a read-only route').to.equal(405);
+  });
+
+  it('answers valid JSON that is not an object 400 naming body, as an array', async () => {
+    for (const raw of ['null', '"a title"', '123', 'true', '[]']) {
+      const res = await request('POST', `${ROOT}/events`, undefined, {
+        key: true,
+        raw,
+        contentType: 'application/json',
+      });
+      expectInvalid(res, 'body');
+      expect(res.body.data.params.body, raw).to.equal('The request body must be a JSON object.');
+    }
   });
 
   it('answers a body over 1 MiB 413 rest_payload_too_large', async () => {

@@ -184,6 +184,8 @@ describe('venues: validation', () => {
     ['slug', { a: 1 }],
     ['slug', '!!!'],
     ['description', 123],
+    // Within 100000 characters as sent, past them once & is written &amp;.
+    ['description', '&'.repeat(20_001)],
     ['excerpt', ['a']],
     ['address', 'x'.repeat(401)],
     ['city', { $ne: 1 }],
@@ -342,6 +344,10 @@ describe('venues: by slug', () => {
       const found = await api.get(`/venues/by-slug/${encodeURIComponent(written)}`);
       expect([found.status, found.body.id], written).to.deep.equal([200, cafe.id]);
     }
+    // A bad path slug is named as the path names it.
+    const tooLong = await api.get(`/venues/by-slug/${'x'.repeat(401)}`);
+    expectInvalid(tooLong, 'slug');
+    expect(tooLong.body.data.params.slug).to.match(/^slug length must be/);
   });
 
   it('reads, updates (changing the slug) and deletes by slug', async () => {

@@ -28,7 +28,7 @@
 import type { DateTime } from 'luxon';
 import type { Language } from '../../../config';
 import { parseDateInput } from '../../domain/dates';
-import { sanitizeRichText } from '../../domain/html';
+import { safeRichText } from '../../domain/html';
 import { ValidationError } from '../../errors';
 import { Joi, sluggable, text, url } from '../../http/params';
 import type { Principal, RequestContext } from '../../http/types';
@@ -140,10 +140,10 @@ export function clearable(input: Input, fields: readonly string[]): Record<strin
   return out;
 }
 
-function richText(value: unknown): string | null | undefined {
+function richText(param: string, value: unknown): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === null) return null;
-  return sanitizeRichText(String(value)) || null;
+  return safeRichText(param, String(value), RICH_TEXT_MAX) || null;
 }
 
 function publicationDate(input: Input, timezone: string, now?: DateTime): Date | undefined {
@@ -192,8 +192,8 @@ export function postContent(
   set('author', input.author === null ? 0 : (input.author as number | undefined));
   set('date', publicationDate(input, context.timezone, context.now));
   set('slug', slugOf(input, existing, context));
-  set('description', richText(input.description));
-  set('excerpt', richText(input.excerpt));
+  set('description', richText('description', input.description));
+  set('excerpt', richText('excerpt', input.excerpt));
   set('image', emptyToNull(input.image) as string | null | undefined);
   if (existing === null) {
     content.status ??= 'publish';

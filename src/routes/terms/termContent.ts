@@ -1,11 +1,11 @@
 import { ValidationError } from '../../errors';
-import { sanitizeRichText } from '../../domain/html';
+import { safeRichText } from '../../domain/html';
 import type { Services } from '../../services';
 import type { Language } from '../../../config';
 import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
 import type { TermDoc } from '../../storage/stores';
 import type { ResourceDefinition } from '../resource';
-import { termWriteSchema, type TermKind } from './schema';
+import { TERM_DESCRIPTION_MAX, termWriteSchema, type TermKind } from './schema';
 
 type Input = Record<string, unknown>;
 
@@ -57,7 +57,8 @@ async function termContent(
   const content: Partial<TermDoc> = {};
   if (input.name !== undefined) content.name = input.name as string;
   if (input.description !== undefined) {
-    const html = input.description === null ? '' : sanitizeRichText(input.description as string);
+    const html =
+      input.description === null ? '' : safeRichText('description', input.description as string, TERM_DESCRIPTION_MAX);
     content.description = html === '' ? null : html;
   } else if (!existing) {
     content.description = null;

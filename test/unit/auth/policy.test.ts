@@ -178,6 +178,16 @@ describe('auth/policy: writes', () => {
     ]);
   });
 
+  it('tells a contributor why a published or scheduled record is locked, in words', () => {
+    const contributor = as('contributor');
+    const reason = (status: Status) => {
+      const verdict = decideUpdate('organizer', contributor, { status, author: ME }, {});
+      return verdict.allowed ? 'allowed' : verdict.reason;
+    };
+    expect(reason('publish')).to.equal('Contributors may not change an organizer once it is published.');
+    expect(reason('future')).to.equal('Contributors may not change an organizer once it is scheduled.');
+  });
+
   it('lets only editors and above set another author (null is author 0)', () => {
     const own = { status: 'draft' as Status, author: ME };
     for (const [name, principal] of CALLERS.slice(1)) {
