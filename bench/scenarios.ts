@@ -1,4 +1,5 @@
 import { LANGUAGES, type Language } from '../config';
+import { withDescendantCategories } from '../src/search/references';
 import type { Services } from '../src/services';
 
 /** Values drawn from the seeded data, so the scenarios ask for things that exist. */
@@ -8,6 +9,8 @@ export interface Samples {
   places: { lat: number; lng: number }[];
   venueIds: number[];
   categoryIds: number[];
+  /** Each category with its descendants: the IDs the API's category filter matches. */
+  categoryFamilies: Map<number, number[]>;
 }
 
 /** The same requests, addressed to the API and to the baseline. */
@@ -65,12 +68,14 @@ export async function drawSamples(services: Services, seed: number): Promise<Sam
     const point = { lat: venue.geo_lat as number, lng: venue.geo_lng as number };
     places.set(`${point.lat.toFixed(1)},${point.lng.toFixed(1)}`, point);
   }
+  const families = await Promise.all(categoryIds.map((id) => withDescendantCategories(services, [id])));
   return {
     eventIds: shuffled(eventIds, random).slice(0, MAX_PATHS),
     words: Object.fromEntries(LANGUAGES.map((lang, i) => [lang, words[i] ?? []])) as Record<Language, string[]>,
     places: [...places.values()],
     venueIds: venueDocs.map((venue) => venue.id),
     categoryIds,
+    categoryFamilies: new Map(categoryIds.map((id, i) => [id, families[i] ?? [id]])),
   };
 }
 
@@ -98,7 +103,7 @@ export function searchPaths(samples: Samples, seed: number): ScenarioPaths {
   return { api, baseline };
 }
 
-/** Around a city, the next 90 days, one category, nearest first. */
+/** Around a city, the next 90 days, one category (with its descendants, as the API reads it), nearest first. */
 export function geoPaths(samples: Samples, seed: number, now = new Date()): ScenarioPaths {
   const random = seededRandom(seed + 2);
   const from = now.toISOString().slice(0, 10);
@@ -114,7 +119,8 @@ export function geoPaths(samples: Samples, seed: number, now = new Date()): Scen
         `&orderby=distance&start_date=${from}&end_date=${to}&categories=${category}`,
     );
     baseline.push(
-      `/geo?lat=${place.lat}&lng=${place.lng}&radius=50&unit=km&from=${from}&to=${to}&category=${category}&lang=${lang}`,
+      `/geo?lat=${place.lat}&lng=${place.lng}&radius=50&unit=km&from=${from}&to=${to}` +
+        `&categories=${(samples.categoryFamilies.get(category) ?? [category]).join(',')}&lang=${lang}`,
     );
   }
   return { api, baseline };

@@ -53,7 +53,8 @@ export interface GeoParams {
   /** Days, YYYY-MM-DD, matched in the events' local time. */
   from: string;
   to: string;
-  category: number;
+  /** A category and its descendants. */
+  categories: number[];
 }
 
 export function geoRequest(index: string, p: GeoParams): estypes.SearchRequest {
@@ -64,7 +65,7 @@ export function geoRequest(index: string, p: GeoParams): estypes.SearchRequest {
       filter: [
         ...published,
         { range: { start_local: { gte: `${p.from}T00:00:00`, lte: `${p.to}T23:59:59` } } },
-        { terms: { category_ids: [p.category] } },
+        { terms: { category_ids: p.categories } },
         // Anonymous callers do not see a protected event's location (the API skips them too).
         { term: { password_protected: false } },
         { geo_distance: { distance: `${p.radius}${p.unit}`, location: point } },

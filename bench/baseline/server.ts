@@ -49,7 +49,9 @@ async function main(): Promise<void> {
         unit: q.unit === 'mi' ? 'mi' : 'km',
         from: q.from,
         to: q.to,
-        category: Number(q.category),
+        categories: String(q.categories ?? '')
+          .split(',')
+          .map(Number),
       } as const;
       const response = await search.search(geoRequest(aliasName(config, 'event', lang), params));
       ctx.body = { events: records(response.hits.hits, true), total: response.hits.total };

@@ -45,19 +45,26 @@ export async function resolveTermRefs(
   return [...new Set([...numeric, ...bySlug.map(([, id]) => id as number)])];
 }
 
+const CATEGORY_CHILDREN = 'category-children';
+
 /**
  * The categories `ids` and all their descendants: filtering by a category includes its children,
- * as WordPress's taxonomy queries do. Every category's parent is remembered like the term lookups.
+ * as WordPress's taxonomy queries do. The hierarchy is remembered like the term lookups.
  */
 export async function withDescendantCategories(services: Services, ids: number[]): Promise<number[]> {
   const cache = listCacheOf(services);
-  let parents = cache.get<Map<number, number>>('category-parents');
-  if (!parents) {
-    parents = await services.stores.categories.sharedFieldOfAll('parent');
-    cache.set('category-parents', parents);
+  // The read itself is remembered, so the requests arriving while it runs share it.
+  let reading = cache.get<Promise<Map<number, number[]>>>(CATEGORY_CHILDREN);
+  if (!reading) {
+    reading = services.stores.categories.sharedFieldOfAll('parent').then((parents) => {
+      const children = new Map<number, number[]>();
+      for (const [id, parent] of parents) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
+      return children;
+    });
+    cache.set(CATEGORY_CHILDREN, reading);
+    reading.catch(() => cache.delete(CATEGORY_CHILDREN));
   }
-  const children = new Map<number, number[]>();
-  for (const [id, parent] of parents) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
+  const children = await reading;
   const found = new Set(ids);
   const pending = [...ids];
   while (pending.length > 0) {
