@@ -26,6 +26,7 @@ interface Exit {
 function startMain(
   port: number,
   database: string,
+  overrides: Record<string, string> = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<Exit> } {
   const { config } = testWorld();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -44,6 +45,7 @@ function startMain(
       // Startup creates the search indexes; a busy machine must not fail it.
       ELASTICSEARCH_TIMEOUT_MS: '15000',
       MONGO_TIMEOUT_MS: '15000',
+      ...overrides,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -163,26 +165,12 @@ describe('npm start: startup and graceful shutdown', function () {
 
 describe('npm start: MongoDB unreachable', () => {
   it('stops with one line naming MongoDB, its address and the setting, exit 1', async () => {
-    const { config } = testWorld();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        PORT: String(await freePort()),
-        MONGO_URL: 'mongodb://127.0.0.1:1/',
-        MONGO_TIMEOUT_MS: '500',
-        ELASTICSEARCH_URL: config.elasticsearch.url,
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code, stderr).to.equal(1);
-    expect(stderr).to.match(
-      /^calendar: could not start: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it or set MONGO_URL\n$/,
+    const unreachable = { MONGO_URL: 'mongodb://127.0.0.1:1/', MONGO_TIMEOUT_MS: '500', LOG_LEVEL: 'silent' };
+    const started = startMain(await freePort(), 'never_created', unreachable);
+    const { code } = await started.exited;
+    expect(code, started.output()).to.equal(1);
+    expect(started.output()).to.match(
+      /^calendar: could not start: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it or set MONGO_URL$/m,
     );
   });
 });
