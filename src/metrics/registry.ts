@@ -2,12 +2,12 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { PROBE_TIMEOUT_MS, withTimeout } from './probe';
 import type { SyncReporter, SyncReport } from './syncReporter';
 
-/** Where the scrape-time figures come from (the queue in MongoDB, the two dependencies). */
 interface Backlog {
   pending: number;
   oldestPendingMs: number;
 }
 
+/** Where the scrape-time figures come from (the queue in MongoDB, the two dependencies). */
 export interface MetricsSources {
   backlog(): Promise<Backlog>;
   mongo(): Promise<boolean>;
