@@ -1,6 +1,7 @@
 import type { Principal } from '../http/types';
 import type { RecordKind } from '../errors';
 import { ForbiddenError } from '../errors';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
 import type { Status } from '../storage/stores';
 import { bypassesPassword, mayRead, readDenial, type Ownership } from './policy';
 
@@ -13,6 +14,18 @@ export function ownershipOf(value: object): Ownership {
     status: (typeof record.status === 'string' ? record.status : 'publish') as Status,
     author: typeof record.author === 'number' ? record.author : 0,
   };
+}
+
+/** Status and author decide access; both are shared fields, the original document has them. */
+export const recordOwnership = (record: StoredRecord<BaseDoc>): Ownership =>
+  ownershipOf(inLanguage(record, record.originalLang));
+
+/**
+ * Whether events show `principal` a linked venue or organizer: one it may read, not trashed. The
+ * venue and organizer filters of lists match only these.
+ */
+export function showsLink(principal: Principal, linked: Ownership): boolean {
+  return linked.status !== 'trash' && mayRead(principal, linked);
 }
 
 /** Throws the 403 of CONTRACT part 6 when `principal` may not read the record. */

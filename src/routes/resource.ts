@@ -1,7 +1,7 @@
 import type Joi from 'joi';
 import type { Language } from '../../config';
 import { applyVerdict, decideCreate, decideDelete, decideUpdate, writeRequestOf } from '../auth/policy';
-import { assertReadable, ownershipOf } from '../auth/visibility';
+import { assertReadable, recordOwnership } from '../auth/visibility';
 import { GoneError, invalidKindId, notFound, type RecordKind } from '../errors';
 import { Joi as J, language } from '../http/params';
 import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
@@ -61,9 +61,6 @@ function statusOf(doc: BaseDoc): Status {
   return ((doc as BaseDoc & { status?: Status }).status ?? 'publish') as Status;
 }
 
-/** Status and author decide access; both are shared fields, the original document has them. */
-const ownershipOfRecord = (record: StoredRecord<BaseDoc>) => ownershipOf(inLanguage(record, record.originalLang));
-
 /** The generic CRUD routes of one resource: by ID, and by slug for posts (interface.md part 4). */
 export function resourceRoutes<D extends BaseDoc>(services: Services, def: ResourceDefinition<D>): RouteSpec[] {
   const store = def.store(services);
@@ -111,14 +108,14 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   async function read(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const record = await find(ctx);
-    assertReadable(def.kind, ctx.state.principal, ownershipOfRecord(record), record.id);
+    assertReadable(def.kind, ctx.state.principal, recordOwnership(record), record.id);
     await def.authorizeRead?.(ctx, record);
     ctx.body = await present(record, ctx);
   }
 
   async function update(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const existing = await find(ctx);
-    const verdict = decideUpdate(def.kind, ctx.state.principal, ownershipOfRecord(existing), writeRequestOf(ctx.input));
+    const verdict = decideUpdate(def.kind, ctx.state.principal, recordOwnership(existing), writeRequestOf(ctx.input));
     const input = applyVerdict(verdict, ctx.input);
     if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
     const content = await def.toContent(services, ctx, input, existing);
@@ -130,7 +127,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   async function remove(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const record = await find(ctx);
     const force = ctx.input.force === true;
-    applyVerdict(decideDelete(def.kind, ctx.state.principal, ownershipOfRecord(record), force), ctx.input);
+    applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(record), force), ctx.input);
     if (!def.posts || force) {
       const body = await present(record, ctx);
       await def.onPermanentDelete?.(services, record.id);

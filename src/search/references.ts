@@ -2,10 +2,11 @@ import type { Language } from '../../config';
 import { ValidationError } from '../errors';
 import type { Principal } from '../http/types';
 import type { Services } from '../services';
-import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
+import { mayRead, type Ownership } from '../auth/policy';
+import { recordOwnership, showsLink } from '../auth/visibility';
+import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
 import type { EventDoc } from '../storage/stores';
 import { listCacheOf } from './listCache';
-import { mayFilterBy } from './visibility';
 
 /**
  * Category or tag references of a filter (IDs or slugs) as IDs; any unknown one is a 400
@@ -78,8 +79,8 @@ export async function withDescendantCategories(services: Services, ids: number[]
 }
 
 /**
- * The venues or organizers among `ids` that events show `principal` (CONTRACT part 6): readable
- * and not trashed. A filter by any other matches nothing, as one that does not exist: matching the
+ * The venues or organizers among `ids` that events show `principal` (readable and not trashed,
+ * see showsLink). A filter by any other matches nothing, as one that does not exist: matching the
  * events linked to a draft venue would reveal that the venue exists and where it is used.
  */
 export async function shownLinkIds(
@@ -89,14 +90,46 @@ export async function shownLinkIds(
   principal: Principal,
 ): Promise<number[] | undefined> {
   if (!ids) return ids;
-  const found: Map<number, StoredRecord<BaseDoc>> = kind === 'venue'
-    ? await services.stores.venues.getMany(ids)
-    : await services.stores.organizers.getMany(ids);
-  return ids.filter((id) => {
-    const record = found.get(id);
-    const original = record && (inLanguage(record, record.originalLang) as BaseDoc & { status?: string });
-    return original !== undefined && original.status !== 'trash' && mayFilterBy(principal, original);
+  const owners = await linkOwnerships(services, kind, ids);
+  return ids.filter((_, i) => {
+    const ownership = owners[i];
+    return ownership !== null && ownership !== undefined && showsLink(principal, ownership);
   });
+}
+
+/**
+ * Status and author of each of `ids` (null: no such record), remembered like the term lookups;
+ * the IDs not remembered are read at once, and requests arriving meanwhile share that read.
+ */
+async function linkOwnerships(
+  services: Services,
+  kind: 'venue' | 'organizer',
+  ids: number[],
+): Promise<(Ownership | null)[]> {
+  const cache = listCacheOf(services);
+  const key = (id: number) => `link-owner:${kind}:${id}`;
+  const lookups = new Map<number, Promise<Ownership | null>>();
+  const unknown = ids.filter((id) => {
+    const known = cache.get<Promise<Ownership | null>>(key(id));
+    if (known) lookups.set(id, known);
+    return !known;
+  });
+  if (unknown.length > 0) {
+    const store: Pick<RecordStore<BaseDoc>, 'getMany'> = kind === 'venue'
+      ? services.stores.venues
+      : services.stores.organizers;
+    const reading = store.getMany(unknown);
+    for (const id of new Set(unknown)) {
+      const lookup = reading.then((found) => {
+        const record = found.get(id);
+        return record ? recordOwnership(record) : null;
+      });
+      lookup.catch(() => cache.delete(key(id)));
+      cache.set(key(id), lookup);
+      lookups.set(id, lookup);
+    }
+  }
+  return Promise.all(ids.map((id) => lookups.get(id)!));
 }
 
 /** IDs that must all be existing records of `kind`, else a 400 naming `param`. */
@@ -123,7 +156,7 @@ export async function requireEvent(
   principal: Principal,
 ): Promise<StoredRecord<EventDoc>> {
   const event = await services.stores.events.get(id);
-  if (!event || !mayFilterBy(principal, inLanguage(event, event.originalLang))) {
+  if (!event || !mayRead(principal, recordOwnership(event))) {
     throw new ValidationError({ [param]: `${id} is not an event` });
   }
   return event;

@@ -1,6 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { ALL_STATUSES, isEditor, listScope, mayRead } from '../auth/policy';
-import { ownershipOf } from '../auth/visibility';
+import { ALL_STATUSES, isEditor, listScope } from '../auth/policy';
 import { ValidationError } from '../errors';
 import type { Principal } from '../http/types';
 import type { Status } from '../storage/stores';
@@ -29,14 +28,6 @@ export function statusFilter(principal: Principal, requested: Status[] | undefin
   if (scope.everyone.length > 0) should.push({ terms: { status: scope.everyone } });
   should.push(boolQuery({ filter: [{ terms: { status: scope.own } }, { term: { author: principal.userId } }] }));
   return boolQuery({ minimum_should_match: 1 }, should);
-}
-
-/**
- * Whether `principal` may use the stored `event` as a list filter (`event`, `post`,
- * `post_parent`): one it may not read is treated as no event at all (400), revealing nothing.
- */
-export function mayFilterBy(principal: Principal, event: object): boolean {
-  return mayRead(principal, ownershipOf(event));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { applyVerdict, decideCreate, mayLink, writeRequestOf } from '../../auth/policy';
-import { ownershipOf } from '../../auth/visibility';
+import { recordOwnership } from '../../auth/visibility';
 import { ForbiddenError, ValidationError, type RecordKind } from '../../errors';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
@@ -45,14 +45,14 @@ async function checkIds(
     const claim = new Set(missing).size === 1 ? `is not ${withArticle(kind)} ID` : `are not ${kind} IDs`;
     throw new ValidationError({ [param]: `${listed(missing)} ${claim}` });
   }
-  const original = (id: number) => inLanguage(found.get(id)!, found.get(id)!.originalLang);
-  const unreadable = ids.filter((id) => !mayLink(principal, ownershipOf(original(id))));
+  const ownership = (id: number) => recordOwnership(found.get(id)!);
+  const unreadable = ids.filter((id) => !mayLink(principal, ownership(id)));
   if (unreadable.length > 0)
     throw new ForbiddenError(
       'rest_forbidden',
       `You may not link ${kind} ${listed(unreadable)}: only published ${kind}s and your own.`,
     );
-  const trashed = ids.filter((id) => (original(id) as BaseDoc & { status?: string }).status === 'trash');
+  const trashed = ids.filter((id) => ownership(id).status === 'trash');
   if (trashed.length > 0) {
     const claim =
       new Set(trashed).size === 1

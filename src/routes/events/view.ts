@@ -1,4 +1,5 @@
 import type { Language } from '../../../config';
+import { recordOwnership } from '../../auth/visibility';
 import type { Services } from '../../services';
 import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
 import type { EventDoc } from '../../storage/stores';
@@ -9,9 +10,7 @@ import { presentEvent, type EventLinks } from './presenter';
 
 type LinkField = 'venues' | 'organizers' | 'categories' | 'tags';
 
-function isLive(record: StoredRecord<BaseDoc>): boolean {
-  return (inLanguage(record, record.originalLang) as BaseDoc & { status?: string }).status !== 'trash';
-}
+const isLive = (record: StoredRecord<BaseDoc>): boolean => recordOwnership(record).status !== 'trash';
 
 /**
  * RecordView of events: loads every record the events link to with one query per kind (for all
