@@ -251,7 +251,8 @@ describe('lists: GET /events filters', () => {
   });
 
   it('searches title, description, venue, organizer and category names, typo-tolerant', async () => {
-    expect(await list('search=jazz')).to.deep.equal([ids['Jazz Night'], ids['Jazz Night Encore']]);
+    // In start order: how the two rank depends on every document in the shared index.
+    expect(await list('search=jazz&orderby=start_date')).to.deep.equal([ids['Jazz Night'], ids['Jazz Night Encore']]);
     expect(await list('search=jaz%20nihgt&orderby=start_date')).to.deep.equal([
       ids['Jazz Night'],
       ids['Jazz Night Encore'],
