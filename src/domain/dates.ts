@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 import { ianaTimeZone } from '../../config/timeZone';
 import { boundedMemo } from './memo';
 
@@ -56,16 +56,34 @@ export function isWithinSupportedYears(date: DateTime): boolean {
 
 /** ISO 8601 offsets span -18:00 to +18:00; luxon reads any two digits, `+99:99` included. */
 const MAX_OFFSET_MINUTES = 18 * 60;
-const TRAILING_OFFSET = /\d([+-])(\d{2})(?::?(\d{2}))?$/;
+const TRAILING_OFFSET = /\d(?:(Z)|([+-])(\d{2})(?::?(\d{2}))?)$/i;
+
+/**
+ * The offset a date text ends with, as written (`Z`, `+09:00`, `-0330`), or null when it has
+ * none. A date alone (`2030-12-31`) has no offset, though its `-31` reads like one.
+ */
+function writtenOffset(text: string): { hours: number; minutes: number; sign: 1 | -1 } | null {
+  if (!text.includes(':') && !/T/i.test(text)) return null;
+  const match = TRAILING_OFFSET.exec(text);
+  if (!match) return null;
+  if (match[1]) return { hours: 0, minutes: 0, sign: 1 };
+  return { hours: Number(match[3]), minutes: Number(match[4] ?? 0), sign: match[2] === '-' ? -1 : 1 };
+}
 
 /** False when the ISO text `iso` ends with an offset no clock can have (`+25:00`, `+02:75`). */
 function hasValidOffset(iso: string): boolean {
-  // A date alone (`2030-12-31`) has no offset, though its `-31` reads like one.
-  if (!iso.includes(':') && !/T/i.test(iso)) return true;
-  const match = TRAILING_OFFSET.exec(iso);
-  if (!match) return true;
-  const minutes = Number(match[3] ?? 0);
-  return minutes < 60 && Number(match[2]) * 60 + minutes <= MAX_OFFSET_MINUTES;
+  const offset = writtenOffset(iso);
+  return offset === null || (offset.minutes < 60 && offset.hours * 60 + offset.minutes <= MAX_OFFSET_MINUTES);
+}
+
+/**
+ * `at` (parsed from `text` by parseDateInput) in the offset `text` was written with, when it has
+ * one: its wall clock is then the one the client wrote (`08:00+09:00` on the 10th is the 10th).
+ */
+export function inWrittenOffset(text: string, at: DateTime): DateTime {
+  const offset = writtenOffset(text.trim());
+  if (offset === null) return at;
+  return at.setZone(FixedOffsetZone.instance(offset.sign * (offset.hours * 60 + offset.minutes)));
 }
 
 /**

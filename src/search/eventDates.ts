@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import {
   isCalendarDay,
+  inWrittenOffset,
   isWithinSupportedYears,
   MAX_YEAR,
   parseDateInput,
@@ -33,9 +34,6 @@ const DEFAULT_WINDOW_YEARS = 2;
 /** Day-or-time texts without an offset: they name a wall-clock time, not an instant. */
 const ZONE_FREE = /^(\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?|today|tomorrow|yesterday)$/i;
 
-/** Texts ending in an offset or `Z`: their day is the one written (`2031-03-10T08:00+09:00`: the 10th). */
-const WRITTEN_OFFSET = /\d(Z|[+-]\d{2}(:?\d{2})?)$/i;
-
 /** A date parameter, resolved in the site zone. */
 interface ResolvedDate {
   /** Its wall-clock time there, or in the offset it was written with, ISO 8601 without a zone. */
@@ -55,9 +53,8 @@ function resolve(param: keyof DateFilterInput, text: string, zone: string, now: 
   try {
     const at = parseDateInput(trimmed, zone, now());
     if (ZONE_FREE.test(trimmed)) return { local: toLocalIso(at) };
-    if (!WRITTEN_OFFSET.test(trimmed)) return { local: toLocalIso(at), instant: at };
-    const asWritten = DateTime.fromISO(trimmed.replace(' ', 'T'), { setZone: true });
-    return { local: toLocalIso(asWritten), instant: at };
+    // A day is the one written: `2031-03-10T08:00+09:00` is the 10th, even on a UTC site.
+    return { local: toLocalIso(inWrittenOffset(trimmed, at)), instant: at };
   } catch (err) {
     throw new ValidationError({ [param]: refusedDateMessage(param, err) });
   }
