@@ -15,8 +15,8 @@
  *     mapping, with a write alias (`…-events-en-rebuild`), and registers it in MongoDB
  *     (`reindex_targets`, heartbeat): the sync worker then writes every change to the live alias
  *     AND the new index until the swap (external versions make the order irrelevant);
- *  3. reads every record from MongoDB by ID range, `batchSize` records a range (cut at the IDs
- *     the kind holds, the last range open-ended; bounded memory, one read per range), its sync
+ *  3. reads every record from MongoDB by ID range, `batchSize` IDs a range up to the kind's
+ *     highest ID, the last range open-ended (bounded memory, one read per range), its sync
  *     version before its content, maps it with the worker's prepareGroup and loads it with the
  *     worker's BulkIndexer;
  *  4. checks the load had no errors, the heartbeat never lapsed, and that the new index holds as

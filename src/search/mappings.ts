@@ -28,22 +28,22 @@ function text(lang: Language, copyTo?: string): estypes.MappingProperty {
   return { type: 'text', analyzer: ANALYZER[lang], ...(copyTo ? { copy_to: copyTo } : {}) };
 }
 
-const plainText: estypes.MappingProperty = { type: 'text', analyzer: PLAIN_ANALYZER };
-
 /**
  * A field full-text search matches: stemmed in `lang` (`soirées` finds `soirée`), with the words
  * as written beside them for typos. A typo allowance on stems matches unrelated words: the French
  * stem of `galerie` is `gal`, one edit from `gap`.
  */
+const PLAIN_FIELDS: Properties = { [PLAIN_SUBFIELD]: { type: 'text', analyzer: PLAIN_ANALYZER } };
+
 function searchedText(lang: Language): estypes.MappingProperty {
-  return { ...text(lang), fields: { [PLAIN_SUBFIELD]: plainText } } as estypes.MappingProperty;
+  return { ...text(lang), fields: PLAIN_FIELDS } as estypes.MappingProperty;
 }
 
 /** A text field searchable in `lang` with a keyword sub-field `sort` for exact match and order. */
-function sortableText(lang: Language, copyTo?: string): estypes.MappingProperty {
+function sortableText(lang: Language, copyTo?: string, more: Properties = {}): estypes.MappingProperty {
   return {
     ...text(lang, copyTo),
-    fields: { sort: { type: 'keyword', normalizer: SORT_NORMALIZER, ignore_above: 256 } },
+    fields: { sort: { type: 'keyword', normalizer: SORT_NORMALIZER, ignore_above: 256 }, ...more },
   } as estypes.MappingProperty;
 }
 
@@ -117,13 +117,7 @@ function termProperties(lang: Language): Properties {
   return {
     id: integer,
     taxonomy: keyword,
-    name: {
-      ...searchedText(lang),
-      fields: {
-        [PLAIN_SUBFIELD]: plainText,
-        sort: { type: 'keyword', normalizer: SORT_NORMALIZER, ignore_above: 256 },
-      },
-    } as estypes.MappingProperty,
+    name: sortableText(lang, undefined, PLAIN_FIELDS),
     slug: { type: 'keyword', normalizer: SORT_NORMALIZER },
     description: text(lang),
     parent: integer,

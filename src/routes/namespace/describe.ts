@@ -76,8 +76,11 @@ export function describeArguments(schema: Joi.ObjectSchema): Record<string, Argu
 /** The parameters in a route path (`/events/:id` → `id`). */
 export const pathParamsOf = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
-/** The input keys a route's path fills: its parameters under their `pathKeys` names. */
+/** The input key a path parameter fills: its `pathKeys` name (`slug` → `lookup_slug`), else its own. */
+export const inputKeyOf = (route: RouteSpec, param: string): string => route.pathKeys?.[param] ?? param;
+
+/** The input keys a route's path fills. */
 export const pathInputKeys = (route: RouteSpec): Set<string> =>
-  new Set(pathParamsOf(route.path).map((name) => route.pathKeys?.[name] ?? name));
+  new Set(pathParamsOf(route.path).map((name) => inputKeyOf(route, name)));
 
 export type { JoiDescription };

@@ -1,5 +1,5 @@
 import type { Method, RouteSpec } from '../../http/types';
-import { describeSchema, pathInputKeys, pathParamsOf, type JoiDescription } from './describe';
+import { describeSchema, inputKeyOf, pathInputKeys, pathParamsOf, type JoiDescription } from './describe';
 import { joiToSchema, objectSchema, sentences, type Schema } from './openapiParams';
 import { kindOf, responsesOf } from './openapiResponses';
 import { fillLabel, type DocTexts, type SummaryKey } from './openapiText';
@@ -87,7 +87,7 @@ export function operationOf(route: RouteSpec, method: Method, t: DocTexts, bodie
   const fields = Object.entries(keys).filter(([name]) => !inPath.has(name));
   const writes = WRITES.includes(method);
   const parameters: Schema[] = pathParams.map((name) =>
-    parameter(name, 'path', keys[route.pathKeys?.[name] ?? name] ?? { type: 'string' }, t),
+    parameter(name, 'path', keys[inputKeyOf(route, name)] ?? { type: 'string' }, t),
   );
   let body: string | undefined;
   if (writes) {

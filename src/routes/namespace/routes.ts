@@ -4,7 +4,7 @@ import { NAMESPACE } from '../../http/language';
 import { Joi, language } from '../../http/params';
 import { restRoot } from '../../http/urls';
 import type { RequestContext, RouteSpec } from '../../http/types';
-import { describeArguments, pathParamsOf } from './describe';
+import { describeArguments, inputKeyOf, pathParamsOf } from './describe';
 
 interface IndexInput {
   namespace: string;
@@ -16,10 +16,9 @@ interface IndexInput {
  * is named after the argument that carries it (`lookup_slug`: `slug` is the payload's new slug).
  */
 function patternOf(route: RouteSpec): string {
-  const name = (param: string) => route.pathKeys?.[param] ?? param;
   return route.path
-    .replace(/:id\b/g, `(?P<${name('id')}>\\d+)`)
-    .replace(/:(\w+)/g, (_, param: string) => `(?P<${name(param)}>[^/]+)`);
+    .replace(/:id\b/g, `(?P<${inputKeyOf(route, 'id')}>\\d+)`)
+    .replace(/:(\w+)/g, (_, param: string) => `(?P<${inputKeyOf(route, param)}>[^/]+)`);
 }
 
 interface DescribedRoute {
