@@ -12,6 +12,7 @@ import {
   type DateDetails,
 } from './dates';
 import { boundedMemo } from './memo';
+import { ZONE_ABBREVIATIONS, ZONE_ABBREVIATIONS_SINCE } from './zoneAbbreviations';
 
 /** What an event stores about its dates: UTC instants plus the zone that gives local times. */
 export interface StoredEventDates {
@@ -99,7 +100,9 @@ export interface PresentedEventDates {
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-JP'];
 
 /**
- * `CET`, `CEST`, `EST`, `UTC`...; a PHP-style offset (`-03`, `+0530`) when no name is known.
+ * `CET`, `CEST`, `EST`, `MSK`, `UTC`...; an offset (`-03`, `+0530`) where the zone has no name.
+ * The tz database's abbreviations, as PHP (and so The Events Calendar) prints them, from the year
+ * the generated table starts; for earlier dates, ICU's names, else the offset.
  * Memoised by zone, offset and year: looking one up formats the date in several locales (a new
  * Intl.DateTimeFormat each), the costliest part of presenting an event.
  */
@@ -119,6 +122,9 @@ function abbreviationLocales(zone: string | null): string[] {
 }
 
 function lookUpAbbreviation(date: DateTime): string {
+  const known =
+    date.year >= ZONE_ABBREVIATIONS_SINCE ? ZONE_ABBREVIATIONS[date.zoneName ?? '']?.[date.offset] : undefined;
+  if (known) return known;
   for (const locale of abbreviationLocales(date.zoneName)) {
     const name = date.setLocale(locale).offsetNameShort;
     if (name && !/^(GMT|UTC)[+-−]/.test(name) && /^[A-Z]{2,5}$/.test(name)) return name;

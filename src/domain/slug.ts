@@ -23,6 +23,8 @@ slugifyLib.extend({
 });
 /** What slugify may keep of a transliterated character: letters, marks and digits of any script. */
 const NOT_A_SLUG_CHARACTER = /[^\p{L}\p{M}\p{N}\s-]/gu;
+// slugify reads text by UTF-16 unit, so it would split (and drop) a letter beyond the basic plane.
+const BASIC_PLANE_RUN = /[^\u{10000}-\u{10FFFF}]+/gu;
 
 /**
  * Lower case, accents folded, words joined by hyphens (CONTRACT part 4). Letters slugify cannot
@@ -35,8 +37,11 @@ export function slugify(text: string): string {
     .normalize('NFKC')
     .replace(/['’]/g, '')
     .replace(/[^\p{L}\p{M}\p{N}\s]/gu, ' ');
-  const slug = slugifyLib(words, { lower: true, trim: true, remove: NOT_A_SLUG_CHARACTER })
-    .replace(/-+/g, '-')
+  const slug = words
+    .replace(BASIC_PLANE_RUN, (run) => slugifyLib(run, { replacement: ' ', trim: false, remove: NOT_A_SLUG_CHARACTER }))
+    .toLowerCase()
+    .trim()
+    .replace(/[\s-]+/g, '-')
     .replace(/^-|-$/g, '');
   return [...slug].slice(0, MAX_SLUG_LENGTH).join('').replace(/-$/, '');
 }

@@ -98,14 +98,23 @@ export function announceLinks(name: string, config: Config): void {
   );
 }
 
-/** Connects like the API does, with one clear line when a server does not answer. */
-export async function connectForOps(): Promise<Services> {
+async function searchAnswers(url: string, timeoutMs: number): Promise<boolean> {
+  const probe = createSearchClient({ url, timeoutMs });
+  try {
+    return await pingSearch(probe);
+  } finally {
+    await probe.close();
+  }
+}
+
+/**
+ * Connects like the API does, with one clear line when a server does not answer; Elasticsearch
+ * is not asked when the operation will not use it (`needsSearch: false`).
+ */
+export async function connectForOps({ needsSearch = true } = {}): Promise<Services> {
   const config = await resolveUrls(loadConfig());
   const esUrl = config.elasticsearch.url as string;
-  const probe = createSearchClient({ url: esUrl, timeoutMs: config.elasticsearch.timeoutMs });
-  const answers = await pingSearch(probe);
-  await probe.close();
-  if (!answers)
+  if (needsSearch && !(await searchAnswers(esUrl, config.elasticsearch.timeoutMs)))
     throw new UnreachableError(
       `Elasticsearch does not answer at ${withoutPassword(esUrl)}: start it (npm run services:start) or set ELASTICSEARCH_URL`,
     );

@@ -2,7 +2,7 @@ import type { Language } from '../../config';
 import { ValidationError } from '../errors';
 import type { Principal } from '../http/types';
 import type { Services } from '../services';
-import { mayRead, type Ownership } from '../auth/policy';
+import { mayRead } from '../auth/policy';
 import { recordOwnership, showsLink } from '../auth/visibility';
 import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
 import type { EventDoc } from '../storage/stores';
@@ -22,28 +22,26 @@ export async function resolveTermRefs(
   const store = kind === 'category' ? services.stores.categories : services.stores.tags;
   // Terms named by list filters are few and change rarely: known ones are remembered briefly.
   const cache = listCacheOf(services);
-  const idKey = (id: number) => `term-id:${kind}:${id}`;
-  const slugKey = (slug: string) => `term-slug:${kind}:${lang}:${slug}`;
   const numeric = refs.filter((ref): ref is number => typeof ref === 'number');
   const slugs = refs.filter((ref): ref is string => typeof ref === 'string');
-  const uncachedIds = numeric.filter((id) => cache.get(idKey(id)) === undefined);
-  const [found, bySlug] = await Promise.all([
-    store.getMany(uncachedIds),
-    Promise.all(
-      slugs.map(async (slug) => {
-        const cached = cache.get<number>(slugKey(slug));
-        return [slug, cached ?? (await store.getBySlug(slug, lang))?.id] as const;
-      }),
-    ),
+  const [byId, bySlug] = await Promise.all([
+    cache.sharedMany(`term-id:${kind}`, numeric, async (ids) => {
+      const found = await store.getMany(ids);
+      return new Map([...found.keys()].map((id) => [id, id]));
+    }),
+    cache.sharedMany(`term-slug:${kind}:${lang}`, slugs, async (wanted) => {
+      const found = await Promise.all(
+        wanted.map(async (slug) => [slug, (await store.getBySlug(slug, lang))?.id] as const),
+      );
+      return new Map(found.filter((entry): entry is readonly [string, number] => entry[1] !== undefined));
+    }),
   ]);
-  for (const id of found.keys()) cache.set(idKey(id), true);
-  for (const [slug, id] of bySlug) if (id !== undefined) cache.set(slugKey(slug), id);
   const unknown = [
-    ...uncachedIds.filter((id) => !found.has(id)),
-    ...bySlug.filter(([, id]) => id === undefined).map(([slug]) => slug),
+    ...numeric.filter((_, i) => byId[i] === undefined),
+    ...slugs.filter((_, i) => bySlug[i] === undefined),
   ];
   if (unknown.length > 0) throw new ValidationError({ [param]: `Unknown ${kind}: ${unknown.join(', ')}` });
-  return [...new Set([...numeric, ...bySlug.map(([, id]) => id as number)])];
+  return [...new Set([...numeric, ...(bySlug as number[])])];
 }
 
 const CATEGORY_CHILDREN = 'category-children';
@@ -53,19 +51,12 @@ const CATEGORY_CHILDREN = 'category-children';
  * as WordPress's taxonomy queries do. The hierarchy is remembered like the term lookups.
  */
 export async function withDescendantCategories(services: Services, ids: number[]): Promise<number[]> {
-  const cache = listCacheOf(services);
-  // The read itself is remembered, so the requests arriving while it runs share it.
-  let reading = cache.get<Promise<Map<number, number[]>>>(CATEGORY_CHILDREN);
-  if (!reading) {
-    reading = services.stores.categories.sharedFieldOfAll('parent').then((parents) => {
-      const children = new Map<number, number[]>();
-      for (const [id, parent] of parents) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
-      return children;
-    });
-    cache.set(CATEGORY_CHILDREN, reading);
-    reading.catch(() => cache.delete(CATEGORY_CHILDREN));
-  }
-  const children = await reading;
+  const children = await listCacheOf(services).shared(CATEGORY_CHILDREN, async () => {
+    const byChild = await services.stores.categories.sharedFieldOfAll('parent');
+    const byParent = new Map<number, number[]>();
+    for (const [id, parent] of byChild) if (parent) byParent.set(parent, [...(byParent.get(parent) ?? []), id]);
+    return byParent;
+  });
   const found = new Set(ids);
   const pending = [...ids];
   while (pending.length > 0) {
@@ -90,46 +81,18 @@ export async function shownLinkIds(
   principal: Principal,
 ): Promise<number[] | undefined> {
   if (!ids) return ids;
-  const owners = await linkOwnerships(services, kind, ids);
+  const store: Pick<RecordStore<BaseDoc>, 'getMany'> = kind === 'venue'
+    ? services.stores.venues
+    : services.stores.organizers;
+  // Status and author of each link, remembered like the term lookups.
+  const owners = await listCacheOf(services).sharedMany(`link-owner:${kind}`, ids, async (unknown) => {
+    const found = await store.getMany(unknown);
+    return new Map([...found].map(([id, record]) => [id, recordOwnership(record)]));
+  });
   return ids.filter((_, i) => {
     const ownership = owners[i];
-    return ownership !== null && ownership !== undefined && showsLink(principal, ownership);
+    return ownership !== undefined && showsLink(principal, ownership);
   });
-}
-
-/**
- * Status and author of each of `ids` (null: no such record), remembered like the term lookups;
- * the IDs not remembered are read at once, and requests arriving meanwhile share that read.
- */
-async function linkOwnerships(
-  services: Services,
-  kind: 'venue' | 'organizer',
-  ids: number[],
-): Promise<(Ownership | null)[]> {
-  const cache = listCacheOf(services);
-  const key = (id: number) => `link-owner:${kind}:${id}`;
-  const lookups = new Map<number, Promise<Ownership | null>>();
-  const unknown = ids.filter((id) => {
-    const known = cache.get<Promise<Ownership | null>>(key(id));
-    if (known) lookups.set(id, known);
-    return !known;
-  });
-  if (unknown.length > 0) {
-    const store: Pick<RecordStore<BaseDoc>, 'getMany'> = kind === 'venue'
-      ? services.stores.venues
-      : services.stores.organizers;
-    const reading = store.getMany(unknown);
-    for (const id of new Set(unknown)) {
-      const lookup = reading.then((found) => {
-        const record = found.get(id);
-        return record ? recordOwnership(record) : null;
-      });
-      lookup.catch(() => cache.delete(key(id)));
-      cache.set(key(id), lookup);
-      lookups.set(id, lookup);
-    }
-  }
-  return Promise.all(ids.map((id) => lookups.get(id)!));
 }
 
 /** IDs that must all be existing records of `kind`, else a 400 naming `param`. */

@@ -431,6 +431,7 @@ describe('access: writes', () => {
         organizer: [{ organizer: unique('ghost org'), author: nobody }],
       });
       expectInvalid(inline, 'organizer');
+      expect(inline.body.data.params.organizer).to.equal(`organizer[0].author: there is no user with ID ${nobody}`);
       expect(await testWorld().services.stores.events.docs.countDocuments({ title })).to.equal(0);
       expect(await testWorld().services.stores.venues.docs.countDocuments({ venue: `${title} hall` })).to.equal(0);
     });

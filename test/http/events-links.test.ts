@@ -114,6 +114,28 @@ describe('events: venue links', () => {
     expect((await api.get(`/events/${event.id}`)).body.venue).to.deep.equal([]);
   });
 
+  it('names a field of an inline venue that breaks its own rules inside the parameter, creating nothing', async () => {
+    const title = unique('Half Located');
+    const first = unique('Fine Hall');
+    const lone = await api.post('/events', {
+      title,
+      start_date: '2025-09-01 19:00:00',
+      end_date: '2025-09-01 21:00:00',
+      venue: [{ venue: first }, { venue: unique('Lat Only Hall'), geo_lat: 45.7 }],
+    });
+    expectInvalidParam(lone, 'venue', /^venue\[1\]\.geo_lng: geo_lat and geo_lng must be set/);
+    expect(Object.keys(lone.body.data.params)).to.deep.equal(['venue']);
+    const single = await api.post('/events', {
+      title,
+      start_date: '2025-09-01 19:00:00',
+      end_date: '2025-09-01 21:00:00',
+      venue: { venue: first, geo_lng: 4.8 },
+    });
+    expectInvalidParam(single, 'venue', /^venue\.geo_lat: /);
+    expect(await testWorld().services.stores.venues.docs.countDocuments({ venue: first })).to.equal(0);
+    expect(await testWorld().services.stores.events.docs.countDocuments({ title })).to.equal(0);
+  });
+
   it('does not embed a trashed venue, and drops a permanently deleted one everywhere', async () => {
     const venue = await created('/venues', { venue: unique('Doomed Hall') });
     const event = await createEvent({ venue: venue.id });

@@ -162,9 +162,11 @@ describe('ops: demo data (npm run seed, seedDemo)', function () {
     expect((await verifySync(services, { kinds: ['event'] })).inSync).to.equal(true);
   });
 
-  it('npm run seed -- --events N --index none: counts printed, nothing queued', async () => {
+  it('npm run seed -- --events N --index none: counts printed, nothing queued, Elasticsearch not needed', async () => {
     const { services } = testWorld();
-    const result = await runScript('seed', ['--events', '7', '--seed', '3', '--index', 'none']);
+    const result = await runScript('seed', ['--events', '7', '--seed', '3', '--index', 'none'], {
+      ELASTICSEARCH_URL: 'http://127.0.0.1:1',
+    });
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.match(/^seeded 7 events, 8 venues, 5 organizers, 18 categories, 13 tags in \d+\.\d s$/m);
     expect(result.stdout).to.include('nothing indexed: run "npm run reindex" to make them searchable');

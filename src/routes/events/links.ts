@@ -69,22 +69,48 @@ function authorizeInline(kind: RecordKind, principal: Principal, refs: Ref[]): R
   );
 }
 
+/** An ID to link, or the content of a record to create inline and link. */
+type Staged<D> = number | { content: Partial<D> };
+
+/**
+ * Builds the content of each inline record before anything is written (its kind's own rules),
+ * naming a bad field inside the parameter as joi does: `venue.geo_lng`, `organizer[1].author`.
+ */
+async function stageInline<D extends BaseDoc>(
+  services: Services,
+  ctx: RequestContext<Input>,
+  def: ResourceDefinition<D>,
+  sent: unknown,
+  refs: Ref[],
+): Promise<Staged<D>[]> {
+  const staged: Staged<D>[] = [];
+  for (const [index, ref] of refs.entries()) {
+    if (typeof ref === 'number') {
+      staged.push(ref);
+      continue;
+    }
+    const path = Array.isArray(sent) ? `${def.kind}[${index}]` : def.kind;
+    try {
+      await assertKnownAuthor(services, ref, ctx.state.principal);
+      staged.push({ content: await def.toContent(services, ctx, ref, null) });
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const messages = Object.entries(err.params).map(([field, message]) => `${path}.${field}: ${message}`);
+      throw new ValidationError({ [def.kind]: messages.join('; ') });
+    }
+  }
+  return staged;
+}
+
 async function linkAll<D extends BaseDoc>(
   services: Services,
   ctx: RequestContext<Input>,
   def: ResourceDefinition<D>,
-  refs: Ref[],
+  staged: Staged<D>[],
 ): Promise<number[]> {
   const ids: number[] = [];
-  for (const ref of refs) {
-    let id: number;
-    if (typeof ref === 'number') id = ref;
-    else {
-      const created = await def
-        .store(services)
-        .create(ctx.state.language, await def.toContent(services, ctx, ref, null));
-      id = created.id;
-    }
+  for (const ref of staged) {
+    const id = typeof ref === 'number' ? ref : (await def.store(services).create(ctx.state.language, ref.content)).id;
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;
@@ -116,17 +142,14 @@ export async function resolveLinks(
       organizerRefs,
       principal,
     );
-  for (const [kind, refs] of [
-    ['venue', venueRefs],
-    ['organizer', organizerRefs],
-  ] as const) {
-    for (const ref of refs ?? []) if (typeof ref !== 'number') await assertKnownAuthor(services, ref, principal, kind);
-  }
+  const venues = venueRefs && (await stageInline(services, ctx, venueDefinition, input.venue, venueRefs));
+  const organizers =
+    organizerRefs && (await stageInline(services, ctx, organizerDefinition, input.organizer, organizerRefs));
   return {
     async commit() {
       const out: Partial<Pick<EventDoc, LinkField>> = {};
-      if (venueRefs) out.venues = await linkAll(services, ctx, venueDefinition, venueRefs);
-      if (organizerRefs) out.organizers = await linkAll(services, ctx, organizerDefinition, organizerRefs);
+      if (venues) out.venues = await linkAll(services, ctx, venueDefinition, venues);
+      if (organizers) out.organizers = await linkAll(services, ctx, organizerDefinition, organizers);
       return out;
     },
   };

@@ -18,6 +18,7 @@ Browsable reference: [{root}/doc?format=html]({root}/doc?format=html) · this do
 - Write parameters may come in the query string, a JSON body or a form body (urlencoded or multipart); the body wins on conflict. Unknown parameters are ignored.
 - Arrays: a JSON array, repeated \`a[]=1&a[]=2\`, or \`a=1,2\`. Booleans: true/false, 1/0, yes/no, on/off.
 - Dates: \`YYYY-MM-DD HH:MM:SS\`, \`YYYY-MM-DD\`, ISO 8601, a unix timestamp, \`now\`, \`today\`, \`tomorrow\`, \`yesterday\`, \`+N days|weeks|months|years\` (and \`-N …\`); ISO 8601 may have a space for its \`T\` (RFC 3339). A local time that clocks repeat in autumn is its first occurrence; one they skip in spring moves forward by the gap (\`02:30\` becomes \`03:30\`), as RFC 5545 reads them.
+- Event times come back in the event's time zone; \`timezone_abbr\` names it as the tz database (and PHP) does: \`CEST\`, \`EDT\`, \`MSK\`, or the offset (\`+08\`) where it has no name.
 - JSON bodies up to 1 MiB (413 beyond). HTML in \`description\`/\`excerpt\` is sanitised to a safe allow-list.
 
 ## Access
@@ -60,6 +61,7 @@ Référence navigable : [{root}/doc?format=html]({root}/doc?format=html) · ce d
 - Les paramètres d’écriture peuvent venir de la chaîne de requête, d’un corps JSON ou d’un formulaire (urlencoded ou multipart) ; le corps l’emporte en cas de conflit. Les paramètres inconnus sont ignorés.
 - Tableaux : un tableau JSON, \`a[]=1&a[]=2\` répété ou \`a=1,2\`. Booléens : true/false, 1/0, yes/no, on/off.
 - Dates : \`YYYY-MM-DD HH:MM:SS\`, \`YYYY-MM-DD\`, ISO 8601, un horodatage unix, \`now\`, \`today\`, \`tomorrow\`, \`yesterday\`, \`+N days|weeks|months|years\` (et \`-N …\`) ; l’ISO 8601 peut remplacer son \`T\` par une espace (RFC 3339). Une heure locale que l’horloge répète en automne désigne sa première occurrence ; une heure qu’elle saute au printemps avance de l’écart (\`02:30\` devient \`03:30\`), comme le lit la RFC 5545.
+- Les heures d’un événement sont rendues dans son fuseau ; \`timezone_abbr\` le nomme comme la base tz (et PHP) : \`CEST\`, \`EDT\`, \`MSK\`, ou le décalage (\`+08\`) quand elle n’a pas de nom.
 - Corps JSON jusqu’à 1 Mio (413 au-delà). Le HTML de \`description\`/\`excerpt\` est assaini selon une liste blanche sûre.
 
 ## Accès
@@ -102,6 +104,7 @@ Durchsuchbare Referenz: [{root}/doc?format=html]({root}/doc?format=html) · dies
 - Schreibparameter dürfen in der Query, einem JSON-Body oder einem Formular (urlencoded oder multipart) stehen; bei Konflikten gilt der Body. Unbekannte Parameter werden ignoriert.
 - Arrays: ein JSON-Array, wiederholtes \`a[]=1&a[]=2\` oder \`a=1,2\`. Wahrheitswerte: true/false, 1/0, yes/no, on/off.
 - Datumsangaben: \`YYYY-MM-DD HH:MM:SS\`, \`YYYY-MM-DD\`, ISO 8601, ein Unix-Zeitstempel, \`now\`, \`today\`, \`tomorrow\`, \`yesterday\`, \`+N days|weeks|months|years\` (und \`-N …\`); ISO 8601 darf statt \`T\` ein Leerzeichen haben (RFC 3339). Eine Ortszeit, die die Uhr im Herbst wiederholt, meint ihr erstes Auftreten; eine, die sie im Frühjahr überspringt, rückt um die Lücke vor (\`02:30\` wird \`03:30\`), wie RFC 5545 sie liest.
+- Zeiten einer Veranstaltung kommen in ihrer Zeitzone zurück; \`timezone_abbr\` nennt sie wie die tz-Datenbank (und PHP): \`CEST\`, \`EDT\`, \`MSK\` oder den Versatz (\`+08\`), wo sie keinen Namen hat.
 - JSON-Bodys bis 1 MiB (darüber 413). HTML in \`description\`/\`excerpt\` wird auf eine sichere Positivliste bereinigt.
 
 ## Zugriff

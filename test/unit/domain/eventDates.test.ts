@@ -189,6 +189,28 @@ describe('domain/eventDates', () => {
       ]);
     });
 
+    it("uses the tz database's names, as PHP prints them: MSK, IDT, PKT, SST; an offset where it has none", () => {
+      expectAbbreviations([
+        ['Europe/Moscow', WINTER, 'MSK'],
+        ['Asia/Jerusalem', SUMMER, 'IDT'],
+        ['Asia/Jerusalem', WINTER, 'IST'],
+        ['Asia/Karachi', WINTER, 'PKT'],
+        ['Pacific/Pago_Pago', WINTER, 'SST'],
+        ['America/Havana', SUMMER, 'CDT'],
+        ['Asia/Singapore', WINTER, '+08'],
+        ['Asia/Dubai', WINTER, '+04'],
+        ['Australia/Lord_Howe', WINTER, '+11'],
+      ]);
+    });
+
+    it('names dates before the tz table (2024) as ICU does, else by the offset', () => {
+      expectAbbreviations([
+        ['Europe/Moscow', '1985-07-01T12:00:00Z', '+04'],
+        ['America/Caracas', '2010-01-01T12:00:00Z', '-0430'],
+        ['America/Indiana/Knox', '2000-01-01T12:00:00Z', 'EST'],
+      ]);
+    });
+
     it("prefers the names used in the zone's own countries", () => {
       expectAbbreviations([
         ['Europe/Dublin', SUMMER, 'IST'],

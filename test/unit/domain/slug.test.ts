@@ -24,6 +24,13 @@ describe('slugify', () => {
     expect(slugify('東'.repeat(300))).to.equal('東'.repeat(190));
   });
 
+  it('keeps letters beyond the basic plane whole, lower-casing those that have a case', () => {
+    expect(slugify('𠮷野家 Café')).to.equal('𠮷野家-cafe');
+    expect(slugify('Ünïcode 𐐀𐐁 hall')).to.equal('unicode-𐐨𐐩-hall');
+    expect(slugify('𠀀 - 𠀁🎉ok')).to.equal('𠀀-𠀁-ok');
+    expect(slugify('𠀀'.repeat(200))).to.equal('𠀀'.repeat(190));
+  });
+
   it('drops apostrophes inside words', () => {
     expect(slugify("Don't stop l’été")).to.equal('dont-stop-lete');
   });

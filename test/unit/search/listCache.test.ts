@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { ListCache } from '../../../src/search/listCache';
+
+/** A read that records what it was asked and answers when told to. */
+function deferredReads<K, V>() {
+  const asked: K[][] = [];
+  const pending: { keys: K[]; resolve(found: Map<K, V>): void; reject(err: Error): void }[] = [];
+  const readMany = (keys: K[]) =>
+    new Promise<Map<K, V>>((resolve, reject) => {
+      asked.push(keys);
+      pending.push({ keys, resolve, reject });
+    });
+  return { asked, pending, readMany };
+}
+
+describe('ListCache', () => {
+  it('reads only the keys it does not remember, once, for every concurrent caller', async () => {
+    const cache = new ListCache(60_000);
+    const reads = deferredReads<number, string>();
+    const first = cache.sharedMany('t', [1, 2, 2], reads.readMany);
+    const second = cache.sharedMany('t', [2, 3], reads.readMany);
+    expect(reads.asked).to.deep.equal([[1, 2], [3]]);
+    reads.pending[0]!.resolve(new Map([[2, 'two']]));
+    reads.pending[1]!.resolve(new Map([[3, 'three']]));
+    expect(await first).to.deep.equal([undefined, 'two', 'two']);
+    expect(await second).to.deep.equal(['two', 'three']);
+    expect(await cache.sharedMany('t', [1, 3], reads.readMany)).to.deep.equal([undefined, 'three']);
+    expect(reads.asked).to.have.length(2);
+  });
+
+  it('forgets a failed read, so the next caller reads again', async () => {
+    const cache = new ListCache(60_000);
+    const reads = deferredReads<string, number>();
+    const failing = cache.shared('k', () => reads.readMany(['k']).then((found) => found.get('k')));
+    reads.pending[0]!.reject(new Error('down'));
+    await failing.then(
+      () => expect.fail('the failed read resolved'),
+      (err: Error) => expect(err.message).to.equal('down'),
+    );
+    const retried = cache.shared('k', () => reads.readMany(['k']).then((found) => found.get('k')));
+    reads.pending[1]!.resolve(new Map([['k', 7]]));
+    expect(await retried).to.equal(7);
+    expect(reads.asked).to.have.length(2);
+  });
+
+  it('reads again once an entry has outlived its time or the cache was cleared', async () => {
+    const cache = new ListCache(0);
+    let reads = 0;
+    const read = async () => ++reads;
+    expect(await cache.shared('k', read)).to.equal(1);
+    expect(await cache.shared('k', read)).to.equal(2);
+    const kept = new ListCache(60_000);
+    expect(await kept.shared('k', read)).to.equal(3);
+    kept.clear();
+    expect(await kept.shared('k', read)).to.equal(4);
+  });
+});
