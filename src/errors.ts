@@ -87,6 +87,22 @@ export class MethodNotAllowedError extends CalendarError {
   }
 }
 
+/** 413 `rest_payload_too_large`. */
+export class PayloadTooLargeError extends CalendarError {
+  override name = 'PayloadTooLargeError';
+  constructor() {
+    super(413, 'rest_payload_too_large', 'The request body is too large.');
+  }
+}
+
+/** 415 `rest_unsupported_media_type`: a body type (or an upload) this API does not read. */
+export class UnsupportedMediaTypeError extends CalendarError {
+  override name = 'UnsupportedMediaTypeError';
+  constructor(message = 'Unsupported request body type.') {
+    super(415, 'rest_unsupported_media_type', message);
+  }
+}
+
 export class GoneError extends CalendarError {
   override name = 'GoneError';
   constructor(kind: RecordKind, id: number) {

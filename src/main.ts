@@ -1,14 +1,23 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { acquireServices, type RunningServices } from './embedded/embeddedServices';
-import { createLogger } from './log';
+import { stopLaunched } from './embedded/managedProcess';
+import { createLogger, type Logger } from './log';
 import { withoutPassword } from './ops/cli';
-import { startServer } from './server';
-import { openServices } from './services';
+import { startServer, type RunningServer } from './server';
+import { openServices, type Services } from './services';
 import { ensureSearchIndexes } from './search/ensureIndexes';
-import { startSyncWorker } from './search/syncWorker';
+import { startSyncWorker, type SyncWorker } from './search/syncWorker';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+/** What has started so far, in starting order. */
+interface Started {
+  embedded?: RunningServices;
+  services?: Services;
+  worker?: SyncWorker;
+  server?: RunningServer;
+}
 
 /** `npm start`: embedded services when no URLs are configured, then the API and the sync worker. */
 async function main(): Promise<void> {
@@ -23,9 +32,39 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  let embedded: RunningServices | undefined;
+  const open: Started = {};
+  let stopping = false;
+  // Whatever has started is stopped, also when a signal or a failure comes during startup: the
+  // embedded servers run in their own process groups and would outlive this process.
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await open.server?.close();
+    await open.worker?.close();
+    await open.services?.close();
+    await open.embedded?.stop();
+    await stopLaunched();
+    process.exit(code);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      log.info({ signal }, 'shutting down');
+      void stop(0);
+    });
+  }
+  try {
+    await start(config, log, open);
+  } catch (err) {
+    // A failure caused by a signal's stop is not news.
+    if (!stopping) console.error(`calendar: could not start: ${(err as Error).message}`);
+    await stop(1);
+  }
+}
+
+async function start(config: Config, log: Logger, open: Started): Promise<void> {
   if (!config.mongo.url || !config.elasticsearch.url) {
-    embedded = await acquireServices(PROJECT_ROOT, 'start', (line) => log.info(line));
+    const embedded = await acquireServices(PROJECT_ROOT, 'start', (line) => log.info(line));
+    open.embedded = embedded;
     config = {
       ...config,
       mongo: { ...config.mongo, url: config.mongo.url ?? embedded.mongoUrl },
@@ -37,29 +76,16 @@ async function main(): Promise<void> {
       `could not connect to MongoDB at ${withoutPassword(config.mongo.url as string)} (${err.message.split('\n')[0]}): start it or set MONGO_URL`,
     );
   });
+  open.services = services;
   if (config.auth.bootstrapAdminKey && (await services.apiKeys.count()) === 0) {
     const { key } = await services.apiKeys.create('first administrator', 'administrator');
     console.log(`\nNo API keys existed, so one administrator key was created. It is shown only now:\n\n  ${key}\n`);
   }
   // Lists answer 503 until the indexes exist; the worker keeps trying to create them.
   await ensureSearchIndexes(services).catch((err: Error) => log.warn({ err }, 'search indexes not ready yet'));
-  const worker = config.sync.inProcess ? startSyncWorker(services) : undefined;
-  const server = await startServer(services, config.http.host, config.http.port);
-  console.log(`calendar API listening on ${server.url}/calendar/events/v1`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    await server.close();
-    await worker?.close();
-    await services.close();
-    await embedded?.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (config.sync.inProcess) open.worker = startSyncWorker(services);
+  open.server = await startServer(services, config.http.host, config.http.port);
+  console.log(`calendar API listening on ${open.server.url}/calendar/events/v1`);
 }
 
 main().catch((err: Error) => {

@@ -171,8 +171,3 @@ function computeEventDates(dates: StoredEventDates): PresentedEventDates {
     timezone_abbr: timezoneAbbreviation(start),
   };
 }
-
-/** ISO 8601 with the event zone's offset, e.g. `2025-07-14T20:00:00+02:00` (schema.org dates). */
-export function isoInZone(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true }) as string;
-}

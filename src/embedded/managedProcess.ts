@@ -71,7 +71,16 @@ export function launch(
   child.unref();
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
   const pid = child.pid;
-  return { pid, stop: () => stopPid(pid) };
+  const handle = { pid, stop: () => stopPid(pid).finally(() => launched.delete(handle)) };
+  launched.add(handle);
+  return handle;
+}
+
+const launched = new Set<ProcessHandle>();
+
+/** Stops every server this process launched and has not stopped: an exit during startup. */
+export async function stopLaunched(): Promise<void> {
+  await Promise.all([...launched].map((handle) => handle.stop()));
 }
 
 /** Thrown by a readiness probe when the process it waits for has already exited. */

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
-import { CalendarError } from '../errors';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
 import type { AppState } from './types';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -33,6 +33,18 @@ export function foldArrayFields(fields: Record<string, unknown>): Record<string,
 }
 
 /**
+ * A parser error without an HTTP status came from decoding the bytes, not from their syntax
+ * (a corrupt gzip, deflate or br stream): the client's fault, so a 400 naming the encoding.
+ */
+function unreadableBody(err: unknown, encoding: string): unknown {
+  const { status, statusCode, httpCode } = err as Record<string, unknown>;
+  if ([status, statusCode, httpCode].some((code) => typeof code === 'number')) return err;
+  return new ValidationError({
+    body: `The request body could not be decoded${encoding ? ` as Content-Encoding ${encoding}` : ''}.`,
+  });
+}
+
+/**
  * Parses JSON, form and multipart bodies (CONTRACT part 2); any other body type is 415 and
  * bodies past the limit are 413. Errors surface to the error boundary.
  */
@@ -57,15 +69,21 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
       const problem = type
         ? `Unsupported request body type ${type}.`
         : `A request body needs a Content-Type: ${ACCEPTED}.`;
-      throw new CalendarError(415, 'rest_unsupported_media_type', problem);
+      throw new UnsupportedMediaTypeError(problem);
     }
     const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limitBytes) throw new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');
-    await parser(ctx, async () => {
-      const request = ctx.request as { body?: unknown };
-      if (ctx.is('multipart') && request.body && typeof request.body === 'object')
-        request.body = foldArrayFields(request.body as Record<string, unknown>);
-      await next();
-    });
+    if (declared > limitBytes) throw new PayloadTooLargeError();
+    let parsed = false;
+    try {
+      await parser(ctx, async () => {
+        parsed = true;
+        const request = ctx.request as { body?: unknown };
+        if (ctx.is('multipart') && request.body && typeof request.body === 'object')
+          request.body = foldArrayFields(request.body as Record<string, unknown>);
+        await next();
+      });
+    } catch (err) {
+      throw parsed ? err : unreadableBody(err, ctx.get('Content-Encoding'));
+    }
   };
 }

@@ -1,5 +1,6 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { finished } from 'node:stream';
 import type { Language } from '../../config';
 
 interface ParserError extends Error {
@@ -19,10 +20,23 @@ function statusOf(err: ParserError): [number, string, string] {
   return [400, 'rest_bad_request', 'The request could not be parsed as HTTP.'];
 }
 
+/** The response Node is writing on `socket` for an earlier (pipelined) request, if any. */
+const responseInFlight = (socket: Socket) =>
+  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+
+/** Calls `then` once no earlier response is being written on `socket`. */
+function whenResponsesDone(socket: Socket, then: () => void): void {
+  const response = responseInFlight(socket);
+  if (!response || response.writableFinished) return then();
+  // Node hands the socket to the next queued response when this one finishes: look again then.
+  finished(response, () => setImmediate(() => whenResponsesDone(socket, then)));
+}
+
 /**
  * A `clientError` handler: answers what the HTTP parser rejects (a URL or headers over the size
  * limit, malformed HTTP) with the CONTRACT part 9 error envelope instead of Node's bare status
- * line, then closes the connection.
+ * line, then closes the connection. Requests pipelined before the bad one get their own answers
+ * first: the error must not take the place of a response a client is waiting for.
  */
 export function clientErrorHandler(defaultLanguage: Language): (err: ParserError, socket: Socket) => void {
   return (err, socket) => {
@@ -32,9 +46,12 @@ export function clientErrorHandler(defaultLanguage: Language): (err: ParserError
     }
     const [status, code, message] = statusOf(err);
     const body = JSON.stringify({ code, message, data: { status } });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Language: ${defaultLanguage}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    whenResponsesDone(socket, () => {
+      if (!socket.writable) return socket.destroy();
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Language: ${defaultLanguage}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    });
   };
 }

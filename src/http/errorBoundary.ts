@@ -1,5 +1,11 @@
 import type { Middleware } from 'koa';
-import { CalendarError, DependencyUnavailableError, ValidationError } from '../errors';
+import {
+  CalendarError,
+  DependencyUnavailableError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../errors';
 import type { Language } from '../../config';
 import { pathLanguageOf } from './language';
 import type { AppState } from './types';
@@ -55,11 +61,11 @@ function fromFramework(err: HttpError & Error): CalendarError | undefined {
   // Elasticsearch's client errors carry a status too: a 4xx from it is a query this service built.
   if ('meta' in err) return undefined;
   if (err.code === FILES_NOT_ACCEPTED && err.httpCode !== undefined) {
-    return new CalendarError(415, 'rest_unsupported_media_type', 'File uploads are not accepted: send images as URLs.');
+    return new UnsupportedMediaTypeError('File uploads are not accepted: send images as URLs.');
   }
   const status = err.status ?? err.statusCode ?? err.httpCode;
-  if (status === 413) return new CalendarError(413, 'rest_payload_too_large', 'The request body is too large.');
-  if (status === 415) return new CalendarError(415, 'rest_unsupported_media_type', 'Unsupported request body type.');
+  if (status === 413) return new PayloadTooLargeError();
+  if (status === 415) return new UnsupportedMediaTypeError();
   // Valid JSON that is not an object (`null`, `"text"`, `12`): refused as an array is, by validate().
   if (status === 400 && /only supports object and array/.test(err.message)) {
     return new ValidationError({ body: 'The request body must be a JSON object.' });

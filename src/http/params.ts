@@ -126,6 +126,8 @@ export const text = (max = 1000) =>
     .maxChars(max)
     // eslint-disable-next-line no-control-regex
     .pattern(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'printable text')
+    // Joi's message would quote the value: a password, or 100,000 characters.
+    .messages({ 'string.pattern.name': '{{#label}} must not contain control characters' })
     .allow('');
 
 // Spelled out, with no spaces or backslashes: WHATWG parsing would read `http:example.org` or

@@ -2,7 +2,6 @@ import type { Language } from '../../config';
 import type { Services } from '../services';
 import type { StoredRecord } from '../storage/recordStore';
 import type { SyncKind } from '../storage/syncQueue';
-// View imports, one line per kind:
 import { viewVenues } from './venues/view';
 import { viewEvents } from './events/view';
 import { viewOrganizers } from './organizers/view';
@@ -37,8 +36,7 @@ export interface ViewOptions {
   embeddedCounts?: 'exact' | 'index-if-current' | 'searchable-index';
 }
 
-const VIEWS: Partial<Record<SyncKind, RecordView>> = {
-  // One entry per kind, e.g. `venue: viewVenues,`
+const VIEWS: Record<SyncKind, RecordView> = {
   venue: viewVenues,
   event: viewEvents,
   organizer: viewOrganizers,
@@ -47,7 +45,5 @@ const VIEWS: Partial<Record<SyncKind, RecordView>> = {
 };
 
 export function viewOf(kind: SyncKind): RecordView {
-  const view = VIEWS[kind];
-  if (!view) throw new Error(`no view registered for ${kind}`);
-  return view;
+  return VIEWS[kind];
 }

@@ -89,15 +89,10 @@ export class BulkIndexer {
       const action = JSON.stringify(actionLine(op));
       const lines = op.action === 'index' ? `${action}\n${JSON.stringify(op.document)}` : action;
       this.buffer.push({ op, lines, settle });
-      this.bufferBytes += lines.length + 1;
+      this.bufferBytes += Buffer.byteLength(lines) + 1;
       if (this.bufferBytes >= this.options.flushBytes) this.dispatch();
       else this.timer ??= setTimeout(() => this.dispatch(), this.options.flushMs);
     });
-  }
-
-  /** Resolves once fewer than `concurrency` requests are in flight or waiting (backpressure). */
-  async waitForCapacity(): Promise<void> {
-    while (this.inFlight.size + this.waiting.length >= this.options.concurrency) await Promise.race(this.inFlight);
   }
 
   /** Sends what is buffered now and waits until every request in flight is done. */

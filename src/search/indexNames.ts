@@ -1,4 +1,4 @@
-import { LANGUAGES, type Config, type Language } from '../../config';
+import type { Config, Language } from '../../config';
 import type { SyncKind } from '../storage/syncQueue';
 
 export const SYNC_KINDS: readonly SyncKind[] = ['event', 'venue', 'organizer', 'category', 'tag'];
@@ -30,12 +30,4 @@ export function versionedIndexName(
   version = INDEX_SCHEMA_VERSION,
 ): string {
   return `${aliasName(config, kind, lang)}-v${version}`;
-}
-
-export function aliasesOfKind(config: Config, kind: SyncKind): string[] {
-  return LANGUAGES.map((lang) => aliasName(config, kind, lang));
-}
-
-export function allAliases(config: Config): string[] {
-  return SYNC_KINDS.flatMap((kind) => aliasesOfKind(config, kind));
 }

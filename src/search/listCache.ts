@@ -2,6 +2,8 @@ import type { SyncQueue } from '../storage/syncQueue';
 
 /** How long a cached figure may be served; lists are eventually consistent by about as much. */
 export const LIST_CACHE_TTL_MS = 1_000;
+/** Keys come from requests (slugs, IDs): beyond this many the oldest are forgotten. */
+export const LIST_CACHE_MAX_ENTRIES = 10_000;
 
 interface Entry {
   value: unknown;
@@ -17,7 +19,10 @@ interface Entry {
 export class ListCache {
   private entries = new Map<string, Entry>();
 
-  constructor(private readonly ttlMs = LIST_CACHE_TTL_MS) {}
+  constructor(
+    private readonly ttlMs = LIST_CACHE_TTL_MS,
+    private readonly maxEntries = LIST_CACHE_MAX_ENTRIES,
+  ) {}
 
   get<T>(key: string): T | undefined {
     const entry = this.entries.get(key);
@@ -29,8 +34,18 @@ export class ListCache {
     return this.entries.get(key)?.value as T | undefined;
   }
 
+  /** Entries stay in the order they were last set: past the bound, the oldest go first. */
   set(key: string, value: unknown): void {
+    this.entries.delete(key);
     this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   delete(key: string): void {

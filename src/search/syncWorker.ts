@@ -74,10 +74,6 @@ export class SyncWorker {
     });
   }
 
-  get isRunning(): boolean {
-    return this.running;
-  }
-
   start(): this {
     if (this.running) return this;
     this.running = true;
@@ -114,13 +110,18 @@ export class SyncWorker {
 
   /** Claims and processes one batch; returns how many entries it claimed. */
   async runOnce(): Promise<number> {
+    const claimed = await this.claim();
+    if (claimed.length > 0) await this.process(claimed);
+    return claimed.length;
+  }
+
+  /** The next batch of pending entries, leased to this worker (the indexes created first). */
+  private async claim(): Promise<ClaimedEntry[]> {
     if (!this.indexesReady) {
       await ensureSearchIndexes(this.services);
       this.indexesReady = true;
     }
-    const claimed = await this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
-    if (claimed.length > 0) await this.process(claimed);
-    return claimed.length;
+    return this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
   }
 
   /** Indexes claimed entries and checkpoints them: complete on success, release with backoff. */
@@ -228,11 +229,7 @@ export class SyncWorker {
       }
       this.wakeRequested = false;
       try {
-        if (!this.indexesReady) {
-          await ensureSearchIndexes(this.services);
-          this.indexesReady = true;
-        }
-        const claimed = await this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
+        const claimed = await this.claim();
         errorsInARow = 0;
         if (claimed.length > 0) {
           const batch: Promise<void> = this.process(claimed)

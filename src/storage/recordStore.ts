@@ -81,6 +81,9 @@ function recordsOf<D extends BaseDoc>(docs: D[]): Map<number, StoredRecord<D>> {
  * document, shared fields copied identically to every document of the record. Every write is
  * bracketed by the sync queue so the search index follows.
  */
+/** Tries to unlink a record from one holder that other writes keep changing. */
+const MAX_UNLINK_ATTEMPTS = 5;
+
 export class RecordStore<D extends BaseDoc> {
   readonly docs: Collection<D>;
   private readonly translatable: Set<string>;
@@ -253,19 +256,25 @@ export class RecordStore<D extends BaseDoc> {
 
   /**
    * Removes `linkedId` from the array field `field` of every record that holds it (a linked
-   * record was deleted). Read-modify-write, since not every MongoDB-protocol server has `$pull`.
+   * record was deleted). Read-modify-write, since not every MongoDB-protocol server has `$pull`:
+   * each write applies only to the array it read, and a record changed meanwhile is read again.
    */
   async unlinkEverywhere(field: keyof D & string, linkedId: number): Promise<number[]> {
-    const holders = (await this.docs.find({ [field]: linkedId } as Filter<D>).toArray()) as D[];
+    const holding = { [field]: linkedId } as Filter<D>;
+    const holders = (await this.docs.find(holding).toArray()) as D[];
     const ids = [...new Set(holders.map((doc) => doc.id))];
     for (const id of ids) {
-      const current = holders.find((doc) => doc.id === id) as unknown as Record<string, unknown>;
-      const remaining = ((current[field] as number[] | undefined) ?? []).filter((value) => value !== linkedId);
       await this.sync.begin(this.options.kind, id);
-      await this.docs.updateMany(
-        { id } as Filter<D>,
-        { $set: { [field]: remaining, modifiedAt: new Date() } } as never,
-      );
+      let current: D | null = holders.find((doc) => doc.id === id) ?? null;
+      for (let attempt = 1; current && attempt <= MAX_UNLINK_ATTEMPTS; attempt++) {
+        const before = (current as unknown as Record<string, number[] | undefined>)[field] ?? [];
+        const written = await this.docs.updateMany(
+          { id, [field]: before } as Filter<D>,
+          { $set: { [field]: before.filter((value) => value !== linkedId), modifiedAt: new Date() } } as never,
+        );
+        if (written.matchedCount > 0) break;
+        current = (await this.docs.findOne({ id, ...holding } as Filter<D>)) as D | null;
+      }
       await this.sync.commit(this.options.kind, id);
     }
     return ids;

@@ -194,8 +194,14 @@ export class SyncQueue extends EventEmitter {
       stream = undefined;
     };
     try {
+      // Every begin, commit and markDirty bumps `version` (claims and completions do not). Matching
+      // `pending: true` missed commits: begin had already set it, and unchanged fields are not listed.
       stream = this.entries.watch([
-        { $match: { $or: [{ operationType: 'insert' }, { 'updateDescription.updatedFields.pending': true }] } },
+        {
+          $match: {
+            $or: [{ operationType: 'insert' }, { 'updateDescription.updatedFields.version': { $exists: true } }],
+          },
+        },
       ]);
     } catch (err) {
       onUnavailable(err as Error);

@@ -136,6 +136,30 @@ describe('events: venue links', () => {
     expect(await testWorld().services.stores.events.docs.countDocuments({ title })).to.equal(0);
   });
 
+  it('creates no category, tag or venue named in a write that a later check refuses', async () => {
+    const category = unique('Orphan Category');
+    const tag = unique('Orphan Tag');
+    const venue = unique('Orphan Hall');
+    const refusals = [
+      { categories: [category], tags: [99_999_999] },
+      { categories: [category], tags: [tag], venue: 99_999_999 },
+      { categories: [category], tags: [tag], venue: { venue }, organizer: { phone: '1' } },
+    ];
+    for (const fields of refusals) {
+      const res = await api.post('/events', {
+        title: unique('Refused'),
+        start_date: '2025-09-01 19:00:00',
+        end_date: '2025-09-01 21:00:00',
+        ...fields,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    }
+    const { stores } = testWorld().services;
+    expect(await stores.categories.docs.countDocuments({ name: category })).to.equal(0);
+    expect(await stores.tags.docs.countDocuments({ name: tag })).to.equal(0);
+    expect(await stores.venues.docs.countDocuments({ venue })).to.equal(0);
+  });
+
   it('does not embed a trashed venue, and drops a permanently deleted one everywhere', async () => {
     const venue = await created('/venues', { venue: unique('Doomed Hall') });
     const event = await createEvent({ venue: venue.id });

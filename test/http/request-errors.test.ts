@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { request as httpRequest, STATUS_CODES } from 'node:http';
 import { connect } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { api, request, ROOT } from '../support/api';
 import { expectInvalid } from '../support/errors';
 import { testWorld } from '../support/harness';
@@ -11,7 +12,7 @@ function bare(
   method: string,
   path: string,
   headers: Record<string, string>,
-  payload?: string,
+  payload?: string | Buffer,
 ): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${testWorld().baseUrl}${path}`, { method, headers }, (res) => {
@@ -97,6 +98,40 @@ describe('request bodies and the error envelope', () => {
     expect(res.body.code).to.equal('rest_unsupported_media_type');
     expect(res.body.message).to.match(/Content-Type/);
     expect(await testWorld().services.stores.tags.docs.countDocuments({ name })).to.equal(0);
+  });
+
+  it('answers a body its Content-Encoding cannot decode 400 naming body, creating nothing', async () => {
+    const name = unique('encoded');
+    const json = (tag: string) => Buffer.from(JSON.stringify({ name: tag }));
+    const send = (encoding: string, payload: Buffer) =>
+      bare(
+        'POST',
+        `${ROOT}/tags`,
+        {
+          Authorization: `Bearer ${testWorld().adminKey}`,
+          'Content-Type': 'application/json',
+          'Content-Encoding': encoding,
+          'Content-Length': String(payload.length),
+        },
+        payload,
+      );
+    const corrupt: [string, Buffer][] = [
+      ['gzip', Buffer.from('not gzip at all')],
+      ['gzip', gzipSync(json(name)).subarray(0, 12)],
+      ['deflate', Buffer.from('not deflate either')],
+      ['br', Buffer.from('not brotli')],
+    ];
+    for (const [encoding, payload] of corrupt) {
+      const res = await send(encoding, Buffer.from(payload));
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body).to.deep.include({ code: 'rest_invalid_param' });
+      expect(res.body.data.params).to.deep.equal({
+        body: `The request body could not be decoded as Content-Encoding ${encoding}.`,
+      });
+    }
+    expect(await testWorld().services.stores.tags.docs.countDocuments({ name })).to.equal(0);
+    expect((await send('gzip', gzipSync(json(`${name} gz`)))).status).to.equal(201);
+    expect((await send('br', brotliCompressSync(json(`${name} br`)))).status).to.equal(201);
   });
 
   it('takes a Content-Type without a body as no body (clients that set it on every request)', async () => {
@@ -199,6 +234,21 @@ describe('request bodies and the error envelope', () => {
       expect(head).to.match(/\r\nContent-Language: en\r\n/);
       expect(JSON.parse(body)).to.deep.include({ code, data: { status } });
     }
+  });
+
+  it('answers a request pipelined before a malformed one first, then the parser error', async () => {
+    const name = unique('pipelined');
+    const payload = JSON.stringify({ name });
+    const answer = await rawExchange(
+      `POST ${ROOT}/tags HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${testWorld().adminKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n${payload}` +
+        'NOT HTTP AT ALL\r\n\r\n',
+    );
+    const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]);
+    expect(statuses, answer).to.deep.equal(['201', '501']);
+    expect(answer).to.include(`"name":${JSON.stringify(name)}`);
+    expect(answer).to.match(/\{"code":"rest_method_not_implemented",.*"data":\{"status":501\}\}$/);
+    expect(await testWorld().services.stores.tags.docs.countDocuments({ name })).to.equal(1);
   });
 
   it('builds links from the configured public address, never from the Host header', async () => {

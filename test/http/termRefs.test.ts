@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { ValidationError } from '../../src/errors';
-import { resolveTermRefs, type TermRef } from '../../src/routes/terms/resolveTerms';
+import { planTermLinks, type TermRef } from '../../src/routes/terms/resolveTerms';
 import { api } from '../support/api';
 import { testWorld } from '../support/harness';
 import { createTerm, expectedTerm, uniqueToken } from '../support/terms';
 
-/** resolveTermRefs against the real database (it is what event writes use for categories/tags). */
-const resolve = (taxonomy: 'category' | 'tag', refs: TermRef[], lang: 'en' | 'fr' | 'de' = 'en') =>
-  resolveTermRefs(testWorld().services, taxonomy, refs, lang);
+/** planTermLinks against the real database (it is what event writes use for categories/tags). */
+const resolve = async (taxonomy: 'category' | 'tag', refs: TermRef[], lang: 'en' | 'fr' | 'de' = 'en') =>
+  (await planTermLinks(testWorld().services, taxonomy, refs, lang)).commit();
 
 async function rejection(promise: Promise<unknown>): Promise<ValidationError> {
   try {
@@ -19,7 +19,17 @@ async function rejection(promise: Promise<unknown>): Promise<ValidationError> {
   throw new Error('expected a ValidationError');
 }
 
-describe('resolveTermRefs', () => {
+describe('planTermLinks', () => {
+  it('creates the new terms only when the plan is committed', async () => {
+    const name = `Planned ${uniqueToken()}`;
+    const plan = await planTermLinks(testWorld().services, 'tag', [name], 'en');
+    const stored = () => testWorld().services.stores.tags.docs.countDocuments({ name });
+    expect(await stored()).to.equal(0);
+    const [id] = await plan.commit();
+    expect(await stored()).to.equal(1);
+    expect(await resolve('tag', [name])).to.deep.equal([id]);
+  });
+
   it('keeps IDs (numbers or digit strings) in order, without duplicates', async () => {
     const a = await createTerm('category', { name: `Ids A ${uniqueToken()}` });
     const b = await createTerm('category', { name: `Ids B ${uniqueToken()}` });

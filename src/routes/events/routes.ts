@@ -11,7 +11,7 @@ import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '.
 import type { EventDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
 import { resourceRoutes, type ResourceDefinition } from '../resource';
-import { resolveTermRefs } from '../terms/resolveTerms';
+import { planTermLinks } from '../terms/resolveTerms';
 import { resolveLinks, resolveParent } from './links';
 import { hashEventPassword, verifyEventPassword } from './password';
 import { EVENT_REQUIRED_ON_CREATE, eventReadSchema, eventWriteSchema } from './schema';
@@ -79,13 +79,16 @@ async function toEventContent(
   if (input.cost !== undefined) content.cost = normalizeCost(input.cost as string | number | null);
   const links = await resolveLinks(services, ctx, input);
   const mayCreateTerms = mayManageTerms(ctx.state.principal);
-  if (input.categories !== undefined)
-    content.categories = await resolveTermRefs(services, 'category', termList(input.categories), lang, mayCreateTerms);
-  if (input.tags !== undefined)
-    content.tags = await resolveTermRefs(services, 'tag', termList(input.tags), lang, mayCreateTerms);
+  const categories =
+    input.categories !== undefined &&
+    (await planTermLinks(services, 'category', termList(input.categories), lang, mayCreateTerms));
+  const tags =
+    input.tags !== undefined && (await planTermLinks(services, 'tag', termList(input.tags), lang, mayCreateTerms));
   if (input.password !== undefined)
     content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
   Object.assign(content, await links.commit());
+  if (categories) content.categories = await categories.commit();
+  if (tags) content.tags = await tags.commit();
   return content;
 }
 

@@ -161,20 +161,12 @@ function slugOf(input: Input, existing: StoredRecord<PostDoc> | null, context: P
   return typeof name === 'string' ? name : undefined;
 }
 
-/**
- * 400 naming `param` when the input's `author` is a user no API key was ever issued to (`param`:
- * `author`, or `venue`/`organizer` for a record created inline in an event).
- */
-export async function assertKnownAuthor(
-  services: Services,
-  input: Input,
-  principal: Principal,
-  param = 'author',
-): Promise<void> {
+/** 400 naming `author` when the input's `author` is a user no API key was ever issued to. */
+export async function assertKnownAuthor(services: Services, input: Input, principal: Principal): Promise<void> {
   const author = input.author;
   if (typeof author !== 'number' || author === 0 || author === principal.userId) return;
   if (!(await services.apiKeys.hasUser(author))) {
-    throw new ValidationError({ [param]: `there is no user with ID ${author}` });
+    throw new ValidationError({ author: `there is no user with ID ${author}` });
   }
 }
 

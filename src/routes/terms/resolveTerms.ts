@@ -1,7 +1,8 @@
 /**
- * resolveTermRefs(services, taxonomy, refs, lang, mayCreate) → Promise<number[]>
+ * planTermLinks(services, taxonomy, refs, lang, mayCreate) → Promise<{ commit() → number[] }>
  *
- * Turns the `categories` / `tags` values of an event write (CONTRACT part 4) into term IDs:
+ * Turns the `categories` / `tags` values of an event write (CONTRACT part 4) into term IDs. Every
+ * check runs first; the new terms are created only by `commit()`, once the whole write is valid:
  * - a number, or a string of digits, is an ID: it must be a term of `taxonomy`; an unknown ID,
  *   or the ID of the other term kind, throws ValidationError naming `categories` / `tags` (400);
  * - any other string is trimmed and matched against existing terms of `taxonomy`: by slug
@@ -12,7 +13,7 @@
  *   Concurrent creations of the same name yield one term: creators insert with the exact slug of
  *   the name and, when the unique slug index refuses, re-read the term holding that slug.
  *   An empty or over-long name (or a non-integer / non-positive number) throws ValidationError.
- * Returns the IDs in the order given, without duplicates. IDs are checked in one query.
+ * `commit()` gives the IDs in the order given, without duplicates. IDs are checked in one query.
  */
 import { createHash } from 'node:crypto';
 import type { Language } from '../../../config';
@@ -36,24 +37,35 @@ function isIdRef(ref: TermRef): boolean {
   return typeof ref === 'number' || /^\d+$/.test(ref.trim());
 }
 
-export async function resolveTermRefs(
+export async function planTermLinks(
   services: Services,
   taxonomy: TermKind,
   refs: TermRef[],
   lang: Language,
   mayCreate = true,
-): Promise<number[]> {
+): Promise<{ commit(): Promise<number[]> }> {
   const param = paramOf(taxonomy);
   const store = taxonomy === 'category' ? services.stores.categories : services.stores.tags;
   await checkIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)));
-  const ids: number[] = [];
+  // An ID, or the name of a term to create.
+  const planned: (number | string)[] = [];
   for (const ref of refs) {
-    const id = isIdRef(ref)
-      ? toId(param)(ref)
-      : await resolveName(store, taxonomy, nameOf(param, ref as string), lang, mayCreate);
-    if (!ids.includes(id)) ids.push(id);
+    planned.push(
+      isIdRef(ref)
+        ? toId(param)(ref)
+        : await existingOrNew(store, taxonomy, nameOf(param, ref as string), lang, mayCreate),
+    );
   }
-  return ids;
+  return {
+    async commit() {
+      const ids: number[] = [];
+      for (const ref of planned) {
+        const id = typeof ref === 'number' ? ref : await createByName(store, taxonomy, ref, lang);
+        if (!ids.includes(id)) ids.push(id);
+      }
+      return ids;
+    },
+  };
 }
 
 const toId =
@@ -87,13 +99,14 @@ async function checkIds(services: Services, taxonomy: TermKind, ids: number[]): 
   throw new ValidationError({ [paramOf(taxonomy)]: `${problems.join('; ')}.` });
 }
 
-async function resolveName(
+/** The ID of the term `name` names, else `name` itself: a term to create (403 unless `mayCreate`). */
+async function existingOrNew(
   store: RecordStore<TermDoc>,
   taxonomy: TermKind,
   name: string,
   lang: Language,
   mayCreate: boolean,
-): Promise<number> {
+): Promise<number | string> {
   const bySlug = await store.getBySlug(name.toLowerCase(), lang);
   if (bySlug) return bySlug.id;
   const byName = await findTermIdByName(store, name, lang);
@@ -105,7 +118,7 @@ async function resolveName(
       `There is no ${taxonomy} named ${JSON.stringify(name)}, and only editors and administrators may create ${plural}.`,
     );
   }
-  return createByName(store, taxonomy, name, lang);
+  return name;
 }
 
 /** Names with no Latin letters or digits slugify to nothing: derive a stable slug instead. */

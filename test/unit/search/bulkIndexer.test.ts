@@ -54,6 +54,26 @@ describe('search/bulkIndexer', () => {
     expect(fake.maxInFlight()).to.equal(2);
   });
 
+  it('counts flushBytes in UTF-8 bytes, not characters', async () => {
+    const fake = fakeClient();
+    const indexer = new BulkIndexer(fake.client, { ...options, flushBytes: 1_000 });
+    const accented = (id: number): BulkOperation => ({
+      ...op(id),
+      action: 'index',
+      document: { text: 'é'.repeat(300) },
+    });
+    // 300 characters but 600 bytes each: the second one fills the buffer, so it goes at once.
+    const outcomes = await Promise.race([
+      Promise.all([indexer.push(accented(1)), indexer.push(accented(2))]),
+      new Promise((resolve) => setTimeout(() => resolve('waited for flushMs'), 1_000)),
+    ]);
+    expect(outcomes).to.deep.equal([
+      { ok: true, status: 201 },
+      { ok: true, status: 201 },
+    ]);
+    expect(fake.calls).to.deep.equal([['1', '2']]);
+  });
+
   it('sends what is buffered after flushMs, or at once on flush()', async () => {
     const fake = fakeClient();
     const timed = new BulkIndexer(fake.client, { ...options, flushMs: 20 });

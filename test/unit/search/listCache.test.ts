@@ -54,4 +54,18 @@ describe('ListCache', () => {
     kept.clear();
     expect(await kept.shared('k', read)).to.equal(4);
   });
+
+  it('holds at most its bound of entries, forgetting the ones set longest ago', async () => {
+    const cache = new ListCache(60_000, 3);
+    for (const key of ['a', 'b', 'c']) cache.set(key, key);
+    cache.set('a', 'again');
+    cache.set('d', 'd');
+    expect(cache.size).to.equal(3);
+    expect(['a', 'b', 'c', 'd'].map((key) => cache.get(key))).to.deep.equal(['again', undefined, 'c', 'd']);
+    const many = Array.from({ length: 10 }, (_, i) => i);
+    expect(await cache.sharedMany('n', many, async (keys) => new Map(keys.map((k) => [k, k * 2])))).to.deep.equal(
+      many.map((i) => i * 2),
+    );
+    expect(cache.size).to.equal(3);
+  });
 });
