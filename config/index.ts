@@ -148,14 +148,19 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** `http://HOST:PORT` (an IPv6 host in brackets); a free port is only known once listening. */
+/** `http://HOST:PORT`, an IPv6 host in brackets. */
+export function httpOrigin(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** The API's address when PUBLIC_API_URL is unset; a free port is only known once listening. */
 function defaultApiUrl(host: string, port: number): string {
   if (port === 0) {
     throw new ConfigError(
       'invalid setting PUBLIC_API_URL: PORT=0 (any free port) needs it, as every link starts with it',
     );
   }
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return httpOrigin(host, port);
 }
 
 /** Reads and validates the configuration from `env`; a bad setting throws one line naming it. */

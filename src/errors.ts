@@ -103,6 +103,21 @@ export class UnsupportedMediaTypeError extends CalendarError {
   }
 }
 
+/**
+ * 409 `rest_conflict`: another write changed the record between this write's checks (access,
+ * links, dates) and its own write, so those checks may no longer hold.
+ */
+export class ConflictError extends CalendarError {
+  override name = 'ConflictError';
+  constructor(kind: RecordKind, id: number) {
+    super(
+      409,
+      'rest_conflict',
+      `The ${kind} with ID ${id} changed while this request was checked: read it again and resend the change.`,
+    );
+  }
+}
+
 export class GoneError extends CalendarError {
   override name = 'GoneError';
   constructor(kind: RecordKind, id: number) {

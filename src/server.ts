@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { httpOrigin } from '../config';
 import { createApp } from './app';
 import { clientErrorHandler } from './http/clientErrors';
 import { pingSearch } from './search/client';
@@ -56,7 +57,7 @@ export async function startServer(services: Services, host: string, port: number
   });
   const address = server.address() as AddressInfo;
   return {
-    url: `http://${host}:${address.port}`,
+    url: httpOrigin(host, address.port),
     server,
     close: (graceMs = services.config.http.shutdownGraceMs) =>
       new Promise<void>((resolve) => {

@@ -113,8 +113,21 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     ctx.body = await present(record, ctx);
   }
 
+  /**
+   * Runs a write of the record `find` names with no other write of it running in this process,
+   * on the record as it is then: concurrent writes queue instead of answering 409 (which only
+   * writes from different processes meeting can cause, see RecordStore.update).
+   */
+  async function writing(ctx: RequestContext<Input>, find: Finder, write: (record: StoredRecord<D>) => Promise<void>) {
+    const { id } = await find(ctx);
+    await store.exclusive(id, async () => write((await store.get(id)) ?? (await find(ctx))));
+  }
+
   async function update(ctx: RequestContext<Input>, find: Finder): Promise<void> {
-    const existing = await find(ctx);
+    await writing(ctx, find, (existing) => updateRecord(ctx, existing));
+  }
+
+  async function updateRecord(ctx: RequestContext<Input>, existing: StoredRecord<D>): Promise<void> {
     const verdict = decideUpdate(def.kind, ctx.state.principal, recordOwnership(existing), writeRequestOf(ctx.input));
     const input = applyVerdict(verdict, ctx.input);
     if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
@@ -125,7 +138,10 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   }
 
   async function remove(ctx: RequestContext<Input>, find: Finder): Promise<void> {
-    const record = await find(ctx);
+    await writing(ctx, find, (record) => removeRecord(ctx, record));
+  }
+
+  async function removeRecord(ctx: RequestContext<Input>, record: StoredRecord<D>): Promise<void> {
     const force = ctx.input.force === true;
     applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(record), force), ctx.input);
     if (!def.posts || force) {
@@ -197,7 +213,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
           ...key,
         }),
         response: def.kind,
-        errors: [400, 401, 403, 404],
+        errors: [400, 401, 403, 404, 409],
         handler: (ctx: RequestContext<Input>) => update(ctx, find),
       },
       {
@@ -217,7 +233,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         }),
         response: def.kind,
         // Only posts go to the trash (410 when already there); terms are deleted at once.
-        errors: def.posts ? [400, 401, 403, 404, 410] : [400, 401, 403, 404],
+        errors: def.posts ? [400, 401, 403, 404, 409, 410] : [400, 401, 403, 404],
         handler: (ctx: RequestContext<Input>) => remove(ctx, find),
       },
     );

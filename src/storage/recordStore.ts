@@ -1,6 +1,7 @@
 import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
+import { ConflictError } from '../errors';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
@@ -81,10 +82,14 @@ function recordsOf<D extends BaseDoc>(docs: D[]): Map<number, StoredRecord<D>> {
  * document, shared fields copied identically to every document of the record. Every write is
  * bracketed by the sync queue so the search index follows.
  */
+/** How long a write holds off other processes' writes of the record at most (a crashed writer). */
+const WRITE_LOCK_MS = 30_000;
 /** Tries to unlink a record from one holder that other writes keep changing. */
 const MAX_UNLINK_ATTEMPTS = 5;
 
 export class RecordStore<D extends BaseDoc> {
+  /** The last queued `exclusive` write of each record that has one. */
+  private readonly writesInFlight = new Map<number, Promise<void>>();
   readonly docs: Collection<D>;
   private readonly translatable: Set<string>;
 
@@ -208,10 +213,44 @@ export class RecordStore<D extends BaseDoc> {
    * Applies a merge update in `lang`: translatable fields to that language's document (created
    * from the original language's content when missing), shared fields to every document.
    */
+  /**
+   * Runs `write` once no other `exclusive` write of record `id` runs in this process: writes of
+   * one record queue, so each is checked against the record the previous one left.
+   */
+  async exclusive<T>(id: number, write: () => Promise<T>): Promise<T> {
+    const previous = this.writesInFlight.get(id) ?? Promise.resolve();
+    const done = previous.then(write).finally(() => {
+      if (this.writesInFlight.get(id) === queued) this.writesInFlight.delete(id);
+    });
+    const queued = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writesInFlight.set(id, queued);
+    return done;
+  }
+
+  /**
+   * Writes `content` to `record` as it was read: when another write changed the record since,
+   * nothing is written and ConflictError (409) is thrown, since what the caller checked against
+   * the record (access, status, links) may no longer hold.
+   */
   async update(record: StoredRecord<D>, lang: Language, content: Content<D>): Promise<StoredRecord<D>> {
     const { own, shared } = this.split(content);
-    const now = new Date();
     const id = record.id;
+    const readAt = Math.max(...Object.values(record.docs).map((doc) => doc.modifiedAt.getTime()));
+    // Versions strictly later than the one read (a write within the same millisecond still
+    // counts): one marks the claim, the next the finished write, so a write that read the record
+    // half-written (at the claim's version) cannot claim it afterwards either.
+    const claimedAt = new Date(Math.max(Date.now(), readAt + 1));
+    const now = new Date(claimedAt.getTime() + 1);
+    // The claim also holds off other processes' writes until this one is done.
+    const free = [{ writeLockedUntil: { $exists: false } }, { writeLockedUntil: { $lte: new Date() } }];
+    const claimed = await this.docs.updateMany(
+      { id, modifiedAt: new Date(readAt), $or: free } as Filter<D>,
+      { $set: { modifiedAt: claimedAt, writeLockedUntil: new Date(Date.now() + WRITE_LOCK_MS) } } as never,
+    );
+    if (claimed.matchedCount === 0) throw new ConflictError(this.options.kind, id);
     await this.sync.begin(this.options.kind, id);
     const existing = record.docs[lang];
     if (existing) {
@@ -232,7 +271,10 @@ export class RecordStore<D extends BaseDoc> {
       const created = inserted ? null : await this.docs.findOne({ _id: copied._id } as Filter<D>);
       if (created && Object.keys(own).length > 0) await this.setWithUniqueSlug(created as D, own);
     }
-    await this.docs.updateMany({ id } as Filter<D>, { $set: { ...shared, modifiedAt: now } } as never);
+    await this.docs.updateMany(
+      { id } as Filter<D>,
+      { $set: { ...shared, modifiedAt: now }, $unset: { writeLockedUntil: '' } } as never,
+    );
     await this.sync.commit(this.options.kind, id);
     return (await this.get(id)) as StoredRecord<D>;
   }

@@ -412,6 +412,39 @@ describe('access: writes', () => {
     }
   });
 
+  describe('access: concurrent writes', () => {
+    it("a contributor's change racing an editor's publish never lands on the published event", async () => {
+      for (let round = 0; round < 8; round++) {
+        const event = await recordOf('events', unique('raced'), who.contributor.userId, 'pending');
+        const [publish, change] = await Promise.all([
+          call('PATCH', `/events/${event.id}`, who.editor, { status: 'publish' }),
+          call('PATCH', `/events/${event.id}`, who.contributor, { status: 'draft', title: unique('contributor wins') }),
+        ]);
+        expect([publish.status, change.status], JSON.stringify([publish.body, change.body])).to.satisfy(
+          ([a, b]: number[]) => [200, 409].includes(a) && [200, 403, 409].includes(b),
+        );
+        for (const res of [publish, change]) if (res.status === 409) expectError(res, 409, 'rest_conflict');
+        const final = (await adminRead('events', event.id)).body;
+        if (publish.status === 200) expect(final.status, `round ${round}`).to.equal('publish');
+        if (change.status !== 200) expect(final.title, `round ${round}`).to.equal(event.title);
+      }
+    });
+
+    it('refuses a write checked against a record another write has changed since (409), writing nothing', async () => {
+      const { stores } = testWorld().services;
+      const event = await recordOf('events', unique('stale'), who.editor.userId, 'publish');
+      const stale = (await stores.events.get(event.id))!;
+      expect((await call('PATCH', `/events/${event.id}`, who.editor, { title: unique('newer') })).status).to.equal(200);
+      const newer = (await adminRead('events', event.id)).body;
+      const refused = await stores.events.update(stale, 'en', { title: 'stale write' } as never).then(
+        () => null,
+        (err: Error) => err,
+      );
+      expect(refused?.name).to.equal('ConflictError');
+      expect((await adminRead('events', event.id)).body).to.deep.equal(newer);
+    });
+  });
+
   describe('access: authors are users', () => {
     it('refuses an author no key was issued to, on create, update and inline records, writing nothing', async () => {
       const nobody = 987_654_321;

@@ -79,7 +79,9 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
       pool(range(updates - httpUpdates), 8, async (n) => {
         const id = pick(n);
         const title = `burst event ${id} renamed ${n}`;
-        await services.stores.events.update((await services.stores.events.get(id))!, 'en', { title });
+        // In the API's process, so queued with its writes of the same event (else one may be 409).
+        const { events } = services.stores;
+        await events.exclusive(id, async () => events.update((await events.get(id))!, 'en', { title }));
         lastTitles.set(id, title);
         written++;
       }),

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_ENV_VARS, ConfigError, loadConfig } from '../../config';
+import { CONFIG_ENV_VARS, ConfigError, httpOrigin, loadConfig } from '../../config';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -17,6 +17,12 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
 }
 
 describe('config', () => {
+  it('writes an http origin with an IPv6 host in brackets (the address the API prints)', () => {
+    expect(httpOrigin('127.0.0.1', 8080)).to.equal('http://127.0.0.1:8080');
+    expect(httpOrigin('::1', 8080)).to.equal('http://[::1]:8080');
+    expect(httpOrigin('localhost', 1)).to.equal('http://localhost:1');
+  });
+
   it('has working defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config).to.deep.equal({

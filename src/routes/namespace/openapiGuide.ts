@@ -34,6 +34,7 @@ Browsable reference: [{root}/doc?format=html]({root}/doc?format=html) · this do
 ## Writes
 - Create answers 201 with the record and a \`Location\` header. POST, PUT and PATCH on an existing record all merge: only the fields sent change; \`null\` (or \`""\` for text) clears a field.
 - Slugs are generated from the title or name when not sent (lower case, accents folded, symbols dropped, words joined by hyphens), unique per kind and language (\`-2\`, \`-3\` … on collision). Letters without a Latin transliteration stay as written (\`東京ドーム\`); a sent slug is normalised the same way and must keep a letter or a digit (else 400). By-slug routes find a slug however it is written (\`Café-Zürich\` finds \`cafe-zurich\`).
+- A write is checked (access, status, links) against the record as it was read; if another write changed the record in between, nothing is written and the answer is 409 \`rest_conflict\`: read the record again and resend.
 - DELETE on events, venues and organizers moves the record to the trash (200 with the record; 410 when already trashed); \`force=true\` (editor and above) deletes permanently and answers \`{id, deleted: true}\`. Categories and tags are always deleted permanently.
 - An ID of another kind is 400 \`rest-invalid-{kind}-id\`; an ID that does not exist is 404 \`rest-{kind}-not-found\`.
 
@@ -77,6 +78,7 @@ Référence navigable : [{root}/doc?format=html]({root}/doc?format=html) · ce d
 ## Écritures
 - La création répond 201 avec l’enregistrement et un en-tête \`Location\`. POST, PUT et PATCH sur un enregistrement existant fusionnent tous : seuls les champs envoyés changent ; \`null\` (ou \`""\` pour un texte) efface un champ.
 - Les slugs sont générés depuis le titre ou le nom s’ils ne sont pas envoyés (minuscules, sans accents ni symboles, mots reliés par des tirets), uniques par type et par langue (\`-2\`, \`-3\` … en cas de collision). Les lettres sans translittération latine restent telles quelles (\`東京ドーム\`) ; un slug envoyé est normalisé de même et doit garder une lettre ou un chiffre (sinon 400). Les routes par slug le trouvent quelle que soit son écriture (\`Café-Zürich\` trouve \`cafe-zurich\`).
+- Une écriture est vérifiée (accès, statut, liens) sur l’enregistrement tel qu’il a été lu ; si une autre écriture l’a modifié entre-temps, rien n’est écrit et la réponse est 409 \`rest_conflict\` : relire l’enregistrement et renvoyer.
 - DELETE sur les événements, lieux et organisateurs met l’enregistrement à la corbeille (200 avec l’enregistrement ; 410 s’il y est déjà) ; \`force=true\` (editor et plus) supprime définitivement et répond \`{id, deleted: true}\`. Les catégories et étiquettes sont toujours supprimées définitivement.
 - Un ID d’un autre type donne 400 \`rest-invalid-{kind}-id\` ; un ID inexistant 404 \`rest-{kind}-not-found\`.
 
@@ -120,6 +122,7 @@ Durchsuchbare Referenz: [{root}/doc?format=html]({root}/doc?format=html) · dies
 ## Schreiben
 - Anlegen antwortet 201 mit dem Datensatz und einem \`Location\`-Header. POST, PUT und PATCH auf einen bestehenden Datensatz führen alle zusammen: nur gesendete Felder ändern sich; \`null\` (oder \`""\` bei Text) leert ein Feld.
 - Slugs werden aus Titel oder Name erzeugt, wenn keiner gesendet wird (Kleinbuchstaben, ohne Akzente und Symbole, Wörter durch Bindestriche verbunden), eindeutig je Art und Sprache (\`-2\`, \`-3\` … bei Kollision). Buchstaben ohne lateinische Umschrift bleiben wie geschrieben (\`東京ドーム\`); ein gesendeter Slug wird ebenso normalisiert und muss einen Buchstaben oder eine Ziffer behalten (sonst 400). Slug-Routen finden einen Slug in jeder Schreibweise (\`Café-Zürich\` findet \`cafe-zurich\`).
+- Ein Schreibvorgang wird (Zugriff, Status, Verknüpfungen) am Datensatz geprüft, wie er gelesen wurde; hat ein anderer Schreibvorgang ihn inzwischen geändert, wird nichts geschrieben und die Antwort ist 409 \`rest_conflict\`: den Datensatz neu lesen und erneut senden.
 - DELETE auf Veranstaltungen, Orte und Veranstalter legt den Datensatz in den Papierkorb (200 mit dem Datensatz; 410, wenn er schon dort liegt); \`force=true\` (ab editor) löscht endgültig und antwortet \`{id, deleted: true}\`. Kategorien und Schlagwörter werden immer endgültig gelöscht.
 - Eine ID einer anderen Art ergibt 400 \`rest-invalid-{kind}-id\`; eine nicht existierende ID 404 \`rest-{kind}-not-found\`.
 

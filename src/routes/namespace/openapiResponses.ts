@@ -103,6 +103,7 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
       ...(route.path === '' ? ['rest_invalid_namespace'] : []),
     ],
     405: ['rest_method_not_allowed'],
+    409: ['rest_conflict'],
     410: [`${k}-is-in-trash`],
     413: ['rest_payload_too_large'],
     415: ['rest_unsupported_media_type'],
