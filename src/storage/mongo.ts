@@ -70,3 +70,6 @@ export async function ensureIndexes(
   for (const { key, options } of wanted) if (!has(options.name, key)) await collection.createIndex(key, options);
   for (const name of obsolete) if (has(name)) await collection.dropIndex(name).catch(() => undefined);
 }
+
+/** `text` as a regular expression matching it literally (for `$regex` queries). */
+export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

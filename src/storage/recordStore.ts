@@ -4,8 +4,10 @@ import { slugify } from '../domain/slug';
 import { ConflictError } from '../errors';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
+import { KeyedQueue } from './keyedQueue';
 import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
 import type { SyncKind, SyncQueue } from './syncQueue';
+import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 
 /** Fields every stored language document carries, whatever its kind. */
 export interface BaseDoc {
@@ -45,7 +47,6 @@ export interface NewRecord<D extends BaseDoc> {
   translations?: Partial<Record<Language, Content<D>>>;
 }
 
-const MAX_SLUG_ATTEMPTS = 20;
 /** Documents per insertMany of `createMany`: each command stays well within the socket timeout. */
 const BULK_INSERT_DOCS = 500;
 
@@ -77,19 +78,19 @@ function recordsOf<D extends BaseDoc>(docs: D[]): Map<number, StoredRecord<D>> {
   return found;
 }
 
-/**
- * Stores records as one MongoDB document per record and language: translatable fields per
- * document, shared fields copied identically to every document of the record. Every write is
- * bracketed by the sync queue so the search index follows.
- */
 /** How long a write holds off other processes' writes of the record at most (a crashed writer). */
 const WRITE_LOCK_MS = 30_000;
 /** Tries to unlink a record from one holder that other writes keep changing. */
 const MAX_UNLINK_ATTEMPTS = 5;
 
+/**
+ * Stores records as one MongoDB document per record and language: translatable fields per
+ * document, shared fields copied identically to every document of the record. Every write is
+ * bracketed by the sync queue so the search index follows.
+ */
 export class RecordStore<D extends BaseDoc> {
-  /** The last queued `exclusive` write of each record that has one. */
-  private readonly writesInFlight = new Map<number, Promise<void>>();
+  /** This process's writes, one at a time per record (see `exclusive`). */
+  private readonly writes = new KeyedQueue<number>();
   readonly docs: Collection<D>;
   private readonly translatable: Set<string>;
 
@@ -200,7 +201,7 @@ export class RecordStore<D extends BaseDoc> {
     let inserted: Record<string, unknown>;
     try {
       if (options.exactSlug) await this.docs.insertOne((inserted = { ...doc, slug: content.slug }) as never);
-      else inserted = await this.insertWithUniqueSlug(doc, slugSource);
+      else inserted = await insertWithUniqueSlug(this.docs, doc, slugSource);
     } finally {
       await this.sync.commit(this.options.kind, id);
     }
@@ -217,17 +218,8 @@ export class RecordStore<D extends BaseDoc> {
    * Runs `write` once no other `exclusive` write of record `id` runs in this process: writes of
    * one record queue, so each is checked against the record the previous one left.
    */
-  async exclusive<T>(id: number, write: () => Promise<T>): Promise<T> {
-    const previous = this.writesInFlight.get(id) ?? Promise.resolve();
-    const done = previous.then(write).finally(() => {
-      if (this.writesInFlight.get(id) === queued) this.writesInFlight.delete(id);
-    });
-    const queued = done.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.writesInFlight.set(id, queued);
-    return done;
+  exclusive<T>(id: number, write: () => Promise<T>): Promise<T> {
+    return this.writes.run(id, write);
   }
 
   /**
@@ -238,29 +230,17 @@ export class RecordStore<D extends BaseDoc> {
   async update(record: StoredRecord<D>, lang: Language, content: Content<D>): Promise<StoredRecord<D>> {
     const { own, shared } = this.split(content);
     const id = record.id;
-    const readAt = Math.max(...Object.values(record.docs).map((doc) => doc.modifiedAt.getTime()));
-    // Versions strictly later than the one read (a write within the same millisecond still
-    // counts): one marks the claim, the next the finished write, so a write that read the record
-    // half-written (at the claim's version) cannot claim it afterwards either.
-    const claimedAt = new Date(Math.max(Date.now(), readAt + 1));
-    const now = new Date(claimedAt.getTime() + 1);
-    // The claim also holds off other processes' writes until this one is done.
-    const free = [{ writeLockedUntil: { $exists: false } }, { writeLockedUntil: { $lte: new Date() } }];
-    const claimed = await this.docs.updateMany(
-      { id, modifiedAt: new Date(readAt), $or: free } as Filter<D>,
-      { $set: { modifiedAt: claimedAt, writeLockedUntil: new Date(Date.now() + WRITE_LOCK_MS) } } as never,
-    );
-    if (claimed.matchedCount === 0) throw new ConflictError(this.options.kind, id);
+    const now = await this.claim(record);
     await this.sync.begin(this.options.kind, id);
     const existing = record.docs[lang];
     if (existing) {
-      if (Object.keys(own).length > 0) await this.setWithUniqueSlug(existing, own);
+      if (Object.keys(own).length > 0) await setWithUniqueSlug(this.docs, existing, own);
     } else {
       const original = inLanguage(record, record.originalLang);
       const copied = this.translationDoc(original as unknown as Record<string, unknown>, lang, own, now);
       const source =
         (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
-      const inserted = await this.insertWithUniqueSlug(copied, source).then(
+      const inserted = await insertWithUniqueSlug(this.docs, copied, source).then(
         () => true,
         (err: unknown) => {
           if (isDuplicateId(err)) return false;
@@ -269,7 +249,7 @@ export class RecordStore<D extends BaseDoc> {
       );
       // A concurrent write created this language first: this one updates it, as if it came later.
       const created = inserted ? null : await this.docs.findOne({ _id: copied._id } as Filter<D>);
-      if (created && Object.keys(own).length > 0) await this.setWithUniqueSlug(created as D, own);
+      if (created && Object.keys(own).length > 0) await setWithUniqueSlug(this.docs, created as D, own);
     }
     await this.docs.updateMany(
       { id } as Filter<D>,
@@ -277,6 +257,26 @@ export class RecordStore<D extends BaseDoc> {
     );
     await this.sync.commit(this.options.kind, id);
     return (await this.get(id)) as StoredRecord<D>;
+  }
+
+  /**
+   * Claims `record` for one write, or throws ConflictError: its `modifiedAt` must still be the one
+   * read, and no other process's write may hold it. Returns the time the finished write sets.
+   * The claim's own time differs from it (one later than the version read, the next one later):
+   * a write that read the record half-written, at the claim's time, cannot claim it afterwards.
+   */
+  private async claim(record: StoredRecord<D>): Promise<Date> {
+    const readAt = Math.max(...Object.values(record.docs).map((doc) => doc.modifiedAt.getTime()));
+    const claimedAt = Math.max(Date.now(), readAt + 1);
+    const free = [{ writeLockedUntil: { $exists: false } }, { writeLockedUntil: { $lte: new Date() } }];
+    const claimed = await this.docs.updateMany(
+      { id: record.id, modifiedAt: new Date(readAt), $or: free } as Filter<D>,
+      {
+        $set: { modifiedAt: new Date(claimedAt), writeLockedUntil: new Date(Date.now() + WRITE_LOCK_MS) },
+      } as never,
+    );
+    if (claimed.matchedCount === 0) throw new ConflictError(this.options.kind, record.id);
+    return new Date(claimedAt + 1);
   }
 
   /** One shared field of every record, by ID (for small kinds: each category's parent). */
@@ -376,49 +376,5 @@ export class RecordStore<D extends BaseDoc> {
     await this.sync.begin(this.options.kind, id);
     await this.docs.deleteMany({ id } as Filter<D>);
     await this.sync.commit(this.options.kind, id);
-  }
-
-  /** Inserts `doc` with a free slug made of `source`; returns the document inserted. */
-  private async insertWithUniqueSlug(doc: Record<string, unknown>, source: string): Promise<Record<string, unknown>> {
-    const base = slugify(source) || String(doc.id);
-    for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-      // Most slugs are new: try the base itself before looking for the taken ones.
-      const slug = attempt === 0 ? base : await this.freeSlug(base, doc.lang as Language, doc.id as number);
-      try {
-        const inserted = { ...doc, slug };
-        await this.docs.insertOne(inserted as never);
-        return inserted;
-      } catch (err) {
-        if (!isDuplicateKey(err) || !/slug/.test(String((err as Error).message))) throw err;
-      }
-    }
-    throw new Error(`could not find a free slug for ${base}`);
-  }
-
-  private async setWithUniqueSlug(doc: D, own: Record<string, unknown>): Promise<void> {
-    const wanted = own.slug === undefined ? undefined : slugify(String(own.slug)) || String(doc.id);
-    for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-      const slug =
-        wanted === undefined || wanted === doc.slug ? undefined : await this.freeSlug(wanted, doc.lang, doc.id);
-      try {
-        await this.docs.updateOne(
-          { _id: doc._id } as Filter<D>,
-          { $set: { ...own, ...(slug ? { slug } : { slug: doc.slug }) } } as never,
-        );
-        return;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-    }
-    throw new Error(`could not find a free slug for ${wanted}`);
-  }
-
-  /** `base`, or `base-2`, `base-3`... : the first not taken by another record in `lang`. */
-  private async freeSlug(base: string, lang: Language, ownId: number): Promise<string> {
-    const pattern = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-\\d+)?$`);
-    const taken = await this.docs.find({ lang, slug: { $regex: pattern } } as Filter<D>).toArray();
-    const used = new Set(taken.filter((d) => d.id !== ownId).map((d) => d.slug));
-    if (!used.has(base)) return base;
-    for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
   }
 }

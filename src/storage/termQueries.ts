@@ -1,5 +1,6 @@
 import type { Filter } from 'mongodb';
 import type { Language } from '../../config';
+import { escapeRegex } from './mongo';
 import type { RecordStore } from './recordStore';
 import type { EventDoc, TermDoc } from './stores';
 
@@ -54,8 +55,6 @@ export async function publishedEventCounts(
   const stats = await publishedEventStats(events, field, termIds);
   return new Map([...stats].map(([id, { published }]) => [id, published]));
 }
-
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A pattern matching `text` exactly but ignoring case, spelled out per character (`(?:é|É)`)

@@ -13,13 +13,13 @@ async function created(path: string, body: Record<string, unknown>): Promise<any
   return res.body;
 }
 
-const createEvent = (fields: Record<string, unknown> = {}) =>
-  created('/events', {
-    title: unique('Linked Event'),
-    start_date: '2025-09-01 19:00:00',
-    end_date: '2025-09-01 21:00:00',
-    ...fields,
-  });
+const eventBody = (fields: Record<string, unknown> = {}) => ({
+  title: unique('Linked Event'),
+  start_date: '2025-09-01 19:00:00',
+  end_date: '2025-09-01 21:00:00',
+  ...fields,
+});
+const createEvent = (fields: Record<string, unknown> = {}) => created('/events', eventBody(fields));
 
 function expectInvalidParam(res: ApiResponse, param: string, message?: RegExp): void {
   expectInvalid(res, param);
@@ -117,20 +117,13 @@ describe('events: venue links', () => {
   it('names a field of an inline venue that breaks its own rules inside the parameter, creating nothing', async () => {
     const title = unique('Half Located');
     const first = unique('Fine Hall');
-    const lone = await api.post('/events', {
-      title,
-      start_date: '2025-09-01 19:00:00',
-      end_date: '2025-09-01 21:00:00',
-      venue: [{ venue: first }, { venue: unique('Lat Only Hall'), geo_lat: 45.7 }],
-    });
+    const lone = await api.post(
+      '/events',
+      eventBody({ title, venue: [{ venue: first }, { venue: unique('Lat Only Hall'), geo_lat: 45.7 }] }),
+    );
     expectInvalidParam(lone, 'venue', /^venue\[1\]\.geo_lng: geo_lat and geo_lng must be set/);
     expect(Object.keys(lone.body.data.params)).to.deep.equal(['venue']);
-    const single = await api.post('/events', {
-      title,
-      start_date: '2025-09-01 19:00:00',
-      end_date: '2025-09-01 21:00:00',
-      venue: { venue: first, geo_lng: 4.8 },
-    });
+    const single = await api.post('/events', eventBody({ title, venue: { venue: first, geo_lng: 4.8 } }));
     expectInvalidParam(single, 'venue', /^venue\.geo_lat: /);
     expect(await testWorld().services.stores.venues.docs.countDocuments({ venue: first })).to.equal(0);
     expect(await testWorld().services.stores.events.docs.countDocuments({ title })).to.equal(0);
@@ -146,12 +139,7 @@ describe('events: venue links', () => {
       { categories: [category], tags: [tag], venue: { venue }, organizer: { phone: '1' } },
     ];
     for (const fields of refusals) {
-      const res = await api.post('/events', {
-        title: unique('Refused'),
-        start_date: '2025-09-01 19:00:00',
-        end_date: '2025-09-01 21:00:00',
-        ...fields,
-      });
+      const res = await api.post('/events', eventBody(fields));
       expect(res.status, JSON.stringify(res.body)).to.equal(400);
     }
     const { stores } = testWorld().services;
