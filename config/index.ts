@@ -37,6 +37,8 @@ export const DEFAULT_RATE_LIMIT_WRITES_PER_IP = 1200;
 export const DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP = 30;
 /** Reverse proxies in front of the API whose X-Forwarded-For entries identify the client. */
 export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
+/** Sites call the API from their pages: any origin may, unless CORS_ORIGINS lists some (or `none`). */
+export const DEFAULT_CORS_ORIGINS = '*';
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -46,6 +48,8 @@ export interface Config {
     bodyLimitBytes: number;
     /** How long a shutdown waits for requests in flight before closing their connections. */
     shutdownGraceMs: number;
+    /** Origins whose pages may call the API (CORS): any (`'*'`), or only these (none when empty). */
+    corsOrigins: '*' | string[];
   };
   siteUrl: string;
   /** Public base URL of this API, used in `rest_url`s stored with records. */
@@ -77,12 +81,27 @@ export interface Config {
   logLevel: string;
 }
 
+const ORIGIN = /^https?:\/\/[^\s/?#]+$/;
+
+/** CORS_ORIGINS: `*`, `none`, or origins separated by commas (`https://example.org,http://localhost:3000`). */
+function corsOrigins(setting: string): '*' | string[] {
+  if (setting === '*') return '*';
+  if (setting === 'none') return [];
+  const origins = setting.split(',').map((origin) => origin.trim());
+  const bad = origins.find((origin) => !ORIGIN.test(origin));
+  if (bad !== undefined) throw new Error(`"${bad}" is not an origin (scheme://host[:port], no path); or use * or none`);
+  return origins;
+}
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   HOST: Joi.string().hostname().default(DEFAULT_HOST),
   PORT: Joi.number().integer().min(0).max(65535).default(DEFAULT_PORT),
   BODY_LIMIT_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BODY_LIMIT_BYTES),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(MAX_DURATION_MS).default(DEFAULT_SHUTDOWN_GRACE_MS),
+  CORS_ORIGINS: Joi.string()
+    .custom((value: string) => corsOrigins(value), 'origins')
+    .default(DEFAULT_CORS_ORIGINS),
   SITE_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default(DEFAULT_SITE_URL),
@@ -174,7 +193,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const envName = v.NODE_ENV as Config['env'];
   return {
     env: envName,
-    http: { host: v.HOST, port: v.PORT, bodyLimitBytes: v.BODY_LIMIT_BYTES, shutdownGraceMs: v.SHUTDOWN_GRACE_MS },
+    http: {
+      host: v.HOST,
+      port: v.PORT,
+      bodyLimitBytes: v.BODY_LIMIT_BYTES,
+      shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+      corsOrigins: v.CORS_ORIGINS,
+    },
     siteUrl: (v.SITE_URL as string).replace(/\/+$/, ''),
     apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, ''),
     defaultLanguage: v.DEFAULT_LANGUAGE,

@@ -3,8 +3,7 @@
  * (src/http/errorBoundary.ts) is the only place that turns them into HTTP responses.
  */
 import { withArticle } from './domain/words';
-
-export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+import type { RecordKind } from './domain/kinds';
 
 export interface ErrorOptions {
   cause?: unknown;
@@ -109,14 +108,15 @@ export class UnsupportedMediaTypeError extends CalendarError {
  */
 export class ConflictError extends CalendarError {
   override name = 'ConflictError';
-  constructor(kind: RecordKind, id: number) {
-    super(
-      409,
-      'rest_conflict',
-      `The ${kind} with ID ${id} changed while this request was checked: read it again and resend the change.`,
-    );
+  constructor(message: string) {
+    super(409, 'rest_conflict', message);
   }
 }
+
+export const changedMeanwhile = (kind: RecordKind, id: number): ConflictError =>
+  new ConflictError(
+    `The ${kind} with ID ${id} changed while this request was checked: read it again and resend the change.`,
+  );
 
 export class GoneError extends CalendarError {
   override name = 'GoneError';

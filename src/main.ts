@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config';
-import { acquireServices, type RunningServices } from './embedded/embeddedServices';
+import { acquireServices, withServerUrls, type RunningServices } from './embedded/embeddedServices';
 import { stopLaunched } from './embedded/managedProcess';
 import { createLogger, type Logger } from './log';
 import { withoutPassword } from './ops/cli';
@@ -65,11 +65,7 @@ async function start(config: Config, log: Logger, open: Started): Promise<void> 
   if (!config.mongo.url || !config.elasticsearch.url) {
     const embedded = await acquireServices(PROJECT_ROOT, 'start', (line) => log.info(line));
     open.embedded = embedded;
-    config = {
-      ...config,
-      mongo: { ...config.mongo, url: config.mongo.url ?? embedded.mongoUrl },
-      elasticsearch: { ...config.elasticsearch, url: config.elasticsearch.url ?? embedded.elasticsearchUrl },
-    };
+    config = withServerUrls(config, embedded);
   }
   const services = await openServices(config, log).catch((err: Error) => {
     throw new Error(

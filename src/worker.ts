@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config';
-import { readRunningState } from './embedded/embeddedServices';
+import { withRunningServerUrls } from './embedded/embeddedServices';
 import { createLogger } from './log';
 import { startSyncWorker } from './search/syncWorker';
 import { openServices } from './services';
@@ -24,16 +24,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  if (!config.mongo.url || !config.elasticsearch.url) {
-    const running = await readRunningState(PROJECT_ROOT);
-    if (!running) throw new Error('set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first');
-    config = {
-      ...config,
-      mongo: { ...config.mongo, url: config.mongo.url ?? running.mongo.url },
-      elasticsearch: { ...config.elasticsearch, url: config.elasticsearch.url ?? running.elasticsearch.url },
-    };
-  }
-  const services = await openServices(config, log);
+  const resolved = await withRunningServerUrls(config, PROJECT_ROOT);
+  if (!resolved) throw new Error('set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first');
+  const services = await openServices(resolved, log);
   const worker = startSyncWorker(services);
   log.info({ owner: worker.owner }, 'sync worker started');
 

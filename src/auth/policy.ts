@@ -4,10 +4,14 @@
  * these functions and never test roles themselves. The decisions taken where the contract is
  * silent are listed in the /doc guide (src/routes/namespace/openapiGuide.ts, "Access").
  */
-import { ForbiddenError, type RecordKind } from '../errors';
+import { ForbiddenError } from '../errors';
+
 import type { Principal } from '../http/types';
+
 import type { Status } from '../storage/stores';
+
 import { STATUS_WORDS, withArticle } from '../domain/words';
+import type { RecordKind } from '../domain/kinds';
 
 export const ALL_STATUSES: readonly Status[] = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
 /** Every status but `trash`: what a list shows when no `status` is asked for. */

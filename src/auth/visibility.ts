@@ -1,9 +1,13 @@
 import type { Principal } from '../http/types';
-import type { RecordKind } from '../errors';
+
 import { ForbiddenError } from '../errors';
-import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
+
+import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/storedRecord';
+
 import type { Status } from '../storage/stores';
+
 import { bypassesPassword, mayRead, readDenial, type Ownership } from './policy';
+import type { RecordKind } from '../domain/kinds';
 
 type ApiRecord = Record<string, unknown>;
 

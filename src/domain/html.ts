@@ -5,9 +5,20 @@ import { ValidationError } from '../errors';
 /** Whitespace-separated tag names, as one readable line. */
 const tags = (names: string): string[] => names.split(' ');
 
+/**
+ * A link that opens another browsing context gets `rel="noopener"`, as WordPress adds it: the
+ * opened page cannot reach back through `window.opener`.
+ */
+const noOpener: sanitizeHtml.Transformer = (tagName, attribs) => {
+  if (!attribs.target || attribs.target === '_self') return { tagName, attribs };
+  const rel = (attribs.rel ?? '').split(/\s+/).filter(Boolean);
+  return { tagName, attribs: rel.includes('noopener') ? attribs : { ...attribs, rel: [...rel, 'noopener'].join(' ') } };
+};
+
 const ALLOWED: sanitizeHtml.IOptions = {
   allowedTags: tags('p br a em strong b i u ul ol li h1 h2 h3 h4 h5 h6 blockquote'),
   allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
+  transformTags: { a: noOpener },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,

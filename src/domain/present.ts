@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import type { Language } from '../../config';
-import { inLanguage, languagesOf, type BaseDoc, type StoredRecord } from '../storage/recordStore';
+import { inLanguage, languagesOf, type BaseDoc, type StoredRecord } from '../storage/storedRecord';
 import { toWire } from './dates';
 import { documentRestUrl, publicUrl, translationUrls } from './urls';
+import type { RecordKind } from './kinds';
 
 /** What presenters need besides the stored documents: where the API and the site live. */
 export interface PresentEnv {
@@ -39,7 +40,7 @@ export type CommonFields = {
  * slow to serialise (an event: ~120 µs instead of ~30).
  */
 export function presentRecord<D extends BaseDoc & { date?: Date; status?: string; author?: number }, T extends object>(
-  kind: string,
+  kind: RecordKind,
   record: StoredRecord<D>,
   lang: Language,
   env: PresentEnv,

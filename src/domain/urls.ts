@@ -1,16 +1,10 @@
 import { LANGUAGES, type Language } from '../../config';
+import { PLURAL, type RecordKind } from './kinds';
 
-export const NAMESPACE_PATH = '/calendar/events/v1';
+export const NAMESPACE = 'calendar/events/v1';
+export const NAMESPACE_PATH = `/${NAMESPACE}`;
 
-/** Collection path segment of each kind, in the API and on the public site. */
-export const COLLECTION: Record<string, string> = {
-  event: 'events',
-  venue: 'venues',
-  organizer: 'organizers',
-  category: 'categories',
-  tag: 'tags',
-};
-const SITE_PATH: Record<string, string> = {
+const SITE_PATH: Record<RecordKind, string> = {
   event: 'event',
   venue: 'venue',
   organizer: 'organizer',
@@ -19,9 +13,9 @@ const SITE_PATH: Record<string, string> = {
 };
 
 /** Canonical `rest_url` of a record (no language prefix). */
-export function recordRestUrl(apiUrl: string, kind: string, id: number, lang?: Language): string {
+export function recordRestUrl(apiUrl: string, kind: RecordKind, id: number, lang?: Language): string {
   const prefix = lang ? `/${lang}` : '';
-  return `${apiUrl}${prefix}${NAMESPACE_PATH}/${COLLECTION[kind]}/${id}`;
+  return `${apiUrl}${prefix}${NAMESPACE_PATH}/${PLURAL[kind]}/${id}`;
 }
 
 /**
@@ -30,26 +24,26 @@ export function recordRestUrl(apiUrl: string, kind: string, id: number, lang?: L
  */
 export function documentRestUrl(
   env: { apiUrl: string; defaultLanguage: Language },
-  kind: string,
+  kind: RecordKind,
   id: number,
   lang: Language,
 ): string {
   return recordRestUrl(env.apiUrl, kind, id, lang === env.defaultLanguage ? undefined : lang);
 }
 
-export function collectionRestUrl(apiUrl: string, kind: string): string {
-  return `${apiUrl}${NAMESPACE_PATH}/${COLLECTION[kind]}`;
+export function collectionRestUrl(apiUrl: string, kind: RecordKind): string {
+  return `${apiUrl}${NAMESPACE_PATH}/${PLURAL[kind]}`;
 }
 
 /** Public page of a record on the site: `{site}/event/{slug}/`. */
-export function publicUrl(siteUrl: string, kind: string, slug: string): string {
+export function publicUrl(siteUrl: string, kind: RecordKind, slug: string): string {
   return `${siteUrl}/${SITE_PATH[kind]}/${encodeURIComponent(slug)}/`;
 }
 
 /** `translations`: language → rest_url, for each language with its own document. */
 export function translationUrls(
   apiUrl: string,
-  kind: string,
+  kind: RecordKind,
   id: number,
   langs: Language[],
 ): Partial<Record<Language, string>> {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Config } from '../../config';
 import { startElasticsearch } from './elasticsearchServer';
 import { freePort, isAlive, stopPid } from './managedProcess';
 import { startJongodb } from './mongoServer';
@@ -21,9 +22,13 @@ export interface ServicesState {
   mongo: ServiceRecord;
 }
 
-export interface RunningServices {
+/** Where the servers listen. */
+export interface ServerUrls {
   elasticsearchUrl: string;
   mongoUrl: string;
+}
+
+export interface RunningServices extends ServerUrls {
   /** True when the MongoDB-protocol server was started empty by this call. */
   freshDatabase: boolean;
   /** Stops what this call started; services it merely reused keep running. */
@@ -98,6 +103,27 @@ export async function stopDevServices(projectRoot: string): Promise<boolean> {
   await Promise.all([stopPid(state.elasticsearch.pid), stopPid(state.mongo.pid)]);
   await rm(file, { force: true });
   return true;
+}
+
+/** `config` with each server URL it leaves unset (MONGO_URL, ELASTICSEARCH_URL) taken from `servers`. */
+export function withServerUrls(config: Config, servers: ServerUrls): Config {
+  return {
+    ...config,
+    mongo: { ...config.mongo, url: config.mongo.url ?? servers.mongoUrl },
+    elasticsearch: { ...config.elasticsearch, url: config.elasticsearch.url ?? servers.elasticsearchUrl },
+  };
+}
+
+/**
+ * `config` with MONGO_URL and ELASTICSEARCH_URL, else the servers of `npm run services:start`;
+ * undefined when a URL is unset and those servers do not run.
+ */
+export async function withRunningServerUrls(config: Config, projectRoot: string): Promise<Config | undefined> {
+  if (config.mongo.url && config.elasticsearch.url) return config;
+  const running = await readRunningState(projectRoot);
+  return (
+    running && withServerUrls(config, { mongoUrl: running.mongo.url, elasticsearchUrl: running.elasticsearch.url })
+  );
 }
 
 /**

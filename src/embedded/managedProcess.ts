@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, type SpawnOptions } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import net from 'node:net';
@@ -36,10 +37,6 @@ export async function stopPid(pid: number, graceMs = 15_000): Promise<void> {
   while (isAlive(pid) && Date.now() < deadline) await sleep(100);
   if (isAlive(pid)) signal('SIGKILL');
   while (isAlive(pid)) await sleep(50);
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export async function freePort(): Promise<number> {

@@ -1,11 +1,11 @@
 import type { Middleware } from 'koa';
 import { LANGUAGES, type Language } from '../../config';
+import { NAMESPACE_PATH } from '../domain/urls';
 import { ValidationError } from '../errors';
 import { requestQuery } from './query';
 import type { AppState } from './types';
 
-export const NAMESPACE = 'calendar/events/v1';
-const PREFIXED = /^\/(en|fr|de)\/calendar\/events\/v1(\/|$)/;
+const PREFIXED = new RegExp(`^/(${LANGUAGES.join('|')})${NAMESPACE_PATH}(/|$)`);
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);

@@ -1,13 +1,14 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { LANGUAGES } from '../../config';
+import { NAMESPACE_PATH } from '../domain/urls';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { validate } from './validate';
 import type { AppState, RouteSpec } from './types';
 import { requireAccess } from './authenticate';
 
-export const NAMESPACE_ROOT = '/calendar/events/v1';
 /** The namespace root and its language-prefixed twins (CONTRACT part 1). */
-export const ROOTS = ['', '/en', '/fr', '/de'].map((prefix) => `${prefix}${NAMESPACE_ROOT}`);
+export const ROOTS = ['', ...LANGUAGES.map((lang) => `/${lang}`)].map((prefix) => `${prefix}${NAMESPACE_PATH}`);
 
 const DIGITS = /^\d+$/;
 

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { AppContext } from './types';
-import { NAMESPACE_ROOT } from './router';
+import { NAMESPACE_PATH } from '../domain/urls';
 
 /**
  * The REST root under the request's language prefix, at the configured public address
@@ -10,5 +10,5 @@ import { NAMESPACE_ROOT } from './router';
  */
 export function restRoot(ctx: AppContext, config: Pick<Config, 'apiUrl'>): string {
   const prefix = ctx.state.pathLanguage ? `/${ctx.state.pathLanguage}` : '';
-  return `${config.apiUrl}${prefix}${NAMESPACE_ROOT}`;
+  return `${config.apiUrl}${prefix}${NAMESPACE_PATH}`;
 }

@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
+import { pathLanguageOf } from '../http/language';
 import type { AppContext, AppState } from '../http/types';
 import type { Metrics } from './registry';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const OUTSIDE_NAMESPACE = new Set(['/healthz', '/readyz', '/metrics']);
-const LANGUAGE_PREFIX = /^\/(?:en|fr|de)(?=\/calendar\/events\/v1(?:\/|$))/;
 
 /**
  * The route label: the route table's pattern (`/calendar/events/v1/events/:id`, whatever the
@@ -12,7 +12,10 @@ const LANGUAGE_PREFIX = /^\/(?:en|fr|de)(?=\/calendar\/events\/v1(?:\/|$))/;
  */
 export function routeLabel(ctx: AppContext): string {
   const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
-  if (typeof matched === 'string') return matched.replace(LANGUAGE_PREFIX, '');
+  if (typeof matched === 'string') {
+    const prefix = pathLanguageOf(matched);
+    return prefix ? matched.slice(prefix.length + 1) : matched;
+  }
   return OUTSIDE_NAMESPACE.has(ctx.path) ? ctx.path : 'unmatched';
 }
 

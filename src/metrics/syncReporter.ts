@@ -1,8 +1,8 @@
-import type { SyncKind } from '../storage/syncQueue';
+import type { RecordKind } from '../domain/kinds';
 
 /** What the sync worker tells about one queue entry it handled. */
 export interface SyncReport {
-  kind: SyncKind;
+  kind: RecordKind;
   /** When the entry last became dirty (the write); absent for entries claimed without it. */
   dirtyAt?: Date;
 }

@@ -1,13 +1,18 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 import { ConfigError, LANGUAGES, loadConfig, type Config, type Language } from '../../config';
-import { readRunningState } from '../embedded/embeddedServices';
+
+import { withRunningServerUrls } from '../embedded/embeddedServices';
+
 import { createLogger } from '../log';
+
 import { createSearchClient, pingSearch } from '../search/client';
-import { PLURAL, SYNC_KINDS } from '../search/indexNames';
+
 import { openServices, type Services } from '../services';
-import type { SyncKind } from '../storage/syncQueue';
+
 import { InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
+import { PLURAL, RECORD_KINDS, type RecordKind } from '../domain/kinds';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -34,10 +39,10 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   return parsed.values;
 }
 
-const KIND_BY_NAME = new Map<string, SyncKind>(SYNC_KINDS.map((kind) => [PLURAL[kind], kind]));
+const KIND_BY_NAME = new Map<string, RecordKind>(RECORD_KINDS.map((kind) => [PLURAL[kind], kind]));
 
-export function parseKinds(value: string | undefined, usage: string): SyncKind[] {
-  if (value === undefined || value === 'all') return [...SYNC_KINDS];
+export function parseKinds(value: string | undefined, usage: string): RecordKind[] {
+  if (value === undefined || value === 'all') return [...RECORD_KINDS];
   const kind = KIND_BY_NAME.get(value);
   if (!kind)
     throw new UsageError(
@@ -74,18 +79,11 @@ export function withoutPassword(url: string): string {
 
 /** MONGO_URL / ELASTICSEARCH_URL, else the servers of `npm run services:start`. */
 async function resolveUrls(config: Config): Promise<Config> {
-  if (config.mongo.url && config.elasticsearch.url) return config;
-  const running = await readRunningState(PROJECT_ROOT);
-  if (!running) {
-    throw new UnreachableError(
-      'no MongoDB / Elasticsearch to connect to: set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first',
-    );
-  }
-  return {
-    ...config,
-    mongo: { ...config.mongo, url: config.mongo.url ?? running.mongo.url },
-    elasticsearch: { ...config.elasticsearch, url: config.elasticsearch.url ?? running.elasticsearch.url },
-  };
+  const resolved = await withRunningServerUrls(config, PROJECT_ROOT);
+  if (resolved) return resolved;
+  throw new UnreachableError(
+    'no MongoDB / Elasticsearch to connect to: set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first',
+  );
 }
 
 /**

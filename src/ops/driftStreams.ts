@@ -1,8 +1,13 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
+
 import type { Services } from '../services';
+
 import { storeOf } from '../search/batchDocuments';
-import type { SyncEntry, SyncKind } from '../storage/syncQueue';
+
+import type { SyncEntry } from '../storage/syncQueue';
+
 import { recordIdBatches } from './recordStream';
+import type { RecordKind } from '../domain/kinds';
 
 /** A record as MongoDB has it: its ID and sync entry (none when it never had one). */
 export interface DatabaseItem {
@@ -19,7 +24,7 @@ export interface IndexItem {
 /** Every record of `kind`, ascending by ID, with its sync entry; `pageSize` read at a time. */
 export async function* databaseItems(
   services: Services,
-  kind: SyncKind,
+  kind: RecordKind,
   pageSize: number,
   signal?: AbortSignal,
 ): AsyncGenerator<DatabaseItem[]> {

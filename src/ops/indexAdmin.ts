@@ -1,13 +1,17 @@
 import type { Client } from '@elastic/elasticsearch';
+
 import type { Config, Language } from '../../config';
-import { aliasName, INDEX_SCHEMA_VERSION, PLURAL, versionedIndexName } from '../search/indexNames';
+
+import { aliasName, INDEX_SCHEMA_VERSION, versionedIndexName } from '../search/indexNames';
+
 import { indexDefinition } from '../search/mappings';
-import type { SyncKind } from '../storage/syncQueue';
+
 import { OpsError } from './opsError';
+import { PLURAL, type RecordKind } from '../domain/kinds';
 
 /** Where an alias stands: the index(es) it serves from and the versioned indexes beside them. */
 export interface AliasState {
-  kind: SyncKind;
+  kind: RecordKind;
   lang: Language;
   alias: string;
   /** Indexes the alias points to (normally one; none when the alias is missing). */
@@ -19,7 +23,7 @@ export interface AliasState {
 }
 
 /** `calendar-events-en` → `events/en`, how operators read a kind and language. */
-export function label(kind: SyncKind, lang?: Language): string {
+export function label(kind: RecordKind, lang?: Language): string {
   return lang ? `${PLURAL[kind]}/${lang}` : PLURAL[kind];
 }
 
@@ -50,7 +54,7 @@ export async function indexesBehind(client: Client, alias: string): Promise<stri
 export async function readAliasState(
   client: Client,
   config: Config,
-  kind: SyncKind,
+  kind: RecordKind,
   lang: Language,
 ): Promise<AliasState> {
   const alias = aliasName(config, kind, lang);
@@ -101,7 +105,7 @@ export async function documentCount(client: Client, index: string): Promise<numb
  */
 export async function createBuildIndex(
   client: Client,
-  kind: SyncKind,
+  kind: RecordKind,
   lang: Language,
   index: string,
   writeAlias: string,

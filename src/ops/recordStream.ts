@@ -1,5 +1,6 @@
 import { LANGUAGES } from '../../config';
-import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
+import type { RecordStore } from '../storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import { isBeingWritten, type ClaimedEntry, type SyncQueue } from '../storage/syncQueue';
 
 /**

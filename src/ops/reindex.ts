@@ -25,31 +25,42 @@
  * Any failure or interruption before the swap removes the new index and leaves the live aliases
  * untouched; running again starts over.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
+
 import type { Client } from '@elastic/elasticsearch';
+
 import { LANGUAGES, type Language } from '../../config';
+
 import type { Services } from '../services';
+
 import { storeOf } from '../search/batchDocuments';
+
 import { createBackgroundSearchClient } from '../search/client';
-import { SYNC_KINDS } from '../search/indexNames';
+
 import { TARGET_STALE_MS } from '../search/reindexTargets';
-import type { SyncKind } from '../storage/syncQueue';
+
 import * as admin from './indexAdmin';
 import { InterruptedError, OpsError } from './opsError';
+
 import { startProgress, type ProgressFactory } from './progress';
+
 import { RebuildRegistration } from './rebuildRegistration';
+
 import { countRecords } from './recordStream';
+
 import { loadRecords } from './reindexLoad';
+import { RECORD_KINDS, type RecordKind } from '../domain/kinds';
 
 export interface ReindexOptions {
-  kinds?: readonly SyncKind[];
+  kinds?: readonly RecordKind[];
   langs?: readonly Language[];
   batchSize?: number;
   dryRun?: boolean;
   signal?: AbortSignal;
   progress?: ProgressFactory;
   say?: (line: string) => void;
-  onBatch?: (kind: SyncKind, done: number) => void | Promise<void>;
+  onBatch?: (kind: RecordKind, done: number) => void | Promise<void>;
 }
 
 export interface ReindexedAlias {
@@ -63,7 +74,7 @@ export interface ReindexedAlias {
 }
 
 export interface KindReport {
-  kind: SyncKind;
+  kind: RecordKind;
   records: number;
   errors: number;
   seconds: number;
@@ -99,8 +110,6 @@ interface Build {
   created?: boolean;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export async function reindex(services: Services, options: ReindexOptions = {}): Promise<ReindexResult> {
   const started = Date.now();
   const client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
@@ -115,7 +124,7 @@ export async function reindex(services: Services, options: ReindexOptions = {}):
   const kinds: KindReport[] = [];
   const oldIndexes: string[] = [];
   try {
-    for (const kind of options.kinds ?? SYNC_KINDS) kinds.push(await reindexKind(run, kind, oldIndexes));
+    for (const kind of options.kinds ?? RECORD_KINDS) kinds.push(await reindexKind(run, kind, oldIndexes));
   } catch (err) {
     if (options.signal?.aborted) {
       const rebuilt = kinds.length > 0 ? ` (${kinds.map((k) => admin.label(k.kind)).join(', ')} were rebuilt)` : '';
@@ -143,7 +152,7 @@ export async function reindex(services: Services, options: ReindexOptions = {}):
   };
 }
 
-async function reindexKind(run: Run, kind: SyncKind, oldIndexes: string[]): Promise<KindReport> {
+async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Promise<KindReport> {
   const { services, client } = run;
   const started = Date.now();
   const states = await Promise.all(run.langs.map((lang) => admin.readAliasState(client, services.config, kind, lang)));
@@ -225,7 +234,7 @@ async function reindexKind(run: Run, kind: SyncKind, oldIndexes: string[]): Prom
 
 async function loadAndCheck(
   run: Run,
-  kind: SyncKind,
+  kind: RecordKind,
   builds: Build[],
   expected: number,
   registration: RebuildRegistration,
@@ -311,7 +320,7 @@ async function abandon(run: Run, builds: Build[], registration: RebuildRegistrat
   }
 }
 
-async function describeDryRun(run: Run, kind: SyncKind, builds: Build[], records: number): Promise<KindReport> {
+async function describeDryRun(run: Run, kind: RecordKind, builds: Build[], records: number): Promise<KindReport> {
   const aliases: ReindexedAlias[] = [];
   for (const { state, index } of builds) {
     const documents = state.live.length > 0 ? (await run.client.count({ index: state.alias })).count : 0;

@@ -1,24 +1,30 @@
 import type { Client } from '@elastic/elasticsearch';
+
 import type { Services } from '../services';
+
 import { withRunMemo } from '../search/batchCache';
+
 import { prepareGroup, storeOf } from '../search/batchDocuments';
+
 import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
-import type { SyncKind } from '../storage/syncQueue';
+
 import type { Progress } from './progress';
+
 import { idRanges, versionedRange, type VersionedRecords } from './recordStream';
+import type { RecordKind } from '../domain/kinds';
 
 /** Batches prepared while the previous one is being indexed (as the worker does). */
 const BATCHES_IN_FLIGHT = 2;
 const ERROR_SAMPLES = 5;
 
 export interface LoadOptions {
-  kind: SyncKind;
+  kind: RecordKind;
   /** Live alias → the write alias of the index being built behind it (selected languages only). */
   targets: ReadonlyMap<string, string>;
   batchSize: number;
   signal?: AbortSignal;
   progress: Progress;
-  onBatch?: (kind: SyncKind, done: number) => void | Promise<void>;
+  onBatch?: (kind: RecordKind, done: number) => void | Promise<void>;
 }
 
 export interface LoadResult {

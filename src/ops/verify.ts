@@ -21,19 +21,30 @@
  * wins even for IDs the queue never knew); the worker then fixes them.
  */
 import type { Client } from '@elastic/elasticsearch';
+
 import { LANGUAGES, type Language } from '../../config';
+
 import type { Services } from '../services';
+
 import { storeOf } from '../search/batchDocuments';
+
 import { createBackgroundSearchClient } from '../search/client';
-import { aliasName, SYNC_KINDS } from '../search/indexNames';
-import type { SyncEntry, SyncKind } from '../storage/syncQueue';
+
+import { aliasName } from '../search/indexNames';
+
+import type { SyncEntry } from '../storage/syncQueue';
+
 import { databaseItems, indexItems, mergeById, Peekable, type Pair } from './driftStreams';
+
 import { indexesBehind, label } from './indexAdmin';
+
 import { startProgress, type ProgressFactory } from './progress';
+
 import { countRecords } from './recordStream';
+import { RECORD_KINDS, type RecordKind } from '../domain/kinds';
 
 export interface VerifyOptions {
-  kinds?: readonly SyncKind[];
+  kinds?: readonly RecordKind[];
   langs?: readonly Language[];
   repair?: boolean;
   /** A change pending longer than this is stuck (no worker?), a difference (default 60 s). */
@@ -53,7 +64,7 @@ export interface Drift {
 }
 
 export interface AliasCheck {
-  kind: SyncKind;
+  kind: RecordKind;
   lang: Language;
   alias: string;
   aliasMissing: boolean;
@@ -98,7 +109,7 @@ export async function verifySync(services: Services, options: VerifyOptions = {}
   const client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
   const aliases: AliasCheck[] = [];
   try {
-    for (const kind of options.kinds ?? SYNC_KINDS) {
+    for (const kind of options.kinds ?? RECORD_KINDS) {
       const total = await countRecords(storeOf(services, kind));
       for (const lang of options.langs ?? LANGUAGES)
         aliases.push(await verifyAlias(services, client, kind, lang, total, options));
@@ -119,7 +130,7 @@ export async function verifySync(services: Services, options: VerifyOptions = {}
 async function verifyAlias(
   services: Services,
   client: Client,
-  kind: SyncKind,
+  kind: RecordKind,
   lang: Language,
   total: number,
   options: VerifyOptions,
@@ -219,7 +230,7 @@ async function settleSuspects(
  */
 async function repair(
   services: Services,
-  kind: SyncKind,
+  kind: RecordKind,
   drifts: Drift[],
   versions: Map<number, number>,
   entries: Map<number, SyncEntry>,

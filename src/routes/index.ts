@@ -8,10 +8,8 @@ import { categoryRoutes } from './categories/routes';
 import { tagRoutes } from './tags/routes';
 import { eventRoutes } from './events/routes';
 import { eventListRoutes } from './events/list';
-import { venueListRoutes } from './venues/list';
-import { organizerListRoutes } from './organizers/list';
-import { categoryListRoutes } from './categories/list';
-import { tagListRoutes } from './tags/list';
+import { postListRoutes } from './posts/list';
+import { termListRoutes } from './terms/list';
 
 /** The whole route table of the `calendar/events/v1` namespace. */
 export function allRoutes(services: Services): RouteSpec[] {
@@ -26,10 +24,10 @@ export function allRoutes(services: Services): RouteSpec[] {
     ...categoryRoutes(services),
     ...tagRoutes(services),
     ...eventListRoutes(services),
-    ...venueListRoutes(services),
-    ...organizerListRoutes(services),
-    ...categoryListRoutes(services),
-    ...tagListRoutes(services),
+    ...postListRoutes(services, 'venue'),
+    ...postListRoutes(services, 'organizer'),
+    ...termListRoutes(services, 'category'),
+    ...termListRoutes(services, 'tag'),
   );
   return table;
 }

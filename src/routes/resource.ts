@@ -2,18 +2,20 @@ import type Joi from 'joi';
 import type { Language } from '../../config';
 import { applyVerdict, decideCreate, decideDelete, decideUpdate, writeRequestOf } from '../auth/policy';
 import { assertReadable, recordOwnership } from '../auth/visibility';
-import { GoneError, invalidKindId, notFound, type RecordKind } from '../errors';
+import { GoneError, invalidKindId, notFound } from '../errors';
 import { Joi as J, language } from '../http/params';
 import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
-import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
-import { inLanguage } from '../storage/recordStore';
+import type { RecordStore } from '../storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
+import { inLanguage } from '../storage/storedRecord';
 import type { Status } from '../storage/stores';
 import { waitForIndex } from '../search/waitForIndex';
 import { viewOf } from './views';
 import { slugify } from '../domain/slug';
 import { withArticle } from '../domain/words';
 import { assertKnownAuthor } from './posts/postContent';
+import type { RecordKind } from '../domain/kinds';
 
 type Input = Record<string, unknown>;
 
@@ -131,8 +133,10 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const verdict = decideUpdate(def.kind, ctx.state.principal, recordOwnership(existing), writeRequestOf(ctx.input));
     const input = applyVerdict(verdict, ctx.input);
     if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
-    const content = await def.toContent(services, ctx, input, existing);
-    const updated = await store.update(existing, lang(ctx), content);
+    const write = async () => store.update(existing, lang(ctx), await def.toContent(services, ctx, input, existing));
+    // A new parent is checked for cycles and written with no other re-parenting in between.
+    const reparents = store.treeField !== undefined && Boolean(input[store.treeField]);
+    const updated = reparents ? await store.reparenting(write) : await write();
     await waitForIndex(ctx, services, def.kind, updated.id);
     ctx.body = await present(updated, ctx);
   }
@@ -146,8 +150,11 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(record), force), ctx.input);
     if (!def.posts || force) {
       const body = await present(record, ctx);
-      await def.onPermanentDelete?.(services, record.id);
-      await store.remove(record.id);
+      // Children move to another parent: no re-parenting may check against the tree meanwhile.
+      await store.reparenting(async () => {
+        await def.onPermanentDelete?.(services, record.id);
+        await store.remove(record.id);
+      });
       await waitForIndex(ctx, services, def.kind, record.id);
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;

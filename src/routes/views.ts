@@ -1,11 +1,11 @@
 import type { Language } from '../../config';
 import type { Services } from '../services';
-import type { StoredRecord } from '../storage/recordStore';
-import type { SyncKind } from '../storage/syncQueue';
+import type { StoredRecord } from '../storage/storedRecord';
 import { viewVenues } from './venues/view';
 import { viewEvents } from './events/view';
 import { viewOrganizers } from './organizers/view';
 import { viewCategories, viewTags } from './terms/view';
+import type { RecordKind } from '../domain/kinds';
 
 /**
  * Turns stored records into API records in `lang`, loading what they embed (an event's venue,
@@ -36,7 +36,7 @@ export interface ViewOptions {
   embeddedCounts?: 'exact' | 'index-if-current' | 'searchable-index';
 }
 
-const VIEWS: Record<SyncKind, RecordView> = {
+const VIEWS: Record<RecordKind, RecordView> = {
   venue: viewVenues,
   event: viewEvents,
   organizer: viewOrganizers,
@@ -44,6 +44,6 @@ const VIEWS: Record<SyncKind, RecordView> = {
   tag: viewTags,
 };
 
-export function viewOf(kind: SyncKind): RecordView {
+export function viewOf(kind: RecordKind): RecordView {
   return VIEWS[kind];
 }

@@ -1,5 +1,6 @@
 import type { Services } from '../services';
-import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
+import type { RecordStore } from '../storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import type { Stores } from '../storage/stores';
 
 /**

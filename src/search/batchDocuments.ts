@@ -2,13 +2,15 @@ import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
 import { viewOf, type ViewOptions } from '../routes/views';
 import type { Services } from '../services';
-import type { RecordStore, StoredRecord } from '../storage/recordStore';
-import type { ClaimedEntry, SyncKind } from '../storage/syncQueue';
+import type { RecordStore } from '../storage/recordStore';
+import type { StoredRecord } from '../storage/storedRecord';
+import type { ClaimedEntry } from '../storage/syncQueue';
 import { withBatchCache } from './batchCache';
 import type { BulkOperation } from './bulkIndexer';
 import { toIndexDocument, type IndexDocument } from './documents';
 import { aliasName } from './indexNames';
 import { eventsLinking, loadRelated, type LinkedKind } from './relatedData';
+import type { RecordKind } from '../domain/kinds';
 
 /** What propagation needs from an index document that was there before this batch. */
 type PreviousDoc = Pick<IndexDocument, 'deps'> &
@@ -30,7 +32,7 @@ const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
   ['tag', 'tag_ids'],
 ];
 
-export function storeOf(services: Services, kind: SyncKind): RecordStore<any> {
+export function storeOf(services: Services, kind: RecordKind): RecordStore<any> {
   const { stores } = services;
   return {
     event: stores.events,
@@ -59,7 +61,7 @@ export interface PrepareOptions {
 export async function prepareGroup(
   rootServices: Services,
   client: Client,
-  kind: SyncKind,
+  kind: RecordKind,
   entries: ClaimedEntry[],
   options: PrepareOptions = {},
 ): Promise<PreparedGroup> {
@@ -107,7 +109,7 @@ export async function prepareGroup(
 async function previousDocs(
   services: Services,
   client: Client,
-  kind: SyncKind,
+  kind: RecordKind,
   ids: number[],
 ): Promise<Map<Language, Map<number, PreviousDoc>>> {
   const previous = new Map<Language, Map<number, PreviousDoc>>(LANGUAGES.map((lang) => [lang, new Map()]));
@@ -128,7 +130,7 @@ async function previousDocs(
 /** Marks dirty the records whose index documents depend on the changed ones. */
 async function propagate(
   services: Services,
-  kind: SyncKind,
+  kind: RecordKind,
   ids: number[],
   previous: Map<Language, Map<number, PreviousDoc>>,
   current: Map<Language, Map<number, IndexDocument>>,

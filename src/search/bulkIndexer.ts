@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Logger } from '../log';
 
@@ -36,8 +37,6 @@ interface Queued {
 /** All a response item is read for: ES answers without the rest (ids, shards, sequence numbers). */
 const ITEM_FIELDS = ['items.*.status', 'items.*.error'];
 const RETRYABLE_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;

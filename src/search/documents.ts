@@ -3,9 +3,9 @@ import type { Language } from '../../config';
 import { wireToLocalIso } from '../domain/dates';
 import { presentEventDates } from '../domain/eventDates';
 import { plainText } from '../domain/html';
-import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/recordStore';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/storedRecord';
 import type { EventDoc, OrganizerDoc, TermDoc, VenueDoc } from '../storage/stores';
-import type { SyncKind } from '../storage/syncQueue';
+import type { RecordKind } from '../domain/kinds';
 
 /** What a record's index documents depend on besides the record itself, loaded per batch. */
 export interface RelatedData {
@@ -181,7 +181,7 @@ function termDocument(
  * plus the API record (`apiRecord`, from the kind's view) that lists return as is.
  */
 export function toIndexDocument(
-  kind: SyncKind,
+  kind: RecordKind,
   stored: StoredRecord<any>,
   lang: Language,
   apiRecord: Record<string, unknown>,

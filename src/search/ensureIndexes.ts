@@ -1,15 +1,15 @@
 import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Config, type Language } from '../../config';
-import type { SyncKind } from '../storage/syncQueue';
 import { createBackgroundSearchClient } from './client';
-import { aliasName, SYNC_KINDS, versionedIndexName } from './indexNames';
+import { aliasName, versionedIndexName } from './indexNames';
 import { indexDefinition } from './mappings';
+import { RECORD_KINDS, type RecordKind } from '../domain/kinds';
 
 function errorType(err: unknown): string | undefined {
   return (err as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
 }
 
-async function ensureIndex(config: Config, search: Client, kind: SyncKind, lang: Language): Promise<void> {
+async function ensureIndex(config: Config, search: Client, kind: RecordKind, lang: Language): Promise<void> {
   const alias = aliasName(config, kind, lang);
   if (await search.indices.existsAlias({ name: alias })) return;
   const index = versionedIndexName(config, kind, lang);
@@ -43,7 +43,7 @@ async function withBackgroundClient<T>(config: Config, use: (client: Client) => 
 export async function ensureSearchIndexes(services: { config: Config }): Promise<void> {
   await withBackgroundClient(services.config, async (client) => {
     // A few at a time: the master creates indexes one by one anyway.
-    for (const kind of SYNC_KINDS)
+    for (const kind of RECORD_KINDS)
       await Promise.all(LANGUAGES.map((lang) => ensureIndex(services.config, client, kind, lang)));
   });
 }

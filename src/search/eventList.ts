@@ -82,15 +82,16 @@ export async function listEvents(services: Services, input: EventListInput, call
   if (orderby === 'distance' && !near)
     throw new ValidationError({ orderby: 'orderby=distance needs geoloc_lat and geoloc_lng' });
   const status = statusFilter(caller.principal, input.status);
-  const [categoryIds, tagIds, , venueIds, organizerIds] = await Promise.all([
+  const [categoryIds, tagIds, venueIds, organizerIds] = await Promise.all([
     input.categories &&
       resolveTermRefs(services, 'category', input.categories, caller.lang, 'categories').then((ids) =>
         withDescendantCategories(services, ids),
       ),
     input.tags && resolveTermRefs(services, 'tag', input.tags, caller.lang, 'tags'),
-    input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
     shownLinkIds(services, 'venue', input.venue, caller.principal),
     shownLinkIds(services, 'organizer', input.organizer, caller.principal),
+    // Only a check, beside the lookups: a post_parent the caller may not read is a 400.
+    input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone),

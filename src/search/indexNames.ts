@@ -1,15 +1,5 @@
 import type { Config, Language } from '../../config';
-import type { SyncKind } from '../storage/syncQueue';
-
-export const SYNC_KINDS: readonly SyncKind[] = ['event', 'venue', 'organizer', 'category', 'tag'];
-
-export const PLURAL: Record<SyncKind, string> = {
-  event: 'events',
-  venue: 'venues',
-  organizer: 'organizers',
-  category: 'categories',
-  tag: 'tags',
-};
+import { PLURAL, type RecordKind } from '../domain/kinds';
 
 /**
  * Version of the index definitions (mappings and settings) in src/search/mappings.ts. A change
@@ -18,14 +8,14 @@ export const PLURAL: Record<SyncKind, string> = {
 export const INDEX_SCHEMA_VERSION = 2;
 
 /** The alias every reader and writer uses: `${prefix}-events-en`. */
-export function aliasName(config: Config, kind: SyncKind, lang: Language): string {
+export function aliasName(config: Config, kind: RecordKind, lang: Language): string {
   return `${config.elasticsearch.indexPrefix}-${PLURAL[kind]}-${lang}`;
 }
 
 /** The concrete index behind an alias: `${prefix}-events-en-v1`. */
 export function versionedIndexName(
   config: Config,
-  kind: SyncKind,
+  kind: RecordKind,
   lang: Language,
   version = INDEX_SCHEMA_VERSION,
 ): string {

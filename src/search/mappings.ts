@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Language } from '../../config';
-import type { SyncKind } from '../storage/syncQueue';
+import type { RecordKind } from '../domain/kinds';
 
 type Properties = Record<string, estypes.MappingProperty>;
 
@@ -127,7 +127,7 @@ function termProperties(lang: Language): Properties {
   };
 }
 
-const PROPERTIES: Record<SyncKind, (lang: Language) => Properties> = {
+const PROPERTIES: Record<RecordKind, (lang: Language) => Properties> = {
   event: eventProperties,
   venue: postProperties,
   organizer: postProperties,
@@ -137,7 +137,7 @@ const PROPERTIES: Record<SyncKind, (lang: Language) => Properties> = {
 
 /** Settings and explicit mappings of the index of `kind` in `lang`; no dynamic fields. */
 export function indexDefinition(
-  kind: SyncKind,
+  kind: RecordKind,
   lang: Language,
   refreshInterval: string,
 ): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {

@@ -1,7 +1,7 @@
 import { isProtectedFor } from '../auth/visibility';
 import { Joi, id, language, text } from '../http/params';
 import type { Services } from '../services';
-import { inLanguage } from '../storage/recordStore';
+import { inLanguage } from '../storage/storedRecord';
 import type { Status } from '../storage/stores';
 import type { Caller, ListResult } from './eventList';
 import { aliasName } from './indexNames';

@@ -4,8 +4,10 @@ import type { Principal } from '../http/types';
 import type { Services } from '../services';
 import { mayRead } from '../auth/policy';
 import { recordOwnership, showsLink } from '../auth/visibility';
-import type { BaseDoc, RecordStore, StoredRecord } from '../storage/recordStore';
+import type { RecordStore } from '../storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
+import type { TermKind } from '../domain/kinds';
 import { listCacheOf } from './listCache';
 
 /**
@@ -95,17 +97,23 @@ export async function shownLinkIds(
   });
 }
 
-/** IDs that must all be existing records of `kind`, else a 400 naming `param`. */
-export async function requireExisting(
-  services: Services,
-  kind: 'category' | 'tag',
-  ids: number[],
-  param: string,
-): Promise<void> {
-  const store = kind === 'category' ? services.stores.categories : services.stores.tags;
-  const found = await store.getMany(ids);
-  const unknown = ids.filter((id) => !found.has(id));
-  if (unknown.length > 0) throw new ValidationError({ [param]: `Unknown ${kind}: ${unknown.join(', ')}` });
+/**
+ * IDs that must all be existing terms of `kind`, else a 400 naming `param` that says of each
+ * other one whether it is the other kind's ID or no term's.
+ */
+export async function requireTermIds(services: Services, kind: TermKind, ids: number[], param: string): Promise<void> {
+  if (ids.length === 0) return;
+  const { categories, tags } = services.stores;
+  const [own, other] = kind === 'category' ? [categories, tags] : [tags, categories];
+  const found = await own.getMany(ids);
+  const missing = [...new Set(ids.filter((id) => !found.has(id)))];
+  if (missing.length === 0) return;
+  const otherKind = kind === 'category' ? 'tag' : 'category';
+  const wrongKind = await other.getMany(missing);
+  const problems = missing.map((id) =>
+    wrongKind.has(id) ? `${id} is a ${otherKind} ID, not a ${kind} ID` : `there is no ${kind} with ID ${id}`,
+  );
+  throw new ValidationError({ [param]: `${problems.join('; ')}.` });
 }
 
 /**

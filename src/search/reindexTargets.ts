@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { Language } from '../../config';
-import type { SyncKind } from '../storage/syncQueue';
 import type { BulkOperation } from './bulkIndexer';
+import type { RecordKind } from '../domain/kinds';
 
 /**
  * An index being rebuilt by `npm run reindex`, registered so the sync worker writes every change
@@ -15,7 +15,7 @@ export interface ReindexTarget {
   alias: string;
   /** The concrete index being built. */
   index: string;
-  kind: SyncKind;
+  kind: RecordKind;
   lang: Language;
   /** The reindex run that owns the registration. */
   runId: string;

@@ -1,10 +1,10 @@
 import type { Filter } from 'mongodb';
 import type { Services } from '../services';
-import type { StoredRecord } from '../storage/recordStore';
+import type { StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
-import type { SyncKind } from '../storage/syncQueue';
 import { publishedEventStats } from '../storage/termQueries';
 import type { RelatedData } from './documents';
+import type { RecordKind } from '../domain/kinds';
 
 /** The event field that links events to records of `kind`. */
 export const LINK_FIELD = {
@@ -12,7 +12,7 @@ export const LINK_FIELD = {
   organizer: 'organizers',
   category: 'categories',
   tag: 'tags',
-} as const satisfies Partial<Record<SyncKind, keyof EventDoc>>;
+} as const satisfies Partial<Record<RecordKind, keyof EventDoc>>;
 
 export type LinkedKind = keyof typeof LINK_FIELD;
 
@@ -35,7 +35,7 @@ function linkedIds(records: StoredRecord<EventDoc>[], field: (typeof LINK_FIELD)
 /** Loads from MongoDB what the index documents of `records` (all of `kind`) need besides them. */
 export async function loadRelated(
   services: Services,
-  kind: SyncKind,
+  kind: RecordKind,
   records: StoredRecord<any>[],
 ): Promise<RelatedData> {
   const related = empty();

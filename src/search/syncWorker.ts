@@ -3,12 +3,13 @@ import type { Client } from '@elastic/elasticsearch';
 import { hostname } from 'node:os';
 import type { SyncReporter } from '../metrics/syncReporter';
 import type { Services } from '../services';
-import type { ClaimedEntry, SyncKind } from '../storage/syncQueue';
+import type { ClaimedEntry } from '../storage/syncQueue';
 import { prepareGroup, type PreparedGroup } from './batchDocuments';
 import { BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from './client';
 import { ensureSearchIndexes } from './ensureIndexes';
 import { activeReindexTargets, withReindexTargets } from './reindexTargets';
+import type { RecordKind } from '../domain/kinds';
 
 export interface SyncWorkerOptions {
   /** Lease owner name; unique per worker. */
@@ -127,7 +128,7 @@ export class SyncWorker {
   /** Indexes claimed entries and checkpoints them: complete on success, release with backoff. */
   async process(claimed: ClaimedEntry[]): Promise<void> {
     const started = Date.now();
-    const groups = new Map<SyncKind, ClaimedEntry[]>();
+    const groups = new Map<RecordKind, ClaimedEntry[]>();
     for (const entry of claimed) groups.set(entry.kind, [...(groups.get(entry.kind) ?? []), entry]);
     const prepared = await Promise.all(
       [...groups].map(([kind, entries]) =>

@@ -1,11 +1,12 @@
 import { Joi, id, idList, language, text } from '../http/params';
 import type { Services } from '../services';
-import { inLanguage } from '../storage/recordStore';
+import { inLanguage } from '../storage/storedRecord';
 import type { Caller, ListResult } from './eventList';
 import { aliasName } from './indexNames';
 import { pageRequest, pagingParams, searchIndex, totalOf } from './listing';
-import { requireEvent, requireExisting } from './references';
+import { requireEvent, requireTermIds } from './references';
 import { buildTermSearch, type TermOrderBy } from './termQuery';
+import { PLURAL } from '../domain/kinds';
 
 /** The validated parameters of `GET /categories` and `GET /tags` (interface.md 4.5, 4.6). */
 export interface TermListInput {
@@ -25,7 +26,7 @@ export interface TermListInput {
 
 /** Parameters of a category (with `parent`) or tag list. */
 export function termListSchema(kind: 'category' | 'tag') {
-  const label = kind === 'category' ? 'categories' : 'tags';
+  const label = PLURAL[kind];
   return Joi.object({
     ...pagingParams(),
     search: text(500).description(`Only ${label} whose name matches (typo-tolerant)`),
@@ -73,12 +74,10 @@ export async function listTerms(
   const eventParam = input.event !== undefined ? 'event' : 'post';
   const [event] = await Promise.all([
     eventId !== undefined ? requireEvent(services, eventId, eventParam, caller.principal) : undefined,
-    input.include ? requireExisting(services, kind, input.include, 'include') : undefined,
-    input.parent ? requireExisting(services, 'category', [input.parent], 'parent') : undefined,
+    input.include ? requireTermIds(services, kind, input.include, 'include') : undefined,
+    input.parent ? requireTermIds(services, 'category', [input.parent], 'parent') : undefined,
   ]);
-  const ids = event
-    ? (inLanguage(event, event.originalLang)[kind === 'category' ? 'categories' : 'tags'] ?? [])
-    : undefined;
+  const ids = event ? (inLanguage(event, event.originalLang)[PLURAL[kind]] ?? []) : undefined;
   // The terms of a given event are what was asked for, used or not, unless hide_empty is sent.
   const hideEmpty = event && !sent.includes('hide_empty') ? false : input.hide_empty;
   const response = await searchIndex<{ record: Record<string, unknown> }>(

@@ -1,20 +1,20 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../http/types';
 import type { Services } from '../services';
-import { syncKey, type SyncKind } from '../storage/syncQueue';
+import { syncKey } from '../storage/syncQueue';
+import type { RecordKind } from '../domain/kinds';
 
 export const WAIT_FOR_INDEX_TIMEOUT_MS = 5_000;
 const POLL_MS = 20;
 
 /** Kinds whose index documents are refreshed when a record of `kind` changes. */
-const DEPENDENT_KINDS: Record<SyncKind, SyncKind[]> = {
+const DEPENDENT_KINDS: Record<RecordKind, RecordKind[]> = {
   event: ['venue', 'organizer', 'category', 'tag'],
   venue: ['event'],
   organizer: ['event'],
   category: ['event'],
   tag: ['event'],
 };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function prefersWaitForIndex(ctx: AppContext): boolean {
   return ctx
@@ -38,7 +38,7 @@ async function until(deadline: number, done: () => Promise<boolean>): Promise<bo
  */
 export async function waitUntilSearchable(
   services: Services,
-  kind: SyncKind,
+  kind: RecordKind,
   id: number,
   timeoutMs = WAIT_FOR_INDEX_TIMEOUT_MS,
 ): Promise<boolean> {
@@ -66,7 +66,7 @@ export async function waitUntilSearchable(
  * only once the change is searchable and sets `Preference-Applied: wait-for-index`; after 5 s it
  * lets the response go without that header. Without the preference it returns at once.
  */
-export async function waitForIndex(ctx: AppContext, services: Services, kind: SyncKind, id: number): Promise<void> {
+export async function waitForIndex(ctx: AppContext, services: Services, kind: RecordKind, id: number): Promise<void> {
   if (!prefersWaitForIndex(ctx)) return;
   const applied = await waitUntilSearchable(services, kind, id).catch((err: unknown) => {
     ctx.state.log?.warn({ err, kind, id }, 'wait-for-index failed');

@@ -1,40 +1,27 @@
 import { BSON, type Collection, type Db, type Filter } from 'mongodb';
-import { LANGUAGES, type Language } from '../../config';
+import type { Language } from '../../config';
 import { slugify } from '../domain/slug';
-import { ConflictError } from '../errors';
+import { changedMeanwhile } from '../errors';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
 import { KeyedQueue } from './keyedQueue';
+import { TreeLock } from './treeLock';
 import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
-import type { SyncKind, SyncQueue } from './syncQueue';
+import { inLanguage, recordsOf, type BaseDoc, type StoredRecord } from './storedRecord';
+import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
-
-/** Fields every stored language document carries, whatever its kind. */
-export interface BaseDoc {
-  _id: string;
-  id: number;
-  lang: Language;
-  originalLang: Language;
-  slug: string;
-  createdAt: Date;
-  modifiedAt: Date;
-}
-
-/** All language documents of one record. */
-export interface StoredRecord<D extends BaseDoc> {
-  id: number;
-  originalLang: Language;
-  docs: Partial<Record<Language, D>>;
-}
+import type { RecordKind } from '../domain/kinds';
 
 export interface RecordStoreOptions<D> {
   collection: string;
-  kind: SyncKind;
+  kind: RecordKind;
   counter: CounterName;
   /** Per-language fields (title, description, excerpt, slug...); all others are shared. */
   translatable: readonly (keyof D & string)[];
   /** The translatable field a slug is generated from. */
   slugSource: keyof D & string;
+  /** The shared field naming a record's parent of the same kind, when records form a tree. */
+  treeField?: keyof D & string;
 }
 
 type Content<D> = Partial<Omit<D, keyof BaseDoc>> & { slug?: string };
@@ -59,25 +46,6 @@ function isDuplicateId(err: unknown): boolean {
   return messages.every((message) => /\b_id_\b/.test(message));
 }
 
-/** The document of `lang`, else of the original language (CONTRACT part 5). */
-export function inLanguage<D extends BaseDoc>(record: StoredRecord<D>, lang: Language): D {
-  return (record.docs[lang] ?? record.docs[record.originalLang] ?? Object.values(record.docs)[0]) as D;
-}
-
-export function languagesOf<D extends BaseDoc>(record: StoredRecord<D>): Language[] {
-  return LANGUAGES.filter((lang) => record.docs[lang] !== undefined);
-}
-
-function recordsOf<D extends BaseDoc>(docs: D[]): Map<number, StoredRecord<D>> {
-  const found = new Map<number, StoredRecord<D>>();
-  for (const doc of docs) {
-    const record = found.get(doc.id) ?? { id: doc.id, originalLang: doc.originalLang, docs: {} };
-    record.docs[doc.lang] = doc;
-    found.set(doc.id, record);
-  }
-  return found;
-}
-
 /** How long a write holds off other processes' writes of the record at most (a crashed writer). */
 const WRITE_LOCK_MS = 30_000;
 /** Tries to unlink a record from one holder that other writes keep changing. */
@@ -91,6 +59,8 @@ const MAX_UNLINK_ATTEMPTS = 5;
 export class RecordStore<D extends BaseDoc> {
   /** This process's writes, one at a time per record (see `exclusive`). */
   private readonly writes = new KeyedQueue<number>();
+  /** Held by writes that give a record a parent, from the cycle check to the write (see TreeLock). */
+  private readonly tree: TreeLock | null;
   readonly docs: Collection<D>;
   private readonly translatable: Set<string>;
 
@@ -101,9 +71,20 @@ export class RecordStore<D extends BaseDoc> {
   ) {
     this.docs = db.collection<D>(options.collection);
     this.translatable = new Set([...options.translatable, 'slug']);
+    const { collection, treeField, kind } = options;
+    this.tree = treeField ? new TreeLock(db, `${collection}.${treeField}`, `${kind} hierarchy`) : null;
   }
 
-  get kind(): SyncKind {
+  get treeField(): (keyof D & string) | undefined {
+    return this.options.treeField;
+  }
+
+  /** Runs `task` holding the tree lock, when records form a tree: no other re-parenting runs meanwhile. */
+  reparenting<T>(task: () => Promise<T>): Promise<T> {
+    return this.tree ? this.tree.hold(task) : task();
+  }
+
+  get kind(): RecordKind {
     return this.options.kind;
   }
 
@@ -211,10 +192,6 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   /**
-   * Applies a merge update in `lang`: translatable fields to that language's document (created
-   * from the original language's content when missing), shared fields to every document.
-   */
-  /**
    * Runs `write` once no other `exclusive` write of record `id` runs in this process: writes of
    * one record queue, so each is checked against the record the previous one left.
    */
@@ -223,6 +200,8 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   /**
+   * Applies a merge update in `lang`: translatable fields to that language's document (created
+   * from the original language's content when missing), shared fields to every document.
    * Writes `content` to `record` as it was read: when another write changed the record since,
    * nothing is written and ConflictError (409) is thrown, since what the caller checked against
    * the record (access, status, links) may no longer hold.
@@ -275,7 +254,7 @@ export class RecordStore<D extends BaseDoc> {
         $set: { modifiedAt: new Date(claimedAt), writeLockedUntil: new Date(Date.now() + WRITE_LOCK_MS) },
       } as never,
     );
-    if (claimed.matchedCount === 0) throw new ConflictError(this.options.kind, record.id);
+    if (claimed.matchedCount === 0) throw changedMeanwhile(this.options.kind, record.id);
     return new Date(claimedAt + 1);
   }
 
@@ -285,12 +264,15 @@ export class RecordStore<D extends BaseDoc> {
     return new Map(docs.map((doc) => [doc.id as number, (doc as unknown as D)[field]]));
   }
 
-  /** Changes shared fields of many records at once (used when a linked record disappears). */
-  async updateShared(filter: Filter<D>, set: Record<string, unknown>): Promise<number[]> {
-    const ids = (await this.docs.distinct('id', filter)) as number[];
+  /** Sets the shared field `field` to `to` on every record where it is `from` (`from` was deleted). */
+  async reassign(field: keyof D & string, from: number, to: number): Promise<number[]> {
+    const ids = (await this.docs.distinct('id', { [field]: from } as Filter<D>)) as number[];
     for (const id of ids) {
       await this.sync.begin(this.options.kind, id);
-      await this.docs.updateMany({ id } as Filter<D>, { $set: { ...set, modifiedAt: new Date() } } as never);
+      await this.docs.updateMany(
+        { id, [field]: from } as Filter<D>,
+        { $set: { [field]: to, modifiedAt: new Date() } } as never,
+      );
       await this.sync.commit(this.options.kind, id);
     }
     return ids;

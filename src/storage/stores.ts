@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Language } from '../../config';
-import { RecordStore, type BaseDoc } from './recordStore';
+import { RecordStore } from './recordStore';
+import { type BaseDoc } from './storedRecord';
 import type { SyncQueue } from './syncQueue';
 
 export type Status = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
@@ -91,6 +92,7 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
       counter: 'post',
       translatable: ['title', ...POST_TRANSLATABLE],
       slugSource: 'title',
+      treeField: 'post_parent',
     }),
     venues: new RecordStore<VenueDoc>(db, sync, {
       collection: 'venues',
@@ -112,6 +114,7 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
       counter: 'term',
       translatable: ['name', 'description'],
       slugSource: 'name',
+      treeField: 'parent',
     }),
     tags: new RecordStore<TermDoc>(db, sync, {
       collection: 'tags',

@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { ChangeStream, Collection, Db } from 'mongodb';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes } from './mongo';
+import type { RecordKind } from '../domain/kinds';
 
 /** Kinds of indexed record; the `_id` of a sync entry is `${kind}:${id}`. */
-export type SyncKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
 /**
  * One entry per record: the durable record of pending index work (an outbox that coalesces).
@@ -13,7 +13,7 @@ export type SyncKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
  */
 export interface SyncEntry {
   _id: string;
-  kind: SyncKind;
+  kind: RecordKind;
   id: number;
   version: number;
   indexedVersion: number;
@@ -25,7 +25,7 @@ export interface SyncEntry {
 
 export interface ClaimedEntry {
   key: string;
-  kind: SyncKind;
+  kind: RecordKind;
   id: number;
   version: number;
   /** When the entry last became dirty (for the write-to-indexed lag). */
@@ -39,7 +39,7 @@ const WRITE_GRACE_MS = 10_000;
 /** The owner of the entries of records being written (begin, beginNew) until their commit. */
 const WRITER = 'writer';
 
-export const syncKey = (kind: SyncKind, id: number): string => `${kind}:${id}`;
+export const syncKey = (kind: RecordKind, id: number): string => `${kind}:${id}`;
 
 /** Whether a writer is changing the record now: its documents may be half written. */
 export function isBeingWritten(entry: Pick<SyncEntry, 'owner' | 'leaseUntil'>, now: Date = new Date()): boolean {
@@ -66,25 +66,25 @@ export class SyncQueue extends EventEmitter {
     ]);
   }
 
-  async begin(kind: SyncKind, id: number): Promise<void> {
+  async begin(kind: RecordKind, id: number): Promise<void> {
     await this.touch(kind, id, new Date(Date.now() + WRITE_GRACE_MS), WRITER);
   }
 
   /** Returns the version that, once indexed, makes this write searchable. */
-  async commit(kind: SyncKind, id: number): Promise<number> {
+  async commit(kind: RecordKind, id: number): Promise<number> {
     const version = await this.touch(kind, id, EPOCH, null);
     this.emit('dirty');
     return version;
   }
 
   /** Marks records dirty whose index documents depend on another record that changed. */
-  async markDirty(kind: SyncKind, ids: number[]): Promise<void> {
+  async markDirty(kind: RecordKind, ids: number[]): Promise<void> {
     await this.markAllDirty([[kind, ids]]);
   }
 
   /** markDirty for records of several kinds at once: one write for all of them. */
-  async markAllDirty(groups: Iterable<readonly [SyncKind, number[]]>): Promise<void> {
-    const records = new Map<string, [SyncKind, number]>();
+  async markAllDirty(groups: Iterable<readonly [RecordKind, number[]]>): Promise<void> {
+    const records = new Map<string, [RecordKind, number]>();
     for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), [kind, id]);
     if (records.size === 0) return;
     const keys = [...records.keys()];
@@ -111,7 +111,7 @@ export class SyncQueue extends EventEmitter {
     this.emit('dirty');
   }
 
-  private async touch(kind: SyncKind, id: number, leaseUntil: Date, owner: string | null): Promise<number> {
+  private async touch(kind: RecordKind, id: number, leaseUntil: Date, owner: string | null): Promise<number> {
     const entry = await this.entries.findOneAndUpdate(
       { _id: syncKey(kind, id) },
       {
@@ -220,7 +220,7 @@ export class SyncQueue extends EventEmitter {
     return (await this.entries.findOne({ pending: true })) !== null;
   }
 
-  async indexedVersion(kind: SyncKind, id: number): Promise<number> {
+  async indexedVersion(kind: RecordKind, id: number): Promise<number> {
     const entry = await this.entries.findOne({ _id: syncKey(kind, id) });
     return entry?.indexedVersion ?? 0;
   }
@@ -228,19 +228,19 @@ export class SyncQueue extends EventEmitter {
   // --- Bulk loads and ops scripts (src/ops): reindex, verify/repair, demo data -----------------
 
   /** The entries of `ids` (records without one are absent from the map). */
-  async entriesOf(kind: SyncKind, ids: number[]): Promise<Map<number, SyncEntry>> {
+  async entriesOf(kind: RecordKind, ids: number[]): Promise<Map<number, SyncEntry>> {
     if (ids.length === 0) return new Map();
     const found = keep(await this.entries.find({ kind, ...idFilter(ids) }).toArray(), ids);
     return new Map(found.map((entry) => [entry.id, entry]));
   }
 
   /** The entries of the records of `kind` whose IDs are from `first` to `last`, both included. */
-  async entriesInRange(kind: SyncKind, first: number, last: number): Promise<Map<number, SyncEntry>> {
+  async entriesInRange(kind: RecordKind, first: number, last: number): Promise<Map<number, SyncEntry>> {
     const found = await this.entries.find({ kind, id: { $gte: first, $lte: last } }).toArray();
     return new Map(found.map((entry) => [entry.id, entry]));
   }
 
-  async pendingCount(kind: SyncKind): Promise<number> {
+  async pendingCount(kind: RecordKind): Promise<number> {
     return this.entries.countDocuments({ kind, pending: true });
   }
 
@@ -249,7 +249,7 @@ export class SyncQueue extends EventEmitter {
    * or restored sync_state, a document indexed by hand): each version is first raised to its
    * floor, so the worker's write (at floor + 1 or more) is newer than the document it replaces.
    */
-  async markDirtyAbove(kind: SyncKind, floors: Map<number, number>): Promise<void> {
+  async markDirtyAbove(kind: RecordKind, floors: Map<number, number>): Promise<void> {
     const raising = new Map(floors);
     for (let attempt = 0; raising.size > 0 && attempt < 5; attempt++) {
       const current = await this.entriesOf(kind, [...raising.keys()]);
@@ -289,7 +289,7 @@ export class SyncQueue extends EventEmitter {
    * Bulk `begin` for records with new IDs: pending, held for the writer. Inserted (fast); should
    * an entry exist already (a repair queued that ID before it was allocated), upserted instead.
    */
-  async beginNew(kind: SyncKind, ids: number[]): Promise<void> {
+  async beginNew(kind: RecordKind, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
     const now = new Date();
     const hold = { pending: true, dirtyAt: now, leaseUntil: new Date(now.getTime() + WRITE_GRACE_MS), owner: WRITER };
@@ -317,7 +317,7 @@ export class SyncQueue extends EventEmitter {
    * Bulk `commit` of `beginNew`. `queue: false` leaves the entries committed but not pending: the
    * worker never indexes them and a reindex must (bulk loads that end with one).
    */
-  async commitNew(kind: SyncKind, ids: number[], options: { queue: boolean }): Promise<void> {
+  async commitNew(kind: RecordKind, ids: number[], options: { queue: boolean }): Promise<void> {
     if (ids.length === 0) return;
     await this.entries.updateMany(
       { _id: { $in: ids.map((id) => syncKey(kind, id)) } },

@@ -255,6 +255,19 @@ describe('events: create, read, update, delete', () => {
 });
 
 describe('events: fields', () => {
+  it('gives a link that opens another window rel="noopener", keeping its other rel values', async () => {
+    const res = await createEvent({
+      description:
+        '<a href="https://a.example" target="_blank">a</a> <a href="https://b.example" target="_blank" rel="nofollow">b</a> <a href="https://c.example">c</a>',
+    });
+    expect(res.body.description).to.equal(
+      '<a href="https://a.example" target="_blank" rel="noopener">a</a> <a href="https://b.example" target="_blank" rel="nofollow noopener">b</a> <a href="https://c.example">c</a>',
+    );
+    // What is returned is accepted unchanged when sent back.
+    const again = await api.patch(`/events/${res.body.id}`, { description: res.body.description });
+    expect(again.body.description).to.equal(res.body.description);
+  });
+
   it('sanitises description and excerpt (no script, handlers or javascript: URLs)', async () => {
     const res = await createEvent({
       description:

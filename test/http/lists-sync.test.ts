@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -14,8 +15,6 @@ import { syncKey } from '../../src/storage/syncQueue';
 import { api, request, ROOT } from '../support/api';
 import { testWorld, whileWorkerStopped } from '../support/harness';
 import { create, daysFromNow, listIds, searchReady, settle, unique, writeIndexed } from '../support/lists';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

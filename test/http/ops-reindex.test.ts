@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
 import { indexesBehind } from '../../src/ops/indexAdmin';
@@ -12,8 +13,6 @@ import { api } from '../support/api';
 import { testWorld } from '../support/harness';
 import { daysFromNow, listIds, searchReady, settle, unique } from '../support/lists';
 import { storeEvent } from '../support/records';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('ops: reindex (npm run reindex)', function () {
   this.timeout(180_000);

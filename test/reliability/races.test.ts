@@ -3,6 +3,7 @@ import { LANGUAGES } from '../../config';
 import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { nextId, nextIds } from '../../src/storage/counters';
+import { TREE_WAIT_MS, TreeLock } from '../../src/storage/treeLock';
 import { testWorld } from '../support/harness';
 import { call, until, type Answer } from './support/http';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
@@ -160,5 +161,63 @@ describe('reliability: racing writes', function () {
       [categories[0]!.id, 20],
     ]);
     figures.push(`20 concurrent events naming a new category and tag: 1 category (count 20), 1 tag`);
+  });
+  describe('re-parenting two records under each other at once', () => {
+    const cases = [
+      { plural: 'categories', field: 'parent', create: (name: string) => ({ name }) },
+      { plural: 'events', field: 'post_parent', create: (name: string) => eventBody(name) },
+    ];
+    for (const { plural, field, create } of cases) {
+      it(`${plural}: one write wins, the other is 400, and no cycle forms`, async () => {
+        for (let round = 0; round < 6; round++) {
+          const [x, y] = (await all(2, (i) => send('POST', `/${plural}`, create(`Tree ${round} ${i}`)))).map(
+            (res) => res.body as { id: number },
+          );
+          const answers = await Promise.all([
+            send('PATCH', `/${plural}/${x!.id}`, { [field]: y!.id }),
+            send('PATCH', `/${plural}/${y!.id}`, { [field]: x!.id }),
+          ]);
+          expect(
+            statuses(answers)
+              .map((status) => status.slice(0, 3))
+              .sort(),
+            `round ${round}`,
+          ).to.deep.equal(['200', '400']);
+          const refused = answers.find((res) => res.status === 400)!;
+          expect(refused.body.code).to.equal('rest_invalid_param');
+          expect(Object.keys(refused.body.data.params)).to.deep.equal([field]);
+          const parents = [
+            (await send('GET', `/${plural}/${x!.id}`)).body[field],
+            (await send('GET', `/${plural}/${y!.id}`)).body[field],
+          ];
+          // Exactly the winner's parent is set: the loser's write, which would close the cycle, is not.
+          const winner = answers.findIndex((res) => res.status === 200);
+          expect(parents, `round ${round}`).to.deep.equal(winner === 0 ? [y!.id, 0] : [0, x!.id]);
+        }
+        figures.push(`6 rounds of two ${plural} re-parented under each other at once: never a cycle`);
+      });
+    }
+
+    it('waits while another process re-parents, and is 409 once that takes longer than it waits, changing nothing', async () => {
+      const [child, parent] = (await all(2, (i) => send('POST', '/categories', { name: `Held ${i}` }))).map(
+        (res) => res.body as { id: number },
+      );
+      const otherProcess = new TreeLock(world.services.db, 'categories.parent', 'category hierarchy');
+      const brief = otherProcess.hold(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      const waited = await send('PATCH', `/categories/${child!.id}`, { parent: parent!.id });
+      await brief;
+      expect(waited.status, JSON.stringify(waited.body)).to.equal(200);
+      expect(waited.body.parent).to.equal(parent!.id);
+
+      let release = () => {};
+      const held = otherProcess.hold(() => new Promise<void>((resolve) => (release = resolve)));
+      const refused = await send('PATCH', `/categories/${child!.id}`, { parent: parent!.id, name: 'Moved' });
+      release();
+      await held;
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
+      expect(refused.body.code).to.equal('rest_conflict');
+      expect((await send('GET', `/categories/${child!.id}`)).body.name).to.equal('Held 0');
+      figures.push(`a re-parent waits up to ${TREE_WAIT_MS} ms for another process's, then 409`);
+    });
   });
 });

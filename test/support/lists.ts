@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { waitForSearchIndexes } from '../../src/search/ensureIndexes';
 import { waitUntilSearchable } from '../../src/search/waitForIndex';
-import type { SyncKind } from '../../src/storage/syncQueue';
 import { api, request, type ApiResponse, type RequestOptions } from './api';
 import { testWorld } from './harness';
+import type { RecordKind } from '../../src/domain/kinds';
 
-const KIND_OF: Record<string, SyncKind> = {
+const KIND_OF: Record<string, RecordKind> = {
   events: 'event',
   venues: 'venue',
   organizers: 'organizer',
@@ -35,7 +35,7 @@ export async function writeIndexed(
   });
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
   if (res.headers.get('preference-applied') !== 'wait-for-index') {
-    const kind = KIND_OF[path.split('/')[1] as string] as SyncKind;
+    const kind = KIND_OF[path.split('/')[1] as string] as RecordKind;
     const id = (res.body as { id: number }).id;
     expect(await waitUntilSearchable(testWorld().services, kind, id), `${kind} ${id} searchable`).to.equal(true);
   }

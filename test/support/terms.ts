@@ -1,9 +1,8 @@
+import { PLURAL, type TermKind as Kind } from '../../src/domain/kinds';
 import type { TermRecord } from '../../src/routes/terms/presenter';
 import { api } from './api';
 import { testWorld } from './harness';
 
-type Kind = 'category' | 'tag';
-const PLURAL: Record<Kind, string> = { category: 'categories', tag: 'tags' };
 const SITE_PATH: Record<Kind, string> = { category: 'events/category', tag: 'events/tag' };
 
 export interface ExpectedTerm {

@@ -27,7 +27,7 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).to.deep.equal({
       env: 'development',
-      http: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, shutdownGraceMs: 8000 },
+      http: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, shutdownGraceMs: 8000, corsOrigins: '*' },
       siteUrl: 'http://127.0.0.1:8080',
       apiUrl: 'http://127.0.0.1:8080',
       defaultLanguage: 'en',
@@ -114,6 +114,16 @@ describe('config', () => {
     );
   });
 
+  it('reads CORS_ORIGINS as any origin, none, or a list of origins', () => {
+    const origins = (value: string) => loadConfig({ CORS_ORIGINS: value }).http.corsOrigins;
+    expect(origins('*')).to.equal('*');
+    expect(origins('none')).to.deep.equal([]);
+    expect(origins('https://events.example, http://localhost:3000')).to.deep.equal([
+      'https://events.example',
+      'http://localhost:3000',
+    ]);
+  });
+
   it('keeps the default time zone under its canonical IANA name, as event time zones are stored', () => {
     expect(loadConfig({ DEFAULT_TIMEZONE: 'europe/paris' }).defaultTimezone).to.equal('Europe/Paris');
     expect(loadConfig({ DEFAULT_TIMEZONE: 'utc' }).defaultTimezone).to.equal('UTC');
@@ -141,6 +151,8 @@ describe('config', () => {
     ['SYNC_POLL_MS', '3000000000'],
     ['BULK_FLUSH_BYTES', '1000000000'],
     ['RATE_LIMIT_WRITES_PER_KEY', '2000000'],
+    ['CORS_ORIGINS', 'https://events.example/path'],
+    ['CORS_ORIGINS', 'events.example'],
   ];
   for (const [name, value] of badSettings) {
     it(`rejects ${name}=${value} with one line naming the setting`, () => {

@@ -1,15 +1,17 @@
 import { applyVerdict, decideCreate, mayLink, writeRequestOf } from '../../auth/policy';
 import { recordOwnership } from '../../auth/visibility';
-import { ForbiddenError, ValidationError, type RecordKind } from '../../errors';
+import { ForbiddenError, ValidationError } from '../../errors';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
-import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
+import { type RecordStore } from '../../storage/recordStore';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
 import { organizerDefinition } from '../organizers/routes';
 import { withArticle } from '../../domain/words';
 import { assertKnownAuthor } from '../posts/postContent';
 import type { ResourceDefinition } from '../resource';
 import { venueDefinition } from '../venues/routes';
+import type { RecordKind } from '../../domain/kinds';
 
 type Input = Record<string, unknown>;
 type LinkField = 'venues' | 'organizers';

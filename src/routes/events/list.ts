@@ -1,7 +1,8 @@
 import { Joi, idList, language, text } from '../../http/params';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
-import { pagingParams, sendPage } from '../../search/listing';
+import { sendPage } from '../../http/listPage';
+import { pagingParams } from '../../search/listing';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
 

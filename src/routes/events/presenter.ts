@@ -2,7 +2,7 @@ import type { Language } from '../../../config';
 import { parseCost } from '../../domain/cost';
 import { presentEventDates } from '../../domain/eventDates';
 import { presentImage, presentRecord, type PresentEnv } from '../../domain/present';
-import type { StoredRecord } from '../../storage/recordStore';
+import type { StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
 
 type ApiRecord = Record<string, unknown>;

@@ -7,7 +7,8 @@ import { isProtectedFor, visibleEmbeds } from '../../auth/visibility';
 import { ForbiddenError } from '../../errors';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
-import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
+import { type RecordStore } from '../../storage/recordStore';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
 import { resourceRoutes, type ResourceDefinition } from '../resource';
@@ -116,7 +117,7 @@ export const eventDefinition: ResourceDefinition<EventDoc> = {
   posts: true,
   toContent: toEventContent,
   onPermanentDelete: async (services, id) => {
-    await services.stores.events.updateShared({ post_parent: id }, { post_parent: 0 });
+    await services.stores.events.reassign('post_parent', id, 0);
   },
   authorizeRead: authorizeEventRead,
   visibleTo: visibleEmbeds,

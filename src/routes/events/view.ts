@@ -1,12 +1,13 @@
 import type { Language } from '../../../config';
 import { recordOwnership } from '../../auth/visibility';
 import type { Services } from '../../services';
-import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
+import { type RecordStore } from '../../storage/recordStore';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
-import type { SyncKind } from '../../storage/syncQueue';
 import { presentEnvOf } from '../posts/presentEnv';
 import { viewOf, type ViewOptions } from '../views';
 import { presentEvent, type EventLinks } from './presenter';
+import type { RecordKind } from '../../domain/kinds';
 
 type LinkField = 'venues' | 'organizers' | 'categories' | 'tags';
 
@@ -39,7 +40,7 @@ export async function viewEvents(
       ? services.sync.hasPending().then((pending) => (pending ? 'exact' : 'index'))
       : Promise.resolve(options.embeddedCounts === 'searchable-index' ? 'searchable-index' : 'exact');
   const load = async (
-    kind: SyncKind,
+    kind: RecordKind,
     store: RecordStore<BaseDoc>,
     field: LinkField,
   ): Promise<Map<number, Record<string, unknown>>> => {

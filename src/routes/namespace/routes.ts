@@ -1,6 +1,6 @@
 import type { Config } from '../../../config';
 import { NotFoundError } from '../../errors';
-import { NAMESPACE } from '../../http/language';
+import { NAMESPACE } from '../../domain/urls';
 import { Joi, language } from '../../http/params';
 import { restRoot } from '../../http/urls';
 import type { RequestContext, RouteSpec } from '../../http/types';

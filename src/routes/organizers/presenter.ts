@@ -1,6 +1,6 @@
 import type { Language } from '../../../config';
 import { presentImage, presentRecord, type PresentEnv } from '../../domain/present';
-import type { StoredRecord } from '../../storage/recordStore';
+import type { StoredRecord } from '../../storage/storedRecord';
 import type { OrganizerDoc } from '../../storage/stores';
 
 /** A stored organizer as the API organizer of CONTRACT part 3, in `lang` (else its original language). */

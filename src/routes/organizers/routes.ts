@@ -1,6 +1,7 @@
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
-import type { BaseDoc, RecordStore, StoredRecord } from '../../storage/recordStore';
+import type { RecordStore } from '../../storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import type { OrganizerDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
 import { resourceRoutes, type ResourceDefinition } from '../resource';

@@ -1,6 +1,6 @@
 import type { Language } from '../../../config';
 import type { Services } from '../../services';
-import type { StoredRecord } from '../../storage/recordStore';
+import type { StoredRecord } from '../../storage/storedRecord';
 import type { OrganizerDoc } from '../../storage/stores';
 import { presentEnvOf } from '../posts/presentEnv';
 import { presentOrganizer } from './presenter';

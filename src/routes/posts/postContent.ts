@@ -33,7 +33,7 @@ import { ValidationError } from '../../errors';
 import { Joi, sluggable, text, url } from '../../http/params';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
-import { inLanguage, type StoredRecord } from '../../storage/recordStore';
+import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { PostDoc, Status } from '../../storage/stores';
 
 type Input = Record<string, unknown>;

@@ -1,9 +1,9 @@
 import type { Language } from '../../../config';
 import type { PresentEnv } from '../../domain/present';
 import { collectionRestUrl, documentRestUrl, publicUrl, recordRestUrl, translationUrls } from '../../domain/urls';
-import { inLanguage, languagesOf, type StoredRecord } from '../../storage/recordStore';
+import { inLanguage, languagesOf, type StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
-import type { TermKind } from './schema';
+import type { TermKind } from '../../domain/kinds';
 
 export interface TermUrls {
   self: string;

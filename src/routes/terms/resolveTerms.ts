@@ -21,17 +21,18 @@ import { slugify } from '../../domain/slug';
 import { ForbiddenError, ValidationError } from '../../errors';
 import type { Services } from '../../services';
 import { isDuplicateKey } from '../../storage/mongo';
-import { inLanguage, type RecordStore } from '../../storage/recordStore';
+import { type RecordStore } from '../../storage/recordStore';
+import { inLanguage } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
 import { findTermIdByName } from '../../storage/termQueries';
-import { termName, type TermKind } from './schema';
+import { termName } from './schema';
+import { requireTermIds } from '../../search/references';
+import { PLURAL, type TermKind } from '../../domain/kinds';
 
 export type TermRef = number | string;
 
 /** Slug suffixes tried when the name's own slug belongs to a differently named term. */
 const MAX_SLUG_CANDIDATES = 20;
-
-const paramOf = (taxonomy: TermKind) => (taxonomy === 'category' ? 'categories' : 'tags');
 
 function isIdRef(ref: TermRef): boolean {
   return typeof ref === 'number' || /^\d+$/.test(ref.trim());
@@ -44,9 +45,9 @@ export async function planTermLinks(
   lang: Language,
   mayCreate = true,
 ): Promise<{ commit(): Promise<number[]> }> {
-  const param = paramOf(taxonomy);
+  const param = PLURAL[taxonomy];
   const store = taxonomy === 'category' ? services.stores.categories : services.stores.tags;
-  await checkIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)));
+  await requireTermIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)), param);
   // An ID, or the name of a term to create.
   const planned: (number | string)[] = [];
   for (const ref of refs) {
@@ -82,23 +83,6 @@ function nameOf(param: string, ref: string): string {
   return value as string;
 }
 
-async function checkIds(services: Services, taxonomy: TermKind, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  const [own, other] =
-    taxonomy === 'category'
-      ? [services.stores.categories, services.stores.tags]
-      : [services.stores.tags, services.stores.categories];
-  const found = await own.getMany(ids);
-  const missing = [...new Set(ids.filter((id) => !found.has(id)))];
-  if (missing.length === 0) return;
-  const otherKind = taxonomy === 'category' ? 'tag' : 'category';
-  const wrongKind = await other.getMany(missing);
-  const problems = missing.map((id) =>
-    wrongKind.has(id) ? `${id} is a ${otherKind} ID, not a ${taxonomy} ID` : `there is no ${taxonomy} with ID ${id}`,
-  );
-  throw new ValidationError({ [paramOf(taxonomy)]: `${problems.join('; ')}.` });
-}
-
 /** The ID of the term `name` names, else `name` itself: a term to create (403 unless `mayCreate`). */
 async function existingOrNew(
   store: RecordStore<TermDoc>,
@@ -112,7 +96,7 @@ async function existingOrNew(
   const byName = await findTermIdByName(store, name, lang);
   if (byName !== null) return byName;
   if (!mayCreate) {
-    const plural = taxonomy === 'category' ? 'categories' : 'tags';
+    const plural = PLURAL[taxonomy];
     throw new ForbiddenError(
       'rest_forbidden',
       `There is no ${taxonomy} named ${JSON.stringify(name)}, and only editors and administrators may create ${plural}.`,

@@ -1,7 +1,6 @@
 import type BaseJoi from 'joi';
 import { Joi, sluggable, text } from '../../http/params';
-
-export type TermKind = 'category' | 'tag';
+import type { TermKind } from '../../domain/kinds';
 
 export const TERM_NAME_MAX = 200;
 export const TERM_DESCRIPTION_MAX = 20_000;

@@ -2,10 +2,12 @@ import { ValidationError } from '../../errors';
 import { safeRichText } from '../../domain/html';
 import type { Services } from '../../services';
 import type { Language } from '../../../config';
-import { inLanguage, type BaseDoc, type RecordStore, type StoredRecord } from '../../storage/recordStore';
+import { type RecordStore } from '../../storage/recordStore';
+import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
 import type { ResourceDefinition } from '../resource';
-import { TERM_DESCRIPTION_MAX, termWriteSchema, type TermKind } from './schema';
+import { TERM_DESCRIPTION_MAX, termWriteSchema } from './schema';
+import { PLURAL, type TermKind } from '../../domain/kinds';
 
 type Input = Record<string, unknown>;
 
@@ -81,7 +83,7 @@ async function termContent(
 
 /** The generic resource definition of categories or tags (always deleted permanently). */
 export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
-  const plural = kind === 'category' ? 'categories' : 'tags';
+  const plural = PLURAL[kind];
   return {
     kind,
     plural,
@@ -99,7 +101,7 @@ export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
       // (as WordPress does), so the hierarchy keeps no dangling parent IDs.
       const deleted = await services.stores.categories.get(id);
       const grandparent = deleted ? (inLanguage(deleted, deleted.originalLang).parent ?? 0) : 0;
-      await services.stores.categories.updateShared({ parent: id }, { parent: grandparent });
+      await services.stores.categories.reassign('parent', id, grandparent);
     },
   };
 }

@@ -2,13 +2,13 @@ import type { Language } from '../../../config';
 import { eachOnceInBatch } from '../../search/batchCache';
 import { indexedTermCounts } from '../../search/indexedTermCounts';
 import type { Services } from '../../services';
-import type { StoredRecord } from '../../storage/recordStore';
+import type { StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
 import { publishedEventCounts, type TermField } from '../../storage/termQueries';
 import { presentEnvOf } from '../posts/presentEnv';
 import type { RecordView, ViewOptions } from '../views';
 import { presentTerm } from './presenter';
-import type { TermKind } from './schema';
+import type { TermKind } from '../../domain/kinds';
 
 /**
  * Published-event counts: exact (an aggregation over the events) by default; otherwise as the

@@ -1,6 +1,6 @@
 import type { Language } from '../../../config';
 import { presentImage, presentRecord, type PresentEnv } from '../../domain/present';
-import type { StoredRecord } from '../../storage/recordStore';
+import type { StoredRecord } from '../../storage/storedRecord';
 import type { VenueDoc } from '../../storage/stores';
 
 /** A stored venue as the API venue of CONTRACT part 3, in `lang` (else its original language). */

@@ -1,8 +1,9 @@
 import { ValidationError } from '../../errors';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
-import type { BaseDoc, RecordStore, StoredRecord } from '../../storage/recordStore';
-import { inLanguage } from '../../storage/recordStore';
+import type { RecordStore } from '../../storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
+import { inLanguage } from '../../storage/storedRecord';
 import type { PostDoc, VenueDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
 import { resourceRoutes, type ResourceDefinition } from '../resource';

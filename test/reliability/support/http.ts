@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 export interface Answer<T = any> {
   status: number;
   headers: Headers;
@@ -70,8 +71,6 @@ export function isErrorEnvelope(body: unknown, status: number): boolean {
   );
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export async function until(
   check: () => Promise<boolean>,
   timeoutMs: number,
@@ -92,3 +91,5 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+export { sleep };

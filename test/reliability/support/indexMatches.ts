@@ -1,13 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LANGUAGES, type Language } from '../../../config';
 import { viewOf } from '../../../src/routes/views';
-import { aliasName, SYNC_KINDS } from '../../../src/search/indexNames';
+import { aliasName } from '../../../src/search/indexNames';
 import type { Services } from '../../../src/services';
-import type { BaseDoc, RecordStore, StoredRecord } from '../../../src/storage/recordStore';
-import type { SyncEntry, SyncKind } from '../../../src/storage/syncQueue';
+import type { RecordStore } from '../../../src/storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../../../src/storage/storedRecord';
+import type { SyncEntry } from '../../../src/storage/syncQueue';
+import { RECORD_KINDS, type RecordKind } from '../../../src/domain/kinds';
 
 export interface SyncDifference {
-  kind: SyncKind;
+  kind: RecordKind;
   id: number;
   lang?: Language;
   problem: string;
@@ -26,12 +28,12 @@ interface IndexedDoc {
   record: Record<string, unknown>;
 }
 
-function storeOf(services: Services, kind: SyncKind): RecordStore<BaseDoc> {
+function storeOf(services: Services, kind: RecordKind): RecordStore<BaseDoc> {
   const { events, venues, organizers, categories, tags } = services.stores;
   return { event: events, venue: venues, organizer: organizers, category: categories, tag: tags }[kind] as never;
 }
 
-async function indexedDocs(services: Services, kind: SyncKind, lang: Language): Promise<Map<number, IndexedDoc>> {
+async function indexedDocs(services: Services, kind: RecordKind, lang: Language): Promise<Map<number, IndexedDoc>> {
   const docs = new Map<number, IndexedDoc>();
   const client = services.search;
   let page = await client.search<{ record: Record<string, unknown> }>(
@@ -66,7 +68,7 @@ const withoutCount = ({ count: _count, ...term }: ApiRecord) => term;
  * terms' counts, which index documents hold as the term index had them (lists serve the term
  * index's current counts instead; the term documents themselves are compared exactly).
  */
-function comparable(kind: SyncKind, { json_ld: _jsonLd, ...record }: ApiRecord): ApiRecord {
+function comparable(kind: RecordKind, { json_ld: _jsonLd, ...record }: ApiRecord): ApiRecord {
   if (kind !== 'event') return record;
   const terms = (field: string) => ((record[field] as ApiRecord[] | undefined) ?? []).map(withoutCount);
   return { ...record, categories: terms('categories'), tags: terms('tags') };
@@ -81,7 +83,7 @@ function comparable(kind: SyncKind, { json_ld: _jsonLd, ...record }: ApiRecord):
 export async function compareIndexWithDatabase(services: Services): Promise<SyncComparison> {
   await services.search.indices.refresh({ index: `${services.config.elasticsearch.indexPrefix}-*` });
   const result: SyncComparison = { records: 0, documents: 0, differences: [] };
-  for (const kind of SYNC_KINDS) {
+  for (const kind of RECORD_KINDS) {
     const records = group(await storeOf(services, kind).docs.find({}).toArray());
     result.records += records.length;
     const entries = new Map<number, SyncEntry>();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { idRanges, versionedRange } from '../../../src/ops/recordStream';
-import type { BaseDoc, RecordStore, StoredRecord } from '../../../src/storage/recordStore';
+import type { RecordStore } from '../../../src/storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../../../src/storage/storedRecord';
 import type { SyncEntry, SyncQueue } from '../../../src/storage/syncQueue';
 
 const MAX = Number.MAX_SAFE_INTEGER;

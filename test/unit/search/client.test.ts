@@ -1,8 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { once } from 'node:events';
 import { expect } from 'chai';
 import { giveUpAfter } from '../../../src/search/client';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('search/client giveUpAfter', () => {
   it('shares one deadline between requests started together, never with later ones', async () => {

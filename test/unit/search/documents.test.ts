@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { toIndexDocument, type RelatedData } from '../../../src/search/documents';
-import type { StoredRecord } from '../../../src/storage/recordStore';
+import type { StoredRecord } from '../../../src/storage/storedRecord';
 import type { EventDoc, TermDoc, VenueDoc } from '../../../src/storage/stores';
 
 const at = new Date('2026-01-01T00:00:00Z');

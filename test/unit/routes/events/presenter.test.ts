@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { presentEvent, type EventLinks } from '../../../../src/routes/events/presenter';
-import type { StoredRecord } from '../../../../src/storage/recordStore';
+import type { StoredRecord } from '../../../../src/storage/storedRecord';
 import type { EventDoc } from '../../../../src/storage/stores';
 
 const env = {

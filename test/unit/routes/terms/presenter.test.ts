@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { presentTerm } from '../../../../src/routes/terms/presenter';
-import type { StoredRecord } from '../../../../src/storage/recordStore';
+import type { StoredRecord } from '../../../../src/storage/storedRecord';
 import type { TermDoc } from '../../../../src/storage/stores';
 
 const ENV = {

@@ -1,0 +1,13 @@
+/** The five record kinds of the API (interface.md). */
+export const RECORD_KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+export type TermKind = 'category' | 'tag';
+
+/** Each kind's plural: its API collection, its MongoDB collection and its event link field. */
+export const PLURAL = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+  category: 'categories',
+  tag: 'tags',
+} as const satisfies Record<RecordKind, string>;

@@ -1,0 +1,89 @@
+import type { Config } from '../../config';
+import { PLURAL, type RecordKind } from '../domain/kinds';
+import { NotFoundError } from '../errors';
+import type { PageRequest } from '../search/listing';
+import { requestQuery } from './query';
+import type { AppContext, RequestContext } from './types';
+import { restRoot } from './urls';
+
+function normalise(value: unknown): string {
+  if (Array.isArray(value)) return value.map(normalise).join(',');
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+/** Names of the parameters the caller sent in the query string. */
+export function sentParams(ctx: AppContext): string[] {
+  return Object.keys(requestQuery(ctx));
+}
+
+/**
+ * The parameters the caller sent, as applied (validated and normalised, `per_page` capped), in
+ * the order sent: `rest_url` echoes them.
+ */
+function appliedParams(
+  ctx: AppContext,
+  input: Record<string, unknown>,
+  overrides: Record<string, unknown> = {},
+): Record<string, string> {
+  const sent = sentParams(ctx);
+  const applied: Record<string, string> = {};
+  for (const name of sent) {
+    const value = name in overrides ? overrides[name] : input[name];
+    if (value !== undefined && value !== null) applied[name] = normalise(value);
+  }
+  return applied;
+}
+
+function urlOf(base: string, params: Record<string, string>): string {
+  const query = Object.entries(params)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value).replace(/%2C/g, ',')}`)
+    .join('&');
+  return query ? `${base}?${query}` : base;
+}
+
+/** One page of a list, as the list modules answer it. */
+export interface ListPage {
+  items: unknown[];
+  total: number;
+  page: PageRequest;
+}
+
+/**
+ * Answers a list page (CONTRACT part 7): the envelope, `X-Total`, `X-Total-Pages` and an RFC 8288
+ * `Link` header. A page past the last one (page > 1) is 404 `{kind}-archive-page-not-found`.
+ */
+export function sendPage(
+  ctx: RequestContext<object>,
+  config: Pick<Config, 'apiUrl'>,
+  kind: RecordKind,
+  list: ListPage,
+): void {
+  const { page, perPage } = list.page;
+  const totalPages = Math.ceil(list.total / perPage);
+  if (page > 1 && page > totalPages) {
+    throw new NotFoundError(
+      `${kind}-archive-page-not-found`,
+      `Page ${page} does not exist: there are ${totalPages} page(s).`,
+    );
+  }
+  const base = `${restRoot(ctx, config)}/${PLURAL[kind]}`;
+  const applied = appliedParams(ctx, ctx.input as Record<string, unknown>, { per_page: perPage });
+  const { page: _page, ...params } = applied;
+  const withPage = (n: number) => urlOf(base, n === 1 ? params : { ...params, page: String(n) });
+  const restUrl = urlOf(base, applied);
+  const next = page < totalPages ? withPage(page + 1) : undefined;
+  const previous = page > 1 ? withPage(page - 1) : undefined;
+  ctx.set('X-Total', String(list.total));
+  ctx.set('X-Total-Pages', String(totalPages));
+  const links = [next && `<${next}>; rel="next"`, previous && `<${previous}>; rel="prev"`].filter(Boolean);
+  if (links.length > 0) ctx.set('Link', links.join(', '));
+  ctx.body = {
+    [PLURAL[kind]]: list.items,
+    rest_url: restUrl,
+    ...(next ? { next_rest_url: next } : {}),
+    ...(previous ? { previous_rest_url: previous } : {}),
+    total: list.total,
+    total_pages: totalPages,
+  };
+}

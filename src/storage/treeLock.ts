@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Collection, Db } from 'mongodb';
+import { ConflictError } from '../errors';
+import { KeyedQueue } from './keyedQueue';
+import { isDuplicateKey } from './mongo';
+
+interface LockDoc {
+  _id: string;
+  holder: string | null;
+  until: Date;
+}
+
+/** How long a holder keeps the lock at most: a process that crashed holding it blocks no longer. */
+export const TREE_LEASE_MS = 30_000;
+/** How long a write waits for another process to release the lock before answering 409. */
+export const TREE_WAIT_MS = 2_000;
+const RETRY_MS = 20;
+
+/**
+ * One lock over a hierarchy (category parents, event `post_parent`s). A write that gives a record
+ * a parent checks that no cycle results and writes while holding it: two writes each checked
+ * alone could both pass, X under Y and Y under X.
+ *
+ * Holders in this process queue; across processes the lock is a lease document in `locks`,
+ * taken only when free or expired and released when the task ends.
+ */
+export class TreeLock {
+  private readonly queue = new KeyedQueue<string>();
+  private readonly locks: Collection<LockDoc>;
+
+  constructor(
+    db: Db,
+    /** The lock's document ID, e.g. `categories.parent`. */
+    private readonly name: string,
+    /** What a write that could not get the lock in time is told is busy. */
+    private readonly what: string,
+  ) {
+    this.locks = db.collection<LockDoc>('locks');
+  }
+
+  hold<T>(task: () => Promise<T>): Promise<T> {
+    return this.queue.run(this.name, async () => {
+      const holder = await this.acquire();
+      try {
+        return await task();
+      } finally {
+        await this.locks.updateOne({ _id: this.name, holder }, { $set: { holder: null, until: new Date(0) } });
+      }
+    });
+  }
+
+  private async acquire(): Promise<string> {
+    const holder = randomBytes(8).toString('hex');
+    const deadline = Date.now() + TREE_WAIT_MS;
+    for (;;) {
+      const now = new Date();
+      try {
+        // Matches a free or expired lease, else inserts one: a duplicate `_id` means it is held.
+        const doc = await this.locks.findOneAndUpdate(
+          { _id: this.name, until: { $lte: now } },
+          { $set: { holder, until: new Date(now.getTime() + TREE_LEASE_MS) } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        // jongodb can return another caller's post-image under concurrent calls: the stored
+        // document says who holds the lease.
+        if (doc?.holder === holder || (await this.locks.findOne({ _id: this.name }))?.holder === holder) return holder;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      if (Date.now() >= deadline) {
+        throw new ConflictError(`Another write is changing the ${this.what} at the same time; send the change again.`);
+      }
+      await sleep(RETRY_MS);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { api, request, ROOT } from '../support/api';
+import { expectError } from '../support/errors';
+import { testWorld } from '../support/harness';
+import { searchReady } from '../support/lists';
+
+const ORIGIN = 'https://events.example';
+
+describe('browsers: CORS and HTML-safe JSON', () => {
+  before(searchReady);
+
+  it('answers a preflight without a key: any origin, the methods and headers a page may send', async () => {
+    const res = await request('OPTIONS', `${ROOT}/events/1`, undefined, {
+      headers: {
+        Origin: ORIGIN,
+        'Access-Control-Request-Method': 'PATCH',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
+    });
+    expect(res.status).to.equal(204);
+    expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(res.headers.get('access-control-allow-methods')).to.equal('GET,HEAD,POST,PUT,PATCH,DELETE');
+    expect(res.headers.get('access-control-allow-headers')).to.include('Authorization').and.include('Content-Type');
+    expect(res.headers.get('access-control-max-age')).to.equal('600');
+    expect(res.headers.get('access-control-allow-credentials')).to.equal(null);
+  });
+
+  it('lets a page read lists with their paging headers, and errors with their envelope', async () => {
+    const list = await api.get('/events?per_page=1', { headers: { Origin: ORIGIN } });
+    expect(list.status).to.equal(200);
+    expect(list.headers.get('access-control-allow-origin')).to.equal('*');
+    const exposed = list.headers.get('access-control-expose-headers')!.split(',');
+    expect(exposed).to.include.members(['X-Total', 'X-Total-Pages', 'Link', 'Location', 'Retry-After']);
+    const refused = await api.post('/events', { title: 'x' }, { headers: { Origin: ORIGIN } });
+    expectError(refused, 401, 'rest_unauthorized');
+    expect(refused.headers.get('access-control-allow-origin')).to.equal('*');
+  });
+
+  it('still answers an OPTIONS that is not a preflight 405 with Allow', async () => {
+    const res = await request('OPTIONS', `${ROOT}/events`);
+    expectError(res, 405, 'rest_method_not_allowed');
+    expect(res.headers.get('allow')).to.include('GET');
+  });
+
+  it('escapes < > & in every JSON answer: an event titled </script> cannot break out of a page that inlines it', async () => {
+    const title = `</script><script>alert(1)</script> & co ${Date.now()}`;
+    const created = await api.post('/events', {
+      title,
+      start_date: '2031-05-10 20:00:00',
+      end_date: '2031-05-10 22:00:00',
+    });
+    expect(created.status).to.equal(201);
+    const res = await fetch(`${testWorld().baseUrl}${ROOT}/events/${created.body.id}`);
+    const text = await res.text();
+    expect(text).to.not.match(/[<>&]/);
+    const event = JSON.parse(text);
+    expect([event.title, event.json_ld.name]).to.deep.equal([title, title]);
+    expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+    expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+  });
+});
