@@ -18,7 +18,6 @@ import { readRunningState } from '../src/embedded/embeddedServices';
 import { createLogger } from '../src/log';
 import { seedDemo } from '../src/ops/demoData';
 import { progressTo } from '../src/ops/progress';
-import { countRecords } from '../src/ops/recordStream';
 import { reindex } from '../src/ops/reindex';
 import { openServices, type Services } from '../src/services';
 
@@ -89,7 +88,7 @@ async function child(records: number, batchSize: number): Promise<void> {
 
 async function ensureSeeded(records: number): Promise<void> {
   await withServices(records, async (services) => {
-    const have = await countRecords(services.stores.events);
+    const have = await services.stores.events.countRecords();
     if (have >= records) return;
     console.error(`seeding ${records - have} events into bench_reindex_mem_${records} (once; reused by later runs)…`);
     const started = Date.now();

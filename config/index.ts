@@ -81,16 +81,20 @@ export interface Config {
   logLevel: string;
 }
 
-const ORIGIN = /^https?:\/\/[^\s/?#]+$/;
-
 /** CORS_ORIGINS: `*`, `none`, or origins separated by commas (`https://example.org,http://localhost:3000`). */
 function corsOrigins(setting: string): '*' | string[] {
   if (setting === '*') return '*';
   if (setting === 'none') return [];
-  const origins = setting.split(',').map((origin) => origin.trim());
-  const bad = origins.find((origin) => !ORIGIN.test(origin));
-  if (bad !== undefined) throw new Error(`"${bad}" is not an origin (scheme://host[:port], no path); or use * or none`);
-  return origins;
+  return setting.split(',').map((entry) => {
+    const origin = entry.trim();
+    // Browsers send an origin in this form (lower case, no default port): another never matches.
+    const written = URL.canParse(origin) ? new URL(origin) : null;
+    if (!written || !/^https?:$/.test(written.protocol) || written.origin !== origin) {
+      const form = written && /^https?:$/.test(written.protocol) ? ` (write it ${written.origin})` : '';
+      throw new Error(`"${origin}" is not an origin as browsers send it${form}: scheme://host[:port], or * or none`);
+    }
+    return origin;
+  });
 }
 
 const schema = Joi.object({

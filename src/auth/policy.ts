@@ -5,11 +5,8 @@
  * silent are listed in the /doc guide (src/routes/namespace/openapiGuide.ts, "Access").
  */
 import { ForbiddenError } from '../errors';
-
 import type { Principal } from '../http/types';
-
 import type { Status } from '../storage/stores';
-
 import { STATUS_WORDS, withArticle } from '../domain/words';
 import type { RecordKind } from '../domain/kinds';
 

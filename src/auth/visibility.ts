@@ -1,11 +1,7 @@
 import type { Principal } from '../http/types';
-
 import { ForbiddenError } from '../errors';
-
 import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/storedRecord';
-
 import type { Status } from '../storage/stores';
-
 import { bypassesPassword, mayRead, readDenial, type Ownership } from './policy';
 import type { RecordKind } from '../domain/kinds';
 

@@ -3,7 +3,7 @@ export const RECORD_KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] a
 export type RecordKind = (typeof RECORD_KINDS)[number];
 export type TermKind = 'category' | 'tag';
 
-/** Each kind's plural: its API collection, its MongoDB collection and its event link field. */
+/** Each kind's plural: its API collection and its MongoDB collection (and, but for events, an event's link field). */
 export const PLURAL = {
   event: 'events',
   venue: 'venues',

@@ -64,7 +64,7 @@ export function htmlSafeJson(): Middleware<AppState> {
       typeof (body as { pipe?: unknown }).pipe === 'function'
     )
       return;
+    // Koa typed the body JSON when it was set (or kept the handler's type): a string keeps it.
     ctx.body = JSON.stringify(body).replace(HTML_SPECIAL, escapeHtmlSpecial);
-    ctx.type = 'application/json';
   };
 }

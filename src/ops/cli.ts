@@ -1,16 +1,10 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-
 import { ConfigError, LANGUAGES, loadConfig, type Config, type Language } from '../../config';
-
 import { withRunningServerUrls } from '../embedded/embeddedServices';
-
 import { createLogger } from '../log';
-
 import { createSearchClient, pingSearch } from '../search/client';
-
 import { openServices, type Services } from '../services';
-
 import { InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
 import { PLURAL, RECORD_KINDS, type RecordKind } from '../domain/kinds';
 

@@ -1,11 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
-
 import type { Services } from '../services';
-
 import { storeOf } from '../search/batchDocuments';
-
 import type { SyncEntry } from '../storage/syncQueue';
-
 import { recordIdBatches } from './recordStream';
 import type { RecordKind } from '../domain/kinds';
 

@@ -1,11 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
-
 import type { Config, Language } from '../../config';
-
 import { aliasName, INDEX_SCHEMA_VERSION, versionedIndexName } from '../search/indexNames';
-
 import { indexDefinition } from '../search/mappings';
-
 import { OpsError } from './opsError';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 

@@ -1,4 +1,3 @@
-import { LANGUAGES } from '../../config';
 import type { RecordStore } from '../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import { isBeingWritten, type ClaimedEntry, type SyncQueue } from '../storage/syncQueue';
@@ -12,31 +11,17 @@ export async function* recordIdBatches<D extends BaseDoc>(
   size: number,
   signal?: AbortSignal,
 ): AsyncGenerator<number[]> {
-  const cursor = store.docs.find({}, { projection: { id: 1 }, sort: { id: 1 }, batchSize: size * LANGUAGES.length });
   let batch: number[] = [];
-  let last: number | undefined;
-  try {
-    for await (const doc of cursor) {
-      if (doc.id === last) continue;
-      last = doc.id;
-      batch.push(doc.id);
-      if (batch.length >= size) {
-        signal?.throwIfAborted();
-        yield batch;
-        batch = [];
-      }
+  for await (const id of store.ids(size)) {
+    batch.push(id);
+    if (batch.length >= size) {
+      signal?.throwIfAborted();
+      yield batch;
+      batch = [];
     }
-    signal?.throwIfAborted();
-    if (batch.length > 0) yield batch;
-  } finally {
-    await cursor.close();
   }
-}
-
-/** Number of records (not language documents) in `store`. */
-export async function countRecords<D extends BaseDoc>(store: RecordStore<D>): Promise<number> {
-  const [row] = await store.docs.aggregate<{ n: number }>([{ $group: { _id: '$id' } }, { $count: 'n' }]).toArray();
-  return row?.n ?? 0;
+  signal?.throwIfAborted();
+  if (batch.length > 0) yield batch;
 }
 
 /**

@@ -1,15 +1,9 @@
 import type { Client } from '@elastic/elasticsearch';
-
 import type { Services } from '../services';
-
 import { withRunMemo } from '../search/batchCache';
-
 import { prepareGroup, storeOf } from '../search/batchDocuments';
-
 import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
-
 import type { Progress } from './progress';
-
 import { idRanges, versionedRange, type VersionedRecords } from './recordStream';
 import type { RecordKind } from '../domain/kinds';
 

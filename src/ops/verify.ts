@@ -21,26 +21,15 @@
  * wins even for IDs the queue never knew); the worker then fixes them.
  */
 import type { Client } from '@elastic/elasticsearch';
-
 import { LANGUAGES, type Language } from '../../config';
-
 import type { Services } from '../services';
-
 import { storeOf } from '../search/batchDocuments';
-
 import { createBackgroundSearchClient } from '../search/client';
-
 import { aliasName } from '../search/indexNames';
-
 import type { SyncEntry } from '../storage/syncQueue';
-
 import { databaseItems, indexItems, mergeById, Peekable, type Pair } from './driftStreams';
-
 import { indexesBehind, label } from './indexAdmin';
-
 import { startProgress, type ProgressFactory } from './progress';
-
-import { countRecords } from './recordStream';
 import { RECORD_KINDS, type RecordKind } from '../domain/kinds';
 
 export interface VerifyOptions {
@@ -110,7 +99,7 @@ export async function verifySync(services: Services, options: VerifyOptions = {}
   const aliases: AliasCheck[] = [];
   try {
     for (const kind of options.kinds ?? RECORD_KINDS) {
-      const total = await countRecords(storeOf(services, kind));
+      const total = await storeOf(services, kind).countRecords();
       for (const lang of options.langs ?? LANGUAGES)
         aliases.push(await verifyAlias(services, client, kind, lang, total, options));
     }

@@ -44,6 +44,8 @@ export interface ResourceDefinition<D extends BaseDoc> {
   ): Promise<Partial<D>>;
   /** Removes every reference to a permanently deleted record. */
   onPermanentDelete?(services: Services, id: number): Promise<void>;
+  /** Gives a permanently deleted record's children another parent (under the tree lock, before it goes). */
+  reparentChildren?(services: Services, id: number): Promise<void>;
   /** Checks beyond status visibility on single reads (e.g. event passwords). */
   authorizeRead?(ctx: RequestContext<Input>, record: StoredRecord<D>): Promise<void>;
   /** The presented record as `principal` may see it (e.g. an event's embedded links it may read). */
@@ -72,6 +74,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   // Any digits (CONTRACT 1): an ID no record can have, 0 or past the safe integers, is just not found.
   const byId = { id: J.number().integer().min(0).unsafe().required().description(`${def.label} ID`) };
   const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
+  // A parent is checked for cycles and written with no other re-parenting in between (TreeLock).
+  const setsParent = (input: Input) => store.treeField !== undefined && Boolean(input[store.treeField]);
+  const treeConflicts = store.treeField ? [409] : [];
 
   /** Embedded terms' counts come from the index when it is current: counting costs a pass over every event. */
   async function present(record: StoredRecord<D>, ctx: RequestContext<Input>): Promise<Record<string, unknown>> {
@@ -134,9 +139,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const input = applyVerdict(verdict, ctx.input);
     if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
     const write = async () => store.update(existing, lang(ctx), await def.toContent(services, ctx, input, existing));
-    // A new parent is checked for cycles and written with no other re-parenting in between.
-    const reparents = store.treeField !== undefined && Boolean(input[store.treeField]);
-    const updated = reparents ? await store.reparenting(write) : await write();
+    const updated = setsParent(input) ? await store.reparenting(write) : await write();
     await waitForIndex(ctx, services, def.kind, updated.id);
     ctx.body = await present(updated, ctx);
   }
@@ -150,9 +153,10 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(record), force), ctx.input);
     if (!def.posts || force) {
       const body = await present(record, ctx);
-      // Children move to another parent: no re-parenting may check against the tree meanwhile.
+      await def.onPermanentDelete?.(services, record.id);
+      // Its children move to another parent: no re-parenting may check against the tree meanwhile.
       await store.reparenting(async () => {
-        await def.onPermanentDelete?.(services, record.id);
+        await def.reparentChildren?.(services, record.id);
         await store.remove(record.id);
       });
       await waitForIndex(ctx, services, def.kind, record.id);
@@ -178,12 +182,13 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       access: 'write',
       input: def.writeSchema.keys({ i18n_language: language() }).fork(def.requiredOnCreate, (s) => s.required()),
       response: def.kind,
-      errors: [400, 401, 403, 413, 415],
+      errors: [400, 401, 403, ...treeConflicts, 413, 415],
       handler: async (ctx: RequestContext<Input>) => {
         const input = applyVerdict(decideCreate(def.kind, ctx.state.principal, writeRequestOf(ctx.input)), ctx.input);
         if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
-        const content = await def.toContent(services, ctx, input, null);
-        const created = await store.create(lang(ctx), content);
+        const create = async () => store.create(lang(ctx), await def.toContent(services, ctx, input, null));
+        // Under the tree lock, a parent cannot be deleted between its check and this write.
+        const created = setsParent(input) ? await store.reparenting(create) : await create();
         await waitForIndex(ctx, services, def.kind, created.id);
         const body = await present(created, ctx);
         ctx.status = 201;
@@ -239,8 +244,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
             : {}),
         }),
         response: def.kind,
-        // Only posts go to the trash (410 when already there); terms are deleted at once.
-        errors: def.posts ? [400, 401, 403, 404, 409, 410] : [400, 401, 403, 404],
+        // Only posts go to the trash (410 when already there); terms are deleted at once, a
+        // category's children moving up under the tree lock (409 when it stays held).
+        errors: def.posts ? [400, 401, 403, 404, 409, 410] : [400, 401, 403, 404, ...treeConflicts],
         handler: (ctx: RequestContext<Input>) => remove(ctx, find),
       },
     );

@@ -5,7 +5,7 @@ import { presentEventDates } from '../domain/eventDates';
 import { plainText } from '../domain/html';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/storedRecord';
 import type { EventDoc, OrganizerDoc, TermDoc, VenueDoc } from '../storage/stores';
-import type { RecordKind } from '../domain/kinds';
+import type { RecordKind, TermKind } from '../domain/kinds';
 
 /** What a record's index documents depend on besides the record itself, loaded per batch. */
 export interface RelatedData {
@@ -154,7 +154,7 @@ function postDocument(
 }
 
 function termDocument(
-  kind: 'category' | 'tag',
+  kind: TermKind,
   stored: StoredRecord<TermDoc>,
   lang: Language,
   apiRecord: Record<string, unknown>,

@@ -2,6 +2,7 @@ import type { Language } from '../../config';
 import type { Services } from '../services';
 import { giveUpAfter } from './client';
 import { aliasName } from './indexNames';
+import type { TermKind } from '../domain/kinds';
 
 /** How long a single read waits for the index before counting in MongoDB instead. */
 const INDEX_WAIT_MS = 500;
@@ -15,7 +16,7 @@ const INDEX_WAIT_MS = 500;
  */
 export async function indexedTermCounts(
   services: Services,
-  kind: 'category' | 'tag',
+  kind: TermKind,
   ids: number[],
   lang: Language,
   { realtime }: { realtime: boolean },

@@ -16,7 +16,7 @@ import { listCacheOf } from './listCache';
  */
 export async function resolveTermRefs(
   services: Services,
-  kind: 'category' | 'tag',
+  kind: TermKind,
   refs: (number | string)[],
   lang: Language,
   param: string,
@@ -39,10 +39,10 @@ export async function resolveTermRefs(
     }),
   ]);
   const unknown = [
-    ...numeric.filter((_, i) => byId[i] === undefined),
-    ...slugs.filter((_, i) => bySlug[i] === undefined),
+    ...numeric.filter((_, i) => byId[i] === undefined).map((id) => `there is no ${kind} with ID ${id}`),
+    ...slugs.filter((_, i) => bySlug[i] === undefined).map((slug) => `there is no ${kind} with slug "${slug}"`),
   ];
-  if (unknown.length > 0) throw new ValidationError({ [param]: `Unknown ${kind}: ${unknown.join(', ')}` });
+  if (unknown.length > 0) throw new ValidationError({ [param]: `${unknown.join('; ')}.` });
   return [...new Set([...numeric, ...(bySlug as number[])])];
 }
 

@@ -1,17 +1,16 @@
-import type { Filter } from 'mongodb';
 import type { Services } from '../services';
 import type { StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
 import { publishedEventStats } from '../storage/termQueries';
 import type { RelatedData } from './documents';
-import type { RecordKind } from '../domain/kinds';
+import { PLURAL, type RecordKind } from '../domain/kinds';
 
 /** The event field that links events to records of `kind`. */
 export const LINK_FIELD = {
-  venue: 'venues',
-  organizer: 'organizers',
-  category: 'categories',
-  tag: 'tags',
+  venue: PLURAL.venue,
+  organizer: PLURAL.organizer,
+  category: PLURAL.category,
+  tag: PLURAL.tag,
 } as const satisfies Partial<Record<RecordKind, keyof EventDoc>>;
 
 export type LinkedKind = keyof typeof LINK_FIELD;
@@ -61,7 +60,5 @@ export async function loadRelated(
 
 /** IDs of the events linking any of `ids` (records of `kind`). */
 export async function eventsLinking(services: Services, kind: LinkedKind, ids: number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const filter = { [LINK_FIELD[kind]]: { $in: ids } } as Filter<EventDoc>;
-  return (await services.stores.events.docs.distinct('id', filter)) as number[];
+  return services.stores.events.idsWithAny(LINK_FIELD[kind], ids);
 }

@@ -3,10 +3,10 @@ import type { Services } from '../services';
 import { aliasName } from './indexNames';
 import { listCacheOf } from './listCache';
 import { searchIndex } from './listing';
+import type { TermKind } from '../domain/kinds';
 
 type ApiRecord = Record<string, unknown>;
 type Embedded = { id?: unknown; count?: unknown };
-type TermKind = 'category' | 'tag';
 /** Term ID → its count in the term index; null when the term is not (or no longer) indexed. */
 type CountTable = Map<string, number | null>;
 

@@ -6,7 +6,7 @@ import { aliasName } from './indexNames';
 import { pageRequest, pagingParams, searchIndex, totalOf } from './listing';
 import { requireEvent, requireTermIds } from './references';
 import { buildTermSearch, type TermOrderBy } from './termQuery';
-import { PLURAL } from '../domain/kinds';
+import { PLURAL, type TermKind } from '../domain/kinds';
 
 /** The validated parameters of `GET /categories` and `GET /tags` (interface.md 4.5, 4.6). */
 export interface TermListInput {
@@ -25,7 +25,7 @@ export interface TermListInput {
 }
 
 /** Parameters of a category (with `parent`) or tag list. */
-export function termListSchema(kind: 'category' | 'tag') {
+export function termListSchema(kind: TermKind) {
   const label = PLURAL[kind];
   return Joi.object({
     ...pagingParams(),
@@ -64,7 +64,7 @@ export function termListSchema(kind: 'category' | 'tag') {
 /** One page of categories or tags from the search index. */
 export async function listTerms(
   services: Services,
-  kind: 'category' | 'tag',
+  kind: TermKind,
   input: TermListInput,
   caller: Caller,
   sent: string[],

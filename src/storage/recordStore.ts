@@ -1,5 +1,5 @@
 import { BSON, type Collection, type Db, type Filter } from 'mongodb';
-import type { Language } from '../../config';
+import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
 import { changedMeanwhile } from '../errors';
 import { nextId, nextIds, type CounterName } from './counters';
@@ -256,6 +256,34 @@ export class RecordStore<D extends BaseDoc> {
     );
     if (claimed.matchedCount === 0) throw changedMeanwhile(this.options.kind, record.id);
     return new Date(claimedAt + 1);
+  }
+
+  /** Number of records (not language documents). */
+  async countRecords(): Promise<number> {
+    const [row] = await this.docs.aggregate<{ n: number }>([{ $group: { _id: '$id' } }, { $count: 'n' }]).toArray();
+    return row?.n ?? 0;
+  }
+
+  /** Every record's ID, ascending, read `batchSize` at a time (a record's documents are adjacent). */
+  async *ids(batchSize: number): AsyncGenerator<number> {
+    const cursor = this.docs.find(
+      {},
+      { projection: { id: 1 }, sort: { id: 1 }, batchSize: batchSize * LANGUAGES.length },
+    );
+    let last: number | undefined;
+    try {
+      for await (const doc of cursor) {
+        if (doc.id !== last) yield (last = doc.id);
+      }
+    } finally {
+      await cursor.close();
+    }
+  }
+
+  /** IDs of the records whose shared field `field` holds any of `values` (or equals one). */
+  async idsWithAny(field: keyof D & string, values: number[]): Promise<number[]> {
+    if (values.length === 0) return [];
+    return (await this.docs.distinct('id', { [field]: { $in: values } } as Filter<D>)) as number[];
   }
 
   /** One shared field of every record, by ID (for small kinds: each category's parent). */

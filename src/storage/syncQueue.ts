@@ -4,8 +4,6 @@ import { idFilter, keep } from './idFilter';
 import { ensureIndexes } from './mongo';
 import type { RecordKind } from '../domain/kinds';
 
-/** Kinds of indexed record; the `_id` of a sync entry is `${kind}:${id}`. */
-
 /**
  * One entry per record: the durable record of pending index work (an outbox that coalesces).
  * `version` only grows and is used as the Elasticsearch external version, so an older read can

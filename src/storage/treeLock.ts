@@ -23,7 +23,9 @@ const RETRY_MS = 20;
  * alone could both pass, X under Y and Y under X.
  *
  * Holders in this process queue; across processes the lock is a lease document in `locks`,
- * taken only when free or expired and released when the task ends.
+ * taken only when free or expired and released when the task ends. Tasks are a check and a few
+ * writes, far shorter than the lease; like `writeLockedUntil`, the lease assumes the API
+ * processes' clocks agree to well within it.
  */
 export class TreeLock {
   private readonly queue = new KeyedQueue<string>();
@@ -39,20 +41,25 @@ export class TreeLock {
     this.locks = db.collection<LockDoc>('locks');
   }
 
+  /** Runs `task` holding the lock; 409 when it is not free within TREE_WAIT_MS of this call. */
   hold<T>(task: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + TREE_WAIT_MS;
     return this.queue.run(this.name, async () => {
-      const holder = await this.acquire();
+      const holder = await this.acquire(deadline);
       try {
         return await task();
       } finally {
-        await this.locks.updateOne({ _id: this.name, holder }, { $set: { holder: null, until: new Date(0) } });
+        // The task's outcome stands either way: a lease not released expires.
+        await this.locks
+          .updateOne({ _id: this.name, holder }, { $set: { holder: null, until: new Date(0) } })
+          .catch(() => undefined);
       }
     });
   }
 
-  private async acquire(): Promise<string> {
+  /** Takes the lease, trying at least once however long the queue took. */
+  private async acquire(deadline: number): Promise<string> {
     const holder = randomBytes(8).toString('hex');
-    const deadline = Date.now() + TREE_WAIT_MS;
     for (;;) {
       const now = new Date();
       try {

@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
 import { indexesBehind } from '../../src/ops/indexAdmin';
 import { InterruptedError, OpsError } from '../../src/ops/opsError';
-import { countRecords } from '../../src/ops/recordStream';
 import { reindex } from '../../src/ops/reindex';
 import { verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
@@ -99,7 +98,7 @@ describe('ops: reindex (npm run reindex)', function () {
         expect(doc._version, `version of ${id}`).to.equal(entries.get(id)?.version);
         expect(doc._source?.title, `title of ${id}`).to.equal(titles.get(id));
       }
-      expect((await client.count({ index: alias(lang) })).count).to.equal(await countRecords(services.stores.events));
+      expect((await client.count({ index: alias(lang) })).count).to.equal(await services.stores.events.countRecords());
     }
     expect(writes).to.be.greaterThan(10);
     expect((await verifySync(services, { kinds: ['event'] })).inSync).to.equal(true);
@@ -249,7 +248,7 @@ describe('ops: reindex (npm run reindex)', function () {
     });
     expect(result.dryRun).to.equal(true);
     expect(await indexesBehind(services.search, alias())).to.deep.equal(before);
-    const records = await countRecords(services.stores.events);
+    const records = await services.stores.events.countRecords();
     expect(lines).to.deep.equal([
       `events/en: ${alias()} → ${before[0]} (${records} documents); would build ${alias()}-v${Number(/-v(\d+)$/.exec(before[0]!)![1]) + 1} from ${records} records and swap`,
     ]);

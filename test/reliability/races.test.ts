@@ -198,26 +198,46 @@ describe('reliability: racing writes', function () {
       });
     }
 
-    it('waits while another process re-parents, and is 409 once that takes longer than it waits, changing nothing', async () => {
+    it('re-parents, creates with a parent and deletes wait for another process holding the tree, then are 409, changing nothing', async () => {
       const [child, parent] = (await all(2, (i) => send('POST', '/categories', { name: `Held ${i}` }))).map(
         (res) => res.body as { id: number },
       );
       const otherProcess = new TreeLock(world.services.db, 'categories.parent', 'category hierarchy');
-      const brief = otherProcess.hold(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      /** Holds the lock from another "process" until released; resolves once it is held. */
+      const holding = () =>
+        new Promise<{ release(): Promise<void> }>((held) => {
+          let release = () => {};
+          const done = otherProcess.hold(
+            () =>
+              new Promise<void>((resolve) => {
+                release = resolve;
+                held({ release: () => (release(), done) });
+              }),
+          );
+        });
+
+      let lock = await holding();
+      setTimeout(() => void lock.release(), 300);
       const waited = await send('PATCH', `/categories/${child!.id}`, { parent: parent!.id });
-      await brief;
       expect(waited.status, JSON.stringify(waited.body)).to.equal(200);
       expect(waited.body.parent).to.equal(parent!.id);
 
-      let release = () => {};
-      const held = otherProcess.hold(() => new Promise<void>((resolve) => (release = resolve)));
-      const refused = await send('PATCH', `/categories/${child!.id}`, { parent: parent!.id, name: 'Moved' });
-      release();
-      await held;
-      expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
-      expect(refused.body.code).to.equal('rest_conflict');
-      expect((await send('GET', `/categories/${child!.id}`)).body.name).to.equal('Held 0');
-      figures.push(`a re-parent waits up to ${TREE_WAIT_MS} ms for another process's, then 409`);
+      lock = await holding();
+      const name = `Born under ${parent!.id}`;
+      const refused = [
+        await send('PATCH', `/categories/${child!.id}`, { parent: parent!.id, name: 'Moved' }),
+        await send('POST', '/categories', { name, parent: parent!.id }),
+        await send('DELETE', `/categories/${parent!.id}`),
+      ];
+      await lock.release();
+      expect(statuses(refused).map((status) => status.slice(0, 3))).to.deep.equal(['409', '409', '409']);
+      for (const res of refused) expect(res.body.code).to.equal('rest_conflict');
+      expect((await send('GET', `/categories/${child!.id}`)).body).to.include({ name: 'Held 0', parent: parent!.id });
+      expect((await send('GET', `/categories/${parent!.id}`)).status).to.equal(200);
+      expect(await world.services.stores.categories.docs.countDocuments({ name })).to.equal(0);
+      figures.push(
+        `a re-parent, a create with a parent and a delete wait up to ${TREE_WAIT_MS} ms for another process's, then 409`,
+      );
     });
   });
 });

@@ -153,6 +153,7 @@ describe('config', () => {
     ['RATE_LIMIT_WRITES_PER_KEY', '2000000'],
     ['CORS_ORIGINS', 'https://events.example/path'],
     ['CORS_ORIGINS', 'events.example'],
+    ['CORS_ORIGINS', 'https://Events.example:443'],
   ];
   for (const [name, value] of badSettings) {
     it(`rejects ${name}=${value} with one line naming the setting`, () => {

@@ -1,10 +1,10 @@
 import { Joi, idList, language, text } from '../../http/params';
-import type { RequestContext, RouteSpec } from '../../http/types';
+import type { RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
-import { sendPage } from '../../http/listPage';
 import { pagingParams } from '../../search/listing';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
+import { listRoute } from '../listRoute';
 
 const date = (meaning: string) => Joi.dateInput().description(meaning);
 /** Category and tag filters take IDs or slugs. */
@@ -79,28 +79,14 @@ export const eventListSchema = Joi.object({
 
 /** `GET /events`: the event list, served from the search index. */
 export function eventListRoutes(services: Services): RouteSpec[] {
+  const description =
+    'Events in the request language (each in its original language when not translated), ordered by start date then ID. ' +
+    'Default window: from the start of today to two years later (a later start_date alone: two years from it); dates run from year 1 to 9999; days are matched against the day each event shows in its own ' +
+    'time zone, texts without an offset are read in the site time zone, instants (with an offset, unix timestamps, now) are exact ' +
+    'with strict_dates. With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.';
   return [
-    {
-      methods: ['GET'],
-      path: '/events',
-      resource: 'events',
-      summary: 'List events',
-      description:
-        'Events in the request language (each in its original language when not translated), ordered by start date then ID. ' +
-        'Default window: from the start of today to two years later (a later start_date alone: two years from it); dates run from year 1 to 9999; days are matched against the day each event shows in its own ' +
-        'time zone, texts without an offset are read in the site time zone, instants (with an offset, unix timestamps, now) are exact ' +
-        'with strict_dates. With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.',
-      access: 'read',
-      input: eventListSchema,
-      response: 'events',
-      errors: [400, 404, 503],
-      handler: async (ctx: RequestContext<EventListInput>) => {
-        const result = await listEvents(services, ctx.input, {
-          lang: ctx.state.language,
-          principal: ctx.state.principal,
-        });
-        sendPage(ctx, services.config, 'event', result);
-      },
-    },
+    listRoute<EventListInput>(services.config, 'event', { description, input: eventListSchema }, (ctx) =>
+      listEvents(services, ctx.input, { lang: ctx.state.language, principal: ctx.state.principal }),
+    ),
   ];
 }

@@ -116,7 +116,7 @@ export const eventDefinition: ResourceDefinition<EventDoc> = {
   readSchema: eventReadSchema,
   posts: true,
   toContent: toEventContent,
-  onPermanentDelete: async (services, id) => {
+  reparentChildren: async (services, id) => {
     await services.stores.events.reassign('post_parent', id, 0);
   },
   authorizeRead: authorizeEventRead,

@@ -1,5 +1,6 @@
 import { LANGUAGES } from '../../../config';
 import type { Schema } from './openapiParams';
+import type { TermKind } from '../../domain/kinds';
 
 /**
  * Response shapes (CONTRACT parts 3, 7, 9 and 10), written once here because they are output
@@ -139,7 +140,7 @@ const organizer = record({
   email: nullableStr,
 });
 
-function term(taxonomy: 'category' | 'tag'): Schema {
+function term(taxonomy: TermKind): Schema {
   return record({
     id: int,
     name: str,

@@ -96,12 +96,16 @@ export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
     toContent: (services, ctx, input, existing) => termContent(services, kind, ctx.state.language, input, existing),
     onPermanentDelete: async (services, id) => {
       await services.stores.events.unlinkEverywhere(plural, id);
-      if (kind !== 'category') return;
-      // Decision: children of a deleted category move up to the deleted category's parent
-      // (as WordPress does), so the hierarchy keeps no dangling parent IDs.
-      const deleted = await services.stores.categories.get(id);
-      const grandparent = deleted ? (inLanguage(deleted, deleted.originalLang).parent ?? 0) : 0;
-      await services.stores.categories.reassign('parent', id, grandparent);
     },
+    // Decision: children of a deleted category move up to the deleted category's parent (as
+    // WordPress does), so the hierarchy keeps no dangling parent IDs.
+    reparentChildren:
+      kind === 'category'
+        ? async (services, id) => {
+            const deleted = await services.stores.categories.get(id);
+            const grandparent = deleted ? (inLanguage(deleted, deleted.originalLang).parent ?? 0) : 0;
+            await services.stores.categories.reassign('parent', id, grandparent);
+          }
+        : undefined,
   };
 }

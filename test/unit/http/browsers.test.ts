@@ -37,6 +37,16 @@ describe('http/browsers', () => {
     expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
   });
 
+  it("keeps a handler's own JSON media type", async () => {
+    const url = await started([htmlSafeJson() as Koa.Middleware], (ctx) => {
+      ctx.type = 'application/problem+json';
+      ctx.body = { title: '<b>' };
+    });
+    const res = await fetch(url);
+    expect(res.headers.get('content-type')).to.equal('application/problem+json');
+    expect(await res.text()).to.equal('{"title":"\\u003cb\\u003e"}');
+  });
+
   it('leaves text, buffers and empty bodies as they are', async () => {
     const url = await started([htmlSafeJson() as Koa.Middleware], (ctx) => {
       if (ctx.path === '/text') ctx.body = '<p>a & b</p>';

@@ -1,0 +1,27 @@
+import type Joi from 'joi';
+import type { Config } from '../../config';
+import { PLURAL, type RecordKind } from '../domain/kinds';
+import { sendPage, type ListPage } from '../http/listPage';
+import type { RequestContext, RouteSpec } from '../http/types';
+
+/** `GET /{plural}`: `list` finds the page (in the search index), `sendPage` answers it. */
+export function listRoute<I extends object>(
+  config: Pick<Config, 'apiUrl'>,
+  kind: RecordKind,
+  spec: { description: string; input: Joi.ObjectSchema },
+  list: (ctx: RequestContext<I>) => Promise<ListPage>,
+): RouteSpec<I> {
+  const plural = PLURAL[kind];
+  return {
+    methods: ['GET'],
+    path: `/${plural}`,
+    resource: plural,
+    summary: `List ${plural}`,
+    description: spec.description,
+    access: 'read',
+    input: spec.input,
+    response: plural,
+    errors: [400, 404, 503],
+    handler: async (ctx) => sendPage(ctx, config, kind, await list(ctx)),
+  };
+}
