@@ -2,7 +2,7 @@ import Koa from 'koa';
 import type { Config } from '../config';
 import type { ApiKeyStore } from './auth/apiKeys';
 import { authenticate } from './http/authenticate';
-import { crossOriginAccess, htmlSafeJson } from './http/browsers';
+import { crossOriginAccess, noSniff } from './http/browsers';
 import { parseBody } from './http/body';
 import { errorBoundary } from './http/errorBoundary';
 import { negotiateLanguage } from './http/language';
@@ -26,7 +26,7 @@ export interface AppDependencies {
 }
 
 /**
- * The HTTP application: CORS and browser-safe JSON, one error boundary, then credentials and the
+ * The HTTP application: CORS and `nosniff`, one error boundary, then credentials and the
  * route table (a CORS preflight needs no key). Each route
  * checks access before it reads the body and the language, so a write without credentials is
  * 401 whatever it sends.
@@ -41,7 +41,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   app.use(requestId(deps.log));
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(crossOriginAccess(deps.config.http.corsOrigins));
-  app.use(htmlSafeJson());
+  app.use(noSniff());
   app.use(errorBoundary(deps.config.defaultLanguage));
   app.use(healthRoutes(deps.health));
   if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
