@@ -1,10 +1,23 @@
 import type { Config } from '../../config';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 import { NotFoundError } from '../errors';
-import type { PageRequest } from '../search/listing';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '../search/listing';
+import { Joi } from './params';
 import { requestQuery } from './query';
 import type { AppContext, RequestContext } from './types';
 import { restRoot } from './urls';
+
+/** `page` and `per_page` of every list: integers from 1; `per_page` is capped at 50 silently. */
+export function pagingParams() {
+  return {
+    page: Joi.number().integer().min(1).default(1).description('Page of results to return'),
+    per_page: Joi.number()
+      .integer()
+      .min(1)
+      .default(DEFAULT_PER_PAGE)
+      .description(`Results per page (at most ${MAX_PER_PAGE}; larger values are capped)`),
+  };
+}
 
 function normalise(value: unknown): string {
   if (Array.isArray(value)) return value.map(normalise).join(',');

@@ -1,6 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { BadRequestError, DependencyUnavailableError } from '../errors';
-import { Joi } from '../http/params';
 import type { Services } from '../services';
 import { giveUpAfter } from './client';
 
@@ -8,18 +7,6 @@ export const DEFAULT_PER_PAGE = 6;
 export const MAX_PER_PAGE = 50;
 /** Elasticsearch's result window: results past it cannot be paged to. */
 export const MAX_RESULT_WINDOW = 10_000;
-
-/** `page` and `per_page` of every list: integers from 1; `per_page` is capped at 50 silently. */
-export function pagingParams() {
-  return {
-    page: Joi.number().integer().min(1).default(1).description('Page of results to return'),
-    per_page: Joi.number()
-      .integer()
-      .min(1)
-      .default(DEFAULT_PER_PAGE)
-      .description(`Results per page (at most ${MAX_PER_PAGE}; larger values are capped)`),
-  };
-}
 
 export interface PageRequest {
   page: number;

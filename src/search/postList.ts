@@ -1,14 +1,13 @@
 import { isProtectedFor } from '../auth/visibility';
-import { Joi, id, language, text } from '../http/params';
 import type { Services } from '../services';
 import { inLanguage } from '../storage/storedRecord';
 import type { Status } from '../storage/stores';
 import type { Caller, ListResult } from './eventList';
 import { aliasName } from './indexNames';
-import { pagingParams, pageRequest, searchIndex, totalOf } from './listing';
+import { pageRequest, searchIndex, totalOf } from './listing';
 import { buildPostSearch } from './postQuery';
 import { requireEvent } from './references';
-import { STATUS_PARAM_DESCRIPTION, STATUSES, statusFilter } from './visibility';
+import { statusFilter } from './visibility';
 
 /** The validated parameters of `GET /venues` and `GET /organizers` (interface.md 4.3, 4.4). */
 export interface PostListInput {
@@ -19,24 +18,6 @@ export interface PostListInput {
   has_events?: boolean;
   only_with_upcoming?: boolean;
   status?: Status[];
-}
-
-/** Parameters of a venue or organizer list; `label` names the kind in descriptions. */
-export function postListSchema(label: string) {
-  return Joi.object({
-    ...pagingParams(),
-    search: text(500).description(
-      `Full-text search (typo-tolerant, in the request language) over the ${label}'s name, description and details`,
-    ),
-    event: id().description(`Only the ${label}s of this event (a non-event ID is a 400)`),
-    has_events: Joi.flag().description(`Only ${label}s with (true) or without (false) published events`),
-    only_with_upcoming: Joi.flag().default(false).description(`Only ${label}s with a published event not yet ended`),
-    status: Joi.list()
-      .items(Joi.string().valid(...STATUSES))
-      .max(STATUSES.length)
-      .description(STATUS_PARAM_DESCRIPTION),
-    i18n_language: language(),
-  });
 }
 
 /** One page of venues or organizers from the search index. */

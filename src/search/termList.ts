@@ -1,9 +1,8 @@
-import { Joi, id, idList, language, text } from '../http/params';
 import type { Services } from '../services';
 import { inLanguage } from '../storage/storedRecord';
 import type { Caller, ListResult } from './eventList';
 import { aliasName } from './indexNames';
-import { pageRequest, pagingParams, searchIndex, totalOf } from './listing';
+import { pageRequest, searchIndex, totalOf } from './listing';
 import { requireEvent, requireTermIds } from './references';
 import { buildTermSearch, type TermOrderBy } from './termQuery';
 import { PLURAL, type TermKind } from '../domain/kinds';
@@ -22,43 +21,6 @@ export interface TermListInput {
   post?: number;
   event?: number;
   slug?: string[];
-}
-
-/** Parameters of a category (with `parent`) or tag list. */
-export function termListSchema(kind: TermKind) {
-  const label = PLURAL[kind];
-  return Joi.object({
-    ...pagingParams(),
-    search: text(500).description(`Only ${label} whose name matches (typo-tolerant)`),
-    exclude: idList().description(`${label} IDs to leave out`),
-    include: idList().description(`Only these ${label} IDs (each must exist)`),
-    order: Joi.string().lowercase().valid('asc', 'desc').default('asc').description('Sort direction'),
-    orderby: Joi.string()
-      .lowercase()
-      .valid('id', 'name', 'slug', 'count')
-      .default('name')
-      .description('Term attribute to sort by'),
-    hide_empty: Joi.flag()
-      .default(true)
-      .description(`Hide ${label} used by no published event (not applied by default when event/post is given)`),
-    ...(kind === 'category'
-      ? {
-          parent: Joi.number()
-            .integer()
-            .min(0)
-            .max(Number.MAX_SAFE_INTEGER)
-            .description('Only children of this category (0: top level); it must exist'),
-        }
-      : {}),
-    post: id().description(`Only the ${label} of this event`),
-    event: id().description(`Only the ${label} of this event (wins over post)`),
-    slug: Joi.list()
-      .items(Joi.string().trim().min(1).max(200))
-      .min(1)
-      .max(100)
-      .description(`Only ${label} with this slug (or these slugs)`),
-    i18n_language: language(),
-  });
 }
 
 /** One page of categories or tags from the search index. */

@@ -1,6 +1,5 @@
 import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
-import { slugify } from '../domain/slug';
 import { changedMeanwhile } from '../errors';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
@@ -8,6 +7,7 @@ import { KeyedQueue } from './keyedQueue';
 import { TreeLock } from './treeLock';
 import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
 import { inLanguage, recordsOf, type BaseDoc, type StoredRecord } from './storedRecord';
+import { DocumentBuilder, type Content } from './documentBuilder';
 import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 import type { RecordKind } from '../domain/kinds';
@@ -23,8 +23,6 @@ export interface RecordStoreOptions<D> {
   /** The shared field naming a record's parent of the same kind, when records form a tree. */
   treeField?: keyof D & string;
 }
-
-type Content<D> = Partial<Omit<D, keyof BaseDoc>> & { slug?: string };
 
 /** A record for `createMany`: its original language and content, and optional translations. */
 export interface NewRecord<D extends BaseDoc> {
@@ -62,7 +60,7 @@ export class RecordStore<D extends BaseDoc> {
   /** Held by writes that give a record a parent, from the cycle check to the write (see TreeLock). */
   private readonly tree: TreeLock | null;
   readonly docs: Collection<D>;
-  private readonly translatable: Set<string>;
+  private readonly documents: DocumentBuilder;
 
   constructor(
     private readonly db: Db,
@@ -70,7 +68,7 @@ export class RecordStore<D extends BaseDoc> {
     private readonly options: RecordStoreOptions<D>,
   ) {
     this.docs = db.collection<D>(options.collection);
-    this.translatable = new Set([...options.translatable, 'slug']);
+    this.documents = new DocumentBuilder(options.translatable, options.slugSource);
     const { collection, treeField, kind } = options;
     this.tree = treeField ? new TreeLock(db, `${collection}.${treeField}`, `${kind} hierarchy`) : null;
   }
@@ -100,32 +98,6 @@ export class RecordStore<D extends BaseDoc> {
       // (id, lang) is unique through `_id` (`${id}:${lang}`): a second unique index only cost writes.
       ['id_lang_unique'],
     );
-  }
-
-  private split(content: Content<D>): { own: Record<string, unknown>; shared: Record<string, unknown> } {
-    const own: Record<string, unknown> = {};
-    const shared: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(content)) {
-      if (value === undefined) continue;
-      (this.translatable.has(key) ? own : shared)[key] = value;
-    }
-    return { own, shared };
-  }
-
-  /** The document of a new record in its original language. */
-  private originalDoc(id: number, lang: Language, content: Content<D>, now: Date): Record<string, unknown> {
-    const { own, shared } = this.split(content);
-    return { ...shared, ...own, _id: `${id}:${lang}`, id, lang, originalLang: lang, createdAt: now, modifiedAt: now };
-  }
-
-  /** A translation: the original language's document with `lang`'s translatable fields. */
-  private translationDoc(
-    original: Record<string, unknown>,
-    lang: Language,
-    own: Record<string, unknown>,
-    now: Date,
-  ): Record<string, unknown> {
-    return { ...original, ...own, _id: `${original.id as number}:${lang}`, lang, createdAt: now };
   }
 
   async get(id: number): Promise<StoredRecord<D> | null> {
@@ -174,8 +146,8 @@ export class RecordStore<D extends BaseDoc> {
    */
   async create(lang: Language, content: Content<D>, options: { exactSlug?: boolean } = {}): Promise<StoredRecord<D>> {
     const id = await nextId(this.db, this.options.counter);
-    const { own } = this.split(content);
-    const doc = this.originalDoc(id, lang, content, new Date());
+    const { own } = this.documents.split(content);
+    const doc = this.documents.original(id, lang, content, new Date());
     const slugSource =
       (content.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? '';
     await this.sync.begin(this.options.kind, id);
@@ -207,7 +179,7 @@ export class RecordStore<D extends BaseDoc> {
    * the record (access, status, links) may no longer hold.
    */
   async update(record: StoredRecord<D>, lang: Language, content: Content<D>): Promise<StoredRecord<D>> {
-    const { own, shared } = this.split(content);
+    const { own, shared } = this.documents.split(content);
     const id = record.id;
     const now = await this.claim(record);
     await this.sync.begin(this.options.kind, id);
@@ -216,7 +188,7 @@ export class RecordStore<D extends BaseDoc> {
       if (Object.keys(own).length > 0) await setWithUniqueSlug(this.docs, existing, own);
     } else {
       const original = inLanguage(record, record.originalLang);
-      const copied = this.translationDoc(original as unknown as Record<string, unknown>, lang, own, now);
+      const copied = this.documents.translation(original as unknown as Record<string, unknown>, lang, own, now);
       const source =
         (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
       const inserted = await insertWithUniqueSlug(this.docs, copied, source).then(
@@ -349,13 +321,13 @@ export class RecordStore<D extends BaseDoc> {
     const now = new Date();
     const docs = records.flatMap((record, i) => {
       const id = ids[i] as number;
-      const original = this.originalDoc(id, record.lang, record.content, now);
-      original.slug = this.bulkSlug(record.content as Record<string, unknown>, original, id);
+      const original = this.documents.original(id, record.lang, record.content, now);
+      original.slug = this.documents.bulkSlug(record.content as Record<string, unknown>, original, id);
       const translations = Object.entries(record.translations ?? {}).flatMap(([lang, content]) => {
         if (lang === record.lang || !content) return [];
-        const { own } = this.split(content);
-        const doc = this.translationDoc(original, lang as Language, own, now);
-        doc.slug = this.bulkSlug(own, doc, id);
+        const { own } = this.documents.split(content);
+        const doc = this.documents.translation(original, lang as Language, own, now);
+        doc.slug = this.documents.bulkSlug(own, doc, id);
         return [doc];
       });
       return [original, ...translations];
@@ -374,12 +346,6 @@ export class RecordStore<D extends BaseDoc> {
       await this.sync.commitNew(this.options.kind, ids, { queue: options.queueIndexing ?? true });
     }
     return ids;
-  }
-
-  private bulkSlug(given: Record<string, unknown>, doc: Record<string, unknown>, id: number): string {
-    if (typeof given.slug === 'string' && given.slug !== '') return slugify(given.slug) || String(id);
-    const base = slugify(String(doc[this.options.slugSource] ?? ''));
-    return base ? `${base}-${id}` : String(id);
   }
 
   async remove(id: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { Joi, idList, language, text } from '../../http/params';
 import type { RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
-import { pagingParams } from '../../search/listing';
+import { pagingParams } from '../../http/listPage';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
 import { listRoute } from '../listRoute';

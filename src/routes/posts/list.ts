@@ -1,8 +1,29 @@
 import { PLURAL } from '../../domain/kinds';
 import type { RouteSpec } from '../../http/types';
-import { listPosts, postListSchema, type PostListInput } from '../../search/postList';
+import { pagingParams } from '../../http/listPage';
+import { Joi, id, language, text } from '../../http/params';
+import { listPosts, type PostListInput } from '../../search/postList';
+import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
 import { listRoute } from '../listRoute';
+
+/** Parameters of a venue or organizer list; `label` names the kind in descriptions. */
+function postListSchema(label: string) {
+  return Joi.object({
+    ...pagingParams(),
+    search: text(500).description(
+      `Full-text search (typo-tolerant, in the request language) over the ${label}'s name, description and details`,
+    ),
+    event: id().description(`Only the ${label}s of this event (a non-event ID is a 400)`),
+    has_events: Joi.flag().description(`Only ${label}s with (true) or without (false) published events`),
+    only_with_upcoming: Joi.flag().default(false).description(`Only ${label}s with a published event not yet ended`),
+    status: Joi.list()
+      .items(Joi.string().valid(...STATUSES))
+      .max(STATUSES.length)
+      .description(STATUS_PARAM_DESCRIPTION),
+    i18n_language: language(),
+  });
+}
 
 /** `GET /venues` or `GET /organizers`: ordered by name. */
 export function postListRoutes(services: Services, kind: 'venue' | 'organizer'): RouteSpec[] {
