@@ -11,3 +11,6 @@ export const PLURAL = {
   category: 'categories',
   tag: 'tags',
 } as const satisfies Record<RecordKind, string>;
+
+/** A category ID sent as a tag's (or the reverse) is named as such in errors. */
+export const OTHER_TERM_KIND = { category: 'tag', tag: 'category' } as const satisfies Record<TermKind, TermKind>;

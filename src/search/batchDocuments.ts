@@ -10,7 +10,7 @@ import type { BulkOperation } from './bulkIndexer';
 import { toIndexDocument, type IndexDocument } from './documents';
 import { aliasName } from './indexNames';
 import { eventsLinking, loadRelated, type LinkedKind } from './relatedData';
-import type { RecordKind } from '../domain/kinds';
+import { PLURAL, type RecordKind } from '../domain/kinds';
 
 /** What propagation needs from an index document that was there before this batch. */
 type PreviousDoc = Pick<IndexDocument, 'deps'> &
@@ -33,14 +33,7 @@ const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
 ];
 
 export function storeOf(services: Services, kind: RecordKind): RecordStore<any> {
-  const { stores } = services;
-  return {
-    event: stores.events,
-    venue: stores.venues,
-    organizer: stores.organizers,
-    category: stores.categories,
-    tag: stores.tags,
-  }[kind];
+  return services.stores[PLURAL[kind]];
 }
 
 export interface PrepareOptions {

@@ -7,7 +7,7 @@ import { recordOwnership, showsLink } from '../auth/visibility';
 import type { RecordStore } from '../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
-import type { TermKind } from '../domain/kinds';
+import { OTHER_TERM_KIND, PLURAL, type TermKind } from '../domain/kinds';
 import { listCacheOf } from './listCache';
 
 /**
@@ -21,7 +21,7 @@ export async function resolveTermRefs(
   lang: Language,
   param: string,
 ): Promise<number[]> {
-  const store = kind === 'category' ? services.stores.categories : services.stores.tags;
+  const store = services.stores[PLURAL[kind]];
   // Terms named by list filters are few and change rarely: known ones are remembered briefly.
   const cache = listCacheOf(services);
   const numeric = refs.filter((ref): ref is number => typeof ref === 'number');
@@ -83,9 +83,7 @@ export async function shownLinkIds(
   principal: Principal,
 ): Promise<number[] | undefined> {
   if (!ids) return ids;
-  const store: Pick<RecordStore<BaseDoc>, 'getMany'> = kind === 'venue'
-    ? services.stores.venues
-    : services.stores.organizers;
+  const store: Pick<RecordStore<BaseDoc>, 'getMany'> = services.stores[PLURAL[kind]];
   // Status and author of each link, remembered like the term lookups.
   const owners = await listCacheOf(services).sharedMany(`link-owner:${kind}`, ids, async (unknown) => {
     const found = await store.getMany(unknown);
@@ -103,13 +101,11 @@ export async function shownLinkIds(
  */
 export async function requireTermIds(services: Services, kind: TermKind, ids: number[], param: string): Promise<void> {
   if (ids.length === 0) return;
-  const { categories, tags } = services.stores;
-  const [own, other] = kind === 'category' ? [categories, tags] : [tags, categories];
-  const found = await own.getMany(ids);
+  const otherKind = OTHER_TERM_KIND[kind];
+  const found = await services.stores[PLURAL[kind]].getMany(ids);
   const missing = [...new Set(ids.filter((id) => !found.has(id)))];
   if (missing.length === 0) return;
-  const otherKind = kind === 'category' ? 'tag' : 'category';
-  const wrongKind = await other.getMany(missing);
+  const wrongKind = await services.stores[PLURAL[otherKind]].getMany(missing);
   const problems = missing.map((id) =>
     wrongKind.has(id) ? `${id} is a ${otherKind} ID, not a ${kind} ID` : `there is no ${kind} with ID ${id}`,
   );

@@ -46,7 +46,7 @@ export async function planTermLinks(
   mayCreate = true,
 ): Promise<{ commit(): Promise<number[]> }> {
   const param = PLURAL[taxonomy];
-  const store = taxonomy === 'category' ? services.stores.categories : services.stores.tags;
+  const store = services.stores[PLURAL[taxonomy]];
   await requireTermIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)), param);
   // An ID, or the name of a term to create.
   const planned: (number | string)[] = [];

@@ -7,17 +7,12 @@ import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/store
 import type { TermDoc } from '../../storage/stores';
 import type { ResourceDefinition } from '../resource';
 import { TERM_DESCRIPTION_MAX, termWriteSchema } from './schema';
-import { PLURAL, type TermKind } from '../../domain/kinds';
+import { OTHER_TERM_KIND, PLURAL, type TermKind } from '../../domain/kinds';
 
 type Input = Record<string, unknown>;
 
 /** Ancestors further up than this are treated as a cycle (a guard against corrupted data). */
 const MAX_CATEGORY_DEPTH = 100;
-
-const storeOf = (services: Services, kind: TermKind) =>
-  kind === 'category' ? services.stores.categories : services.stores.tags;
-const otherStoreOf = (services: Services, kind: TermKind) =>
-  kind === 'category' ? services.stores.tags : services.stores.categories;
 
 /**
  * `parent` must be 0 or an existing category, and must not make the category its own ancestor:
@@ -88,8 +83,8 @@ export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
     kind,
     plural,
     label: kind,
-    store: (services) => storeOf(services, kind),
-    siblings: (services) => [otherStoreOf(services, kind) as unknown as RecordStore<BaseDoc>],
+    store: (services) => services.stores[plural],
+    siblings: (services) => [services.stores[PLURAL[OTHER_TERM_KIND[kind]]] as unknown as RecordStore<BaseDoc>],
     writeSchema: termWriteSchema(kind),
     requiredOnCreate: ['name'],
     posts: false,
