@@ -51,27 +51,20 @@ function main(): void {
     .sort();
   const instants = sampleInstants();
   // One zone per line: a tzdata update shows in the diff zone by zone.
-  const lines = zones.map((zone, i) => {
-    const entries = Object.entries(abbreviationsOf(zone, instants))
-      .map(([offset, abbreviation]) => `"${offset}": "${abbreviation}"`)
-      .join(', ');
-    return `    "${zone}": { ${entries} }${i < zones.length - 1 ? ',' : ''}`;
-  });
-  const generatedBy = 'scripts/zone-abbreviations.ts (npm run generate:zone-abbreviations): do not edit';
-  writeFileSync(
-    OUTPUT,
-    [
-      '{',
-      `  "generatedBy": "${generatedBy}",`,
-      `  "tzdata": "${version}",`,
-      `  "since": ${FIRST_YEAR},`,
-      '  "zones": {',
-      ...lines,
-      '  }',
-      '}',
-      '',
-    ].join('\n'),
+  const lines = zones.map(
+    (zone, i) =>
+      `    ${JSON.stringify(zone)}: ${JSON.stringify(abbreviationsOf(zone, instants))}${i < zones.length - 1 ? ',' : ''}`,
   );
+  const header = {
+    generatedBy: 'scripts/zone-abbreviations.ts (npm run generate:zone-abbreviations): do not edit',
+    tzdata: version,
+    since: FIRST_YEAR,
+  };
+  const headerLines = Object.entries(header).map(
+    ([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`,
+  );
+  // One zone per line: a tzdata update shows in the diff zone by zone.
+  writeFileSync(OUTPUT, ['{', ...headerLines, '  "zones": {', ...lines, '  }', '}', ''].join('\n'));
   console.log(`wrote ${zones.length} zones from tzdata ${version} to ${path.relative(process.cwd(), OUTPUT)}`);
 }
 

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from './server';
 import { openServices, type Services } from './services';
 import { ensureSearchIndexes } from './search/ensureIndexes';
 import { startSyncWorker, type SyncWorker } from './search/syncWorker';
+import { NAMESPACE_PATH } from './domain/urls';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 
@@ -81,7 +82,7 @@ async function start(config: Config, log: Logger, open: Started): Promise<void> 
   await ensureSearchIndexes(services).catch((err: Error) => log.warn({ err }, 'search indexes not ready yet'));
   if (config.sync.inProcess) open.worker = startSyncWorker(services);
   open.server = await startServer(services, config.http.host, config.http.port);
-  console.log(`calendar API listening on ${open.server.url}/calendar/events/v1`);
+  console.log(`calendar API listening on ${open.server.url}${NAMESPACE_PATH}`);
 }
 
 main().catch((err: Error) => {

@@ -1,7 +1,5 @@
 import table from './zoneAbbreviations.json';
 
-/** The tz database release the table was generated from (`npm run generate:zone-abbreviations`). */
-export const TZDATA_VERSION: string = table.tzdata;
 /** The first year the table covers: earlier years may have used the same offsets under other names. */
 export const ZONE_ABBREVIATIONS_SINCE: number = table.since;
 /** Zone → UTC offset in minutes → the abbreviation the tz database prints (`MSK`, `+08`). */

@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Services } from '../services';
-import { storeOf } from '../search/batchDocuments';
+import { storeOf } from '../storage/stores';
 import type { SyncEntry } from '../storage/syncQueue';
 import { recordIdBatches } from './recordStream';
 import type { RecordKind } from '../domain/kinds';
@@ -24,7 +24,7 @@ export async function* databaseItems(
   pageSize: number,
   signal?: AbortSignal,
 ): AsyncGenerator<DatabaseItem[]> {
-  for await (const ids of recordIdBatches(storeOf(services, kind), pageSize, signal)) {
+  for await (const ids of recordIdBatches(storeOf(services.stores, kind), pageSize, signal)) {
     const entries = await services.sync.entriesOf(kind, ids);
     yield ids.map((id) => ({ id, entry: entries.get(id) }));
   }

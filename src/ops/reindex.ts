@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
 import type { Services } from '../services';
-import { storeOf } from '../search/batchDocuments';
+import { storeOf } from '../storage/stores';
 import { createBackgroundSearchClient } from '../search/client';
 import { TARGET_STALE_MS } from '../search/reindexTargets';
 import * as admin from './indexAdmin';
@@ -157,7 +157,7 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
     index: admin.nextIndexName(services.config, state),
     writeAlias: admin.rebuildAlias(state.alias),
   }));
-  const records = await storeOf(services, kind).countRecords();
+  const records = await storeOf(services.stores, kind).countRecords();
   if (run.options.dryRun) return describeDryRun(run, kind, builds, records);
 
   await clearLeftovers(run, builds);
@@ -256,7 +256,7 @@ async function loadAndCheck(
   // Writes go on while counting: the records are counted before and after the documents, and
   // the documents must fall between the two, give or take the changes in flight.
   const countRecordsAndPending = () =>
-    Promise.all([storeOf(services, kind).countRecords(), services.sync.pendingCount(kind)]);
+    Promise.all([storeOf(services.stores, kind).countRecords(), services.sync.pendingCount(kind)]);
   const before = await countRecordsAndPending();
   const counts = await Promise.all(builds.map((b) => admin.documentCount(client, b.index)));
   const after = await countRecordsAndPending();

@@ -1,7 +1,8 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Services } from '../services';
 import { withRunMemo } from '../search/batchCache';
-import { prepareGroup, storeOf } from '../search/batchDocuments';
+import { prepareGroup } from '../search/batchDocuments';
+import { storeOf } from '../storage/stores';
 import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
 import type { Progress } from './progress';
 import { idRanges, versionedRange, type VersionedRecords } from './recordStream';
@@ -49,7 +50,7 @@ export async function loadRecords(services: Services, client: Client, options: L
   const result: LoadResult = { records: 0, errors: 0, samples: [] };
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  const store = storeOf(services, options.kind);
+  const store = storeOf(services.stores, options.kind);
   // Event documents embed term counts (replaced by the term index's when served): once per run.
   const batchServices = options.kind === 'event' ? withRunMemo(services) : services;
   try {

@@ -23,7 +23,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
 import type { Services } from '../services';
-import { storeOf } from '../search/batchDocuments';
+import { storeOf } from '../storage/stores';
 import { createBackgroundSearchClient } from '../search/client';
 import { aliasName } from '../search/indexNames';
 import type { SyncEntry } from '../storage/syncQueue';
@@ -99,7 +99,7 @@ export async function verifySync(services: Services, options: VerifyOptions = {}
   const aliases: AliasCheck[] = [];
   try {
     for (const kind of options.kinds ?? RECORD_KINDS) {
-      const total = await storeOf(services, kind).countRecords();
+      const total = await storeOf(services.stores, kind).countRecords();
       for (const lang of options.langs ?? LANGUAGES)
         aliases.push(await verifyAlias(services, client, kind, lang, total, options));
     }
@@ -185,7 +185,7 @@ async function settleSuspects(
   const ids = suspects.map((s) => s.id);
   // Entry first: a change completing after it is then seen as pending or as already applied.
   const entries = await services.sync.entriesOf(check.kind, ids);
-  const records = await storeOf(services, check.kind).getMany(ids);
+  const records = await storeOf(services.stores, check.kind).getMany(ids);
   const docs = await client.mget({ index: check.alias, ids: ids.map(String), _source: false });
   const versions = new Map<number, number>();
   for (const doc of docs.docs) if ('found' in doc && doc.found) versions.set(Number(doc._id), doc._version ?? 0);

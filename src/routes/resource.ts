@@ -126,8 +126,11 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
    * writes from different processes meeting can cause, see RecordStore.update).
    */
   async function writing(ctx: RequestContext<Input>, find: Finder, write: (record: StoredRecord<D>) => Promise<void>) {
-    const { id } = await find(ctx);
-    await store.exclusive(id, async () => write((await store.get(id)) ?? (await find(ctx))));
+    // By ID, the record is read once, in the queue; by slug, its ID is looked up first.
+    const byId = typeof ctx.input.id === 'number';
+    const id = byId ? (ctx.input.id as number) : (await find(ctx)).id;
+    const current = async () => (byId ? find(ctx) : ((await store.get(id)) ?? find(ctx)));
+    await store.exclusive(id, async () => write(await current()));
   }
 
   async function update(ctx: RequestContext<Input>, find: Finder): Promise<void> {

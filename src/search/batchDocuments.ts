@@ -2,15 +2,15 @@ import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
 import { viewOf, type ViewOptions } from '../routes/views';
 import type { Services } from '../services';
-import type { RecordStore } from '../storage/recordStore';
 import type { StoredRecord } from '../storage/storedRecord';
+import { storeOf } from '../storage/stores';
 import type { ClaimedEntry } from '../storage/syncQueue';
 import { withBatchCache } from './batchCache';
 import type { BulkOperation } from './bulkIndexer';
 import { toIndexDocument, type IndexDocument } from './documents';
 import { aliasName } from './indexNames';
 import { eventsLinking, loadRelated, type LinkedKind } from './relatedData';
-import { PLURAL, type RecordKind } from '../domain/kinds';
+import type { RecordKind } from '../domain/kinds';
 
 /** What propagation needs from an index document that was there before this batch. */
 type PreviousDoc = Pick<IndexDocument, 'deps'> &
@@ -31,10 +31,6 @@ const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
   ['category', 'category_ids'],
   ['tag', 'tag_ids'],
 ];
-
-export function storeOf(services: Services, kind: RecordKind): RecordStore<any> {
-  return services.stores[PLURAL[kind]];
-}
 
 export interface PrepareOptions {
   /**
@@ -62,7 +58,7 @@ export async function prepareGroup(
   const services = withBatchCache(rootServices);
   const shouldPropagate = options.propagate ?? true;
   const [records, previous] = await Promise.all([
-    options.records ?? storeOf(services, kind).getMany(ids),
+    options.records ?? storeOf(services.stores, kind).getMany(ids),
     shouldPropagate ? previousDocs(services, client, kind, ids) : null,
   ]);
   const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));

@@ -3,7 +3,7 @@ import type { SyncQueue } from '../storage/syncQueue';
 /** How long a cached figure may be served; lists are eventually consistent by about as much. */
 export const LIST_CACHE_TTL_MS = 1_000;
 /** Keys come from requests (slugs, IDs): beyond this many the oldest are forgotten. */
-export const LIST_CACHE_MAX_ENTRIES = 10_000;
+const LIST_CACHE_MAX_ENTRIES = 10_000;
 
 interface Entry {
   value: unknown;

@@ -8,6 +8,7 @@ import { pageRequest, searchIndex, totalOf } from './listing';
 import { buildPostSearch } from './postQuery';
 import { requireEvent } from './references';
 import { statusFilter } from './visibility';
+import { PLURAL } from '../domain/kinds';
 
 /** The validated parameters of `GET /venues` and `GET /organizers` (interface.md 4.3, 4.4). */
 export interface PostListInput {
@@ -36,7 +37,7 @@ export async function listPosts(
     const doc = inLanguage(event, event.originalLang);
     // A protected event's venue and organizers are blanked for whoever cannot bypass its password.
     const blanked = isProtectedFor(caller.principal, doc, Boolean(doc.passwordHash));
-    ids = blanked ? [] : ((kind === 'venue' ? doc.venues : doc.organizers) ?? []);
+    ids = blanked ? [] : (doc[PLURAL[kind]] ?? []);
   }
   const response = await searchIndex<{ record: Record<string, unknown> }>(
     services,

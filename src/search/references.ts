@@ -38,8 +38,9 @@ export async function resolveTermRefs(
       return new Map(found.filter((entry): entry is readonly [string, number] => entry[1] !== undefined));
     }),
   ]);
+  const unknownIds = numeric.filter((_, i) => byId[i] === undefined);
   const unknown = [
-    ...numeric.filter((_, i) => byId[i] === undefined).map((id) => `there is no ${kind} with ID ${id}`),
+    ...(unknownIds.length > 0 ? await termIdProblems(services, kind, unknownIds) : []),
     ...slugs.filter((_, i) => bySlug[i] === undefined).map((slug) => `there is no ${kind} with slug "${slug}"`),
   ];
   if (unknown.length > 0) throw new ValidationError({ [param]: `${unknown.join('; ')}.` });
@@ -101,15 +102,19 @@ export async function shownLinkIds(
  */
 export async function requireTermIds(services: Services, kind: TermKind, ids: number[], param: string): Promise<void> {
   if (ids.length === 0) return;
-  const otherKind = OTHER_TERM_KIND[kind];
   const found = await services.stores[PLURAL[kind]].getMany(ids);
   const missing = [...new Set(ids.filter((id) => !found.has(id)))];
   if (missing.length === 0) return;
-  const wrongKind = await services.stores[PLURAL[otherKind]].getMany(missing);
-  const problems = missing.map((id) =>
+  throw new ValidationError({ [param]: `${(await termIdProblems(services, kind, missing)).join('; ')}.` });
+}
+
+/** What each of `ids`, no term of `kind`, is instead: the other kind's ID, or no term's. */
+async function termIdProblems(services: Services, kind: TermKind, ids: number[]): Promise<string[]> {
+  const otherKind = OTHER_TERM_KIND[kind];
+  const wrongKind = await services.stores[PLURAL[otherKind]].getMany(ids);
+  return ids.map((id) =>
     wrongKind.has(id) ? `${id} is a ${otherKind} ID, not a ${kind} ID` : `there is no ${kind} with ID ${id}`,
   );
-  throw new ValidationError({ [param]: `${problems.join('; ')}.` });
 }
 
 /**

@@ -5,15 +5,8 @@ import { publishedEventStats } from '../storage/termQueries';
 import type { RelatedData } from './documents';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 
-/** The event field that links events to records of `kind`. */
-export const LINK_FIELD = {
-  venue: PLURAL.venue,
-  organizer: PLURAL.organizer,
-  category: PLURAL.category,
-  tag: PLURAL.tag,
-} as const satisfies Partial<Record<RecordKind, keyof EventDoc>>;
-
-export type LinkedKind = keyof typeof LINK_FIELD;
+/** Kinds an event links to; an event's link field is the kind's plural (`venues`). */
+export type LinkedKind = Exclude<RecordKind, 'event'>;
 
 const empty = (): RelatedData => ({
   venues: new Map(),
@@ -23,7 +16,7 @@ const empty = (): RelatedData => ({
   eventStats: new Map(),
 });
 
-function linkedIds(records: StoredRecord<EventDoc>[], field: (typeof LINK_FIELD)[LinkedKind]): number[] {
+function linkedIds(records: StoredRecord<EventDoc>[], field: (typeof PLURAL)[LinkedKind]): number[] {
   const ids = new Set<number>();
   for (const record of records) {
     for (const doc of Object.values(record.docs)) for (const id of doc?.[field] ?? []) ids.add(id);
@@ -50,7 +43,7 @@ export async function loadRelated(
   } else if (kind === 'venue' || kind === 'organizer') {
     related.eventStats = await publishedEventStats(
       stores.events,
-      LINK_FIELD[kind],
+      PLURAL[kind],
       records.map((r) => r.id),
       { latestEnd: true },
     );
@@ -60,5 +53,5 @@ export async function loadRelated(
 
 /** IDs of the events linking any of `ids` (records of `kind`). */
 export async function eventsLinking(services: Services, kind: LinkedKind, ids: number[]): Promise<number[]> {
-  return services.stores.events.idsWithAny(LINK_FIELD[kind], ids);
+  return services.stores.events.idsWithAny(PLURAL[kind], ids);
 }

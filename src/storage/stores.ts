@@ -3,6 +3,7 @@ import type { Language } from '../../config';
 import { RecordStore } from './recordStore';
 import { type BaseDoc } from './storedRecord';
 import type { SyncQueue } from './syncQueue';
+import { PLURAL, type RecordKind } from '../domain/kinds';
 
 export type Status = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
 
@@ -80,6 +81,11 @@ export interface Stores {
   organizers: RecordStore<OrganizerDoc>;
   categories: RecordStore<TermDoc>;
   tags: RecordStore<TermDoc>;
+}
+
+/** The store of `kind`, for code that handles every kind alike (ops, indexing). */
+export function storeOf(stores: Stores, kind: RecordKind): RecordStore<any> {
+  return stores[PLURAL[kind]];
 }
 
 const POST_TRANSLATABLE = ['description', 'excerpt'] as const;

@@ -12,7 +12,7 @@ interface LockDoc {
 }
 
 /** How long a holder keeps the lock at most: a process that crashed holding it blocks no longer. */
-export const TREE_LEASE_MS = 30_000;
+const TREE_LEASE_MS = 30_000;
 /** How long a write waits for another process to release the lock before answering 409. */
 export const TREE_WAIT_MS = 2_000;
 const RETRY_MS = 20;

@@ -47,6 +47,12 @@ describe('planTermLinks', () => {
     expect(wrong.params).to.deep.equal({ categories: `${tag.id} is a tag ID, not a category ID.` });
     const wrongTag = await rejection(resolve('tag', [category.id]));
     expect(wrongTag.params).to.deep.equal({ tags: `${category.id} is a category ID, not a tag ID.` });
+    // List filters say the same of an ID, and name an unknown slug.
+    const listed = await api.get(`/events?categories=${tag.id},no-such-slug-${uniqueToken()}`);
+    expect(listed.status).to.equal(400);
+    expect(listed.body.data.params.categories).to.match(
+      new RegExp(`^${tag.id} is a tag ID, not a category ID; there is no category with slug "no-such-slug-[^"]+"\\.$`),
+    );
     for (const bad of [0, -3, 1.5]) expect((await rejection(resolve('tag', [bad]))).params).to.have.key('tags');
   });
 

@@ -3,10 +3,10 @@ import { LANGUAGES, type Language } from '../../../config';
 import { viewOf } from '../../../src/routes/views';
 import { aliasName } from '../../../src/search/indexNames';
 import type { Services } from '../../../src/services';
-import type { RecordStore } from '../../../src/storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../../src/storage/storedRecord';
 import type { SyncEntry } from '../../../src/storage/syncQueue';
 import { RECORD_KINDS, type RecordKind } from '../../../src/domain/kinds';
+import { storeOf } from '../../../src/storage/stores';
 
 export interface SyncDifference {
   kind: RecordKind;
@@ -26,11 +26,6 @@ export interface SyncComparison {
 interface IndexedDoc {
   version: number;
   record: Record<string, unknown>;
-}
-
-function storeOf(services: Services, kind: RecordKind): RecordStore<BaseDoc> {
-  const { events, venues, organizers, categories, tags } = services.stores;
-  return { event: events, venue: venues, organizer: organizers, category: categories, tag: tags }[kind] as never;
 }
 
 async function indexedDocs(services: Services, kind: RecordKind, lang: Language): Promise<Map<number, IndexedDoc>> {
@@ -84,7 +79,7 @@ export async function compareIndexWithDatabase(services: Services): Promise<Sync
   await services.search.indices.refresh({ index: `${services.config.elasticsearch.indexPrefix}-*` });
   const result: SyncComparison = { records: 0, documents: 0, differences: [] };
   for (const kind of RECORD_KINDS) {
-    const records = group(await storeOf(services, kind).docs.find({}).toArray());
+    const records = group(await storeOf(services.stores, kind).docs.find({}).toArray());
     result.records += records.length;
     const entries = new Map<number, SyncEntry>();
     for (const entry of await services.sync.entries.find({ kind }).toArray()) entries.set(entry.id, entry);
