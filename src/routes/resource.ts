@@ -2,11 +2,12 @@ import type Joi from 'joi';
 import type { Language } from '../../config';
 import { applyVerdict, decideCreate, decideDelete, decideUpdate, writeRequestOf } from '../auth/policy';
 import { assertReadable, recordOwnership } from '../auth/visibility';
-import { GoneError, invalidKindId, notFound } from '../errors';
+import { GoneError, invalidKindId, notFound, ValidationError } from '../errors';
 import { Joi as J, language } from '../http/params';
 import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
 import type { RecordStore } from '../storage/recordStore';
+import { MAX_TREE_DEPTH, type Placement } from '../storage/recordTree';
 import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import { inLanguage } from '../storage/storedRecord';
 import type { Status } from '../storage/stores';
@@ -35,13 +36,16 @@ export interface ResourceDefinition<D extends BaseDoc> {
   readSchema?: Joi.ObjectSchema;
   /** Addressable by slug (events, venues, organizers) and trashed before deletion (posts). */
   posts: boolean;
-  /** Turns validated input into stored content (resolving links, deriving fields). */
-  toContent(
+  /**
+   * Checks validated input and turns it into stored content (resolving links, deriving fields);
+   * writes the content needs (inline venues, new terms) wait for the plan's `commit()`.
+   */
+  planContent(
     services: Services,
     ctx: RequestContext<Input>,
     input: Input,
     existing: StoredRecord<D> | null,
-  ): Promise<Partial<D>>;
+  ): Promise<ContentPlan<D>>;
   /** Removes every reference to a permanently deleted record. */
   onPermanentDelete?(services: Services, id: number): Promise<void>;
   /** Gives a permanently deleted record's children another parent (under the tree lock, before it goes). */
@@ -59,6 +63,16 @@ export interface ResourceDefinition<D extends BaseDoc> {
   ): Record<string, unknown>;
 }
 
+/** Content checked and ready to write once `commit()` has made the records it links to. */
+export interface ContentPlan<D> {
+  commit(): Promise<Partial<D>>;
+}
+
+/** The plan of content that needs no other write. */
+export function readyContent<D>(content: Partial<D>): ContentPlan<D> {
+  return { commit: async () => content };
+}
+
 const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH'];
 
 function statusOf(doc: BaseDoc): Status {
@@ -74,9 +88,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   // Any digits (CONTRACT 1): an ID no record can have, 0 or past the safe integers, is just not found.
   const byId = { id: J.number().integer().min(0).unsafe().required().description(`${def.label} ID`) };
   const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
-  // A parent is checked for cycles and written with no other re-parenting in between (TreeLock).
-  const setsParent = (input: Input) => store.treeField !== undefined && Boolean(input[store.treeField]);
-  const treeConflicts = store.treeField ? [409] : [];
+  const treeConflicts = store.tree ? [409] : [];
 
   /** Embedded terms' counts come from the index when it is current: counting costs a pass over every event. */
   async function present(record: StoredRecord<D>, ctx: RequestContext<Input>): Promise<Record<string, unknown>> {
@@ -100,6 +112,46 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const record = await store.getBySlug(slugify(slug) || slug, lang(ctx));
     if (!record) throw notFound(def.kind, slug);
     return record;
+  }
+
+  /** What a parent that cannot hold `self` (null: the record being created) is instead. */
+  async function parentProblem(placement: Placement, parent: number, self: number | null): Promise<string> {
+    const { label } = def;
+    switch (placement) {
+      case 'self':
+        return `${withArticle(label)} cannot be its own parent`;
+      case 'missing':
+        for (const sibling of def.siblings(services))
+          if (await sibling.exists(parent))
+            return `${parent} is ${withArticle(sibling.kind)} ID, not ${withArticle(label)} ID`;
+        return `there is no ${label} with ID ${parent}`;
+      case 'cycle':
+        return `${label} ${parent} is below ${label} ${self} in the hierarchy: ${withArticle(label)} cannot become its own ancestor`;
+      default:
+        return `the ${label} hierarchy above ${parent} is more than ${MAX_TREE_DEPTH} levels deep`;
+    }
+  }
+
+  /**
+   * Commits `plan` and writes its content. A write that gives the record a parent checks it and
+   * writes holding the tree lock: no other re-parenting can close a cycle, nor delete the parent,
+   * in between. Every other check ran before, in `planContent`.
+   */
+  async function written(
+    input: Input,
+    self: number | null,
+    plan: ContentPlan<D>,
+    write: (content: Partial<D>) => Promise<StoredRecord<D>>,
+  ): Promise<StoredRecord<D>> {
+    const { tree } = store;
+    const parent = tree ? Number(input[tree.field] ?? 0) : 0;
+    if (!tree || parent === 0) return write(await plan.commit());
+    return tree.hold(async () => {
+      const placement = await tree.placement(parent, self);
+      if (placement !== 'fits')
+        throw new ValidationError({ [tree.field]: await parentProblem(placement, parent, self) });
+      return write(await plan.commit());
+    });
   }
 
   type Finder = (ctx: RequestContext<Input>) => Promise<StoredRecord<D>>;
@@ -141,8 +193,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const verdict = decideUpdate(def.kind, ctx.state.principal, recordOwnership(existing), writeRequestOf(ctx.input));
     const input = applyVerdict(verdict, ctx.input);
     if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
-    const write = async () => store.update(existing, lang(ctx), await def.toContent(services, ctx, input, existing));
-    const updated = setsParent(input) ? await store.reparenting(write) : await write();
+    const plan = await def.planContent(services, ctx, input, existing);
+    const updated = await written(input, existing.id, plan, (content) => store.update(existing, lang(ctx), content));
     await waitForIndex(ctx, services, def.kind, updated.id);
     ctx.body = await present(updated, ctx);
   }
@@ -158,10 +210,11 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       const body = await present(record, ctx);
       await def.onPermanentDelete?.(services, record.id);
       // Its children move to another parent: no re-parenting may check against the tree meanwhile.
-      await store.reparenting(async () => {
+      const removal = async () => {
         await def.reparentChildren?.(services, record.id);
         await store.remove(record.id);
-      });
+      };
+      await (store.tree ? store.tree.hold(removal) : removal());
       await waitForIndex(ctx, services, def.kind, record.id);
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;
@@ -189,9 +242,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       handler: async (ctx: RequestContext<Input>) => {
         const input = applyVerdict(decideCreate(def.kind, ctx.state.principal, writeRequestOf(ctx.input)), ctx.input);
         if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
-        const create = async () => store.create(lang(ctx), await def.toContent(services, ctx, input, null));
-        // Under the tree lock, a parent cannot be deleted between its check and this write.
-        const created = setsParent(input) ? await store.reparenting(create) : await create();
+        const plan = await def.planContent(services, ctx, input, null);
+        const created = await written(input, null, plan, (content) => store.create(lang(ctx), content));
         await waitForIndex(ctx, services, def.kind, created.id);
         const body = await present(created, ctx);
         ctx.status = 201;

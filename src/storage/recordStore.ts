@@ -4,7 +4,7 @@ import { changedMeanwhile } from '../errors';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
 import { KeyedQueue } from './keyedQueue';
-import { TreeLock } from './treeLock';
+import { RecordTree } from './recordTree';
 import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
 import { inLanguage, recordsOf, type BaseDoc, type StoredRecord } from './storedRecord';
 import { DocumentBuilder, type Content } from './documentBuilder';
@@ -57,8 +57,8 @@ const MAX_UNLINK_ATTEMPTS = 5;
 export class RecordStore<D extends BaseDoc> {
   /** This process's writes, one at a time per record (see `exclusive`). */
   private readonly writes = new KeyedQueue<number>();
-  /** Held by writes that give a record a parent, from the cycle check to the write (see TreeLock). */
-  private readonly tree: TreeLock | null;
+  /** The hierarchy of records with a `treeField`, else null. */
+  readonly tree: RecordTree<D> | null;
   readonly docs: Collection<D>;
   private readonly documents: DocumentBuilder;
 
@@ -70,16 +70,7 @@ export class RecordStore<D extends BaseDoc> {
     this.docs = db.collection<D>(options.collection);
     this.documents = new DocumentBuilder(options.translatable, options.slugSource);
     const { collection, treeField, kind } = options;
-    this.tree = treeField ? new TreeLock(db, `${collection}.${treeField}`, `${kind} hierarchy`) : null;
-  }
-
-  get treeField(): (keyof D & string) | undefined {
-    return this.options.treeField;
-  }
-
-  /** Runs `task` holding the tree lock, when records form a tree: no other re-parenting runs meanwhile. */
-  reparenting<T>(task: () => Promise<T>): Promise<T> {
-    return this.tree ? this.tree.hold(task) : task();
+    this.tree = treeField ? new RecordTree(db, collection, kind, treeField, (id) => this.get(id)) : null;
   }
 
   get kind(): RecordKind {

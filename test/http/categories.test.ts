@@ -285,6 +285,10 @@ describe('categories: parent', () => {
       const res = await api.post('/categories', { name: `Orphan ${uniqueToken()}`, parent });
       expectInvalid(res, 'parent');
     }
+    const named = async (parent: number) =>
+      (await api.post('/categories', { name: `Orphan ${uniqueToken()}`, parent })).body.data.params.parent;
+    expect(await named(987654321)).to.equal('there is no category with ID 987654321');
+    expect(await named(tag.id)).to.equal(`${tag.id} is a tag ID, not a category ID`);
   });
 
   it('rejects making a category its own parent or ancestor, naming parent', async () => {
@@ -294,9 +298,12 @@ describe('categories: parent', () => {
     const c = await createTerm('category', { name: `C ${t}`, parent: b.id });
     const self = await api.patch(`/categories/${a.id}`, { parent: a.id });
     expectInvalid(self, 'parent');
+    expect(self.body.data.params.parent).to.equal('a category cannot be its own parent');
     const cycle = await api.patch(`/categories/${a.id}`, { parent: c.id });
     expectInvalid(cycle, 'parent');
-    expect(cycle.body.data.params.parent).to.include('ancestor');
+    expect(cycle.body.data.params.parent).to.equal(
+      `category ${c.id} is below category ${a.id} in the hierarchy: a category cannot become its own ancestor`,
+    );
     expect((await api.get(`/categories/${a.id}`)).body.parent).to.equal(0);
     // Moving within the tree without a cycle is fine.
     const moved = await api.patch(`/categories/${c.id}`, { parent: a.id });

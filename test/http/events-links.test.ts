@@ -344,11 +344,46 @@ describe('events: post_parent', () => {
     const venue = await created('/venues', { venue: unique('Parent Venue') });
     const a = await createEvent();
     const b = await createEvent({ post_parent: a.id });
-    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: venue.id }), 'post_parent');
-    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: 99999999 }), 'post_parent');
-    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: a.id }), 'post_parent');
-    expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: b.id }), 'post_parent', /ancestor/);
+    const refusals: [unknown, string][] = [
+      [venue.id, `${venue.id} is a venue ID, not an event ID`],
+      [99999999, 'there is no event with ID 99999999'],
+      [a.id, 'an event cannot be its own parent'],
+      [b.id, `event ${b.id} is below event ${a.id} in the hierarchy: an event cannot become its own ancestor`],
+    ];
+    for (const [postParent, message] of refusals) {
+      const res = await api.patch(`/events/${a.id}`, { post_parent: postParent });
+      expectInvalid(res, 'post_parent');
+      expect(res.body.data.params.post_parent).to.equal(message);
+    }
     expectInvalidParam(await api.patch(`/events/${a.id}`, { post_parent: 'x' }), 'post_parent');
+    expectInvalidParam(await api.post('/events', eventBody({ post_parent: venue.id })), 'post_parent', /not an event/);
+  });
+
+  it('creates nothing it was asked to (inline venue, organizer, new terms) when the parent closes a cycle', async () => {
+    const a = await createEvent();
+    const b = await createEvent({ post_parent: a.id });
+    const names = { venue: unique('Cycle Hall'), organizer: unique('Cycle Crew'), term: unique('Cycle Term') };
+    const res = await api.patch(`/events/${a.id}`, {
+      post_parent: b.id,
+      venue: { venue: names.venue },
+      organizer: { organizer: names.organizer },
+      categories: [names.term],
+      tags: [names.term],
+    });
+    expectInvalidParam(res, 'post_parent', /own ancestor/);
+    const { services } = testWorld();
+    expect(await services.stores.venues.docs.countDocuments({ venue: names.venue })).to.equal(0);
+    expect(await services.stores.organizers.docs.countDocuments({ organizer: names.organizer })).to.equal(0);
+    expect(await services.stores.categories.docs.countDocuments({ name: names.term })).to.equal(0);
+    expect(await services.stores.tags.docs.countDocuments({ name: names.term })).to.equal(0);
+    const read = (await api.get(`/events/${a.id}`)).body;
+    expect([read.post_parent, read.venue, read.organizer, read.categories, read.tags]).to.deep.equal([
+      0,
+      [],
+      [],
+      [],
+      [],
+    ]);
   });
 
   it('resets children when the parent is deleted permanently', async () => {

@@ -229,7 +229,14 @@ describe('reliability: racing writes', function () {
         await send('POST', '/categories', { name, parent: parent!.id }),
         await send('DELETE', `/categories/${parent!.id}`),
       ];
+      // Input errors other than the parent's are found before the lock is taken: 400 at once, not 409.
+      const invalid = await send('PATCH', `/categories/${child!.id}`, {
+        parent: parent!.id,
+        description: '&'.repeat(20_000),
+      });
       await lock.release();
+      expect(invalid.status, JSON.stringify(invalid.body)).to.equal(400);
+      expect(Object.keys(invalid.body.data.params)).to.deep.equal(['description']);
       expect(statuses(refused).map((status) => status.slice(0, 3))).to.deep.equal(['409', '409', '409']);
       for (const res of refused) expect(res.body.code).to.equal('rest_conflict');
       expect((await send('GET', `/categories/${child!.id}`)).body).to.include({ name: 'Held 0', parent: parent!.id });

@@ -4,19 +4,17 @@ import { ForbiddenError, ValidationError } from '../../errors';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
 import { type RecordStore } from '../../storage/recordStore';
-import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
+import type { BaseDoc } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
 import { organizerDefinition } from '../organizers/routes';
 import { withArticle } from '../../domain/words';
 import { assertKnownAuthor } from '../posts/postContent';
-import type { ResourceDefinition } from '../resource';
+import type { ContentPlan, ResourceDefinition } from '../resource';
 import { venueDefinition } from '../venues/routes';
 import type { RecordKind } from '../../domain/kinds';
 
 type Input = Record<string, unknown>;
 type LinkField = 'venues' | 'organizers';
-
-const MAX_PARENT_DEPTH = 50;
 
 /** One `venue` / `organizer` parameter: existing IDs and inline records to create, in order. */
 type Ref = number | Input;
@@ -71,8 +69,8 @@ function authorizeInline(kind: RecordKind, principal: Principal, refs: Ref[]): R
   );
 }
 
-/** An ID to link, or the content of a record to create inline and link. */
-type Staged<D> = number | { content: Partial<D> };
+/** An ID to link, or the planned content of a record to create inline and link. */
+type Staged<D> = number | ContentPlan<D>;
 
 /**
  * Builds the content of each inline record before anything is written (its kind's own rules),
@@ -94,7 +92,7 @@ async function stageInline<D extends BaseDoc>(
     const path = Array.isArray(sent) ? `${def.kind}[${index}]` : def.kind;
     try {
       await assertKnownAuthor(services, ref, ctx.state.principal);
-      staged.push({ content: await def.toContent(services, ctx, ref, null) });
+      staged.push(await def.planContent(services, ctx, ref, null));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       const messages = Object.entries(err.params).map(([field, message]) => `${path}.${field}: ${message}`);
@@ -112,7 +110,8 @@ async function linkAll<D extends BaseDoc>(
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const ref of staged) {
-    const id = typeof ref === 'number' ? ref : (await def.store(services).create(ctx.state.language, ref.content)).id;
+    const id =
+      typeof ref === 'number' ? ref : (await def.store(services).create(ctx.state.language, await ref.commit())).id;
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;
@@ -129,7 +128,7 @@ export async function resolveLinks(
   services: Services,
   ctx: RequestContext<Input>,
   input: Input,
-): Promise<{ commit(): Promise<Partial<Pick<EventDoc, LinkField>>> }> {
+): Promise<ContentPlan<Pick<EventDoc, LinkField>>> {
   const { principal } = ctx.state;
   const venueRefs = input.venue === undefined ? undefined : authorizeInline('venue', principal, refsOf(input.venue));
   const organizerRefs =
@@ -155,19 +154,4 @@ export async function resolveLinks(
       return out;
     },
   };
-}
-
-/** `post_parent`: 0 / null for none, else an existing event other than `selfId` (400 otherwise). */
-export async function resolveParent(services: Services, value: number | null, selfId: number | null): Promise<number> {
-  if (!value) return 0;
-  if (value === selfId) throw new ValidationError({ post_parent: 'an event cannot be its own parent' });
-  let parent: StoredRecord<EventDoc> | null = await services.stores.events.get(value);
-  if (!parent) throw new ValidationError({ post_parent: `${value} is not an event ID` });
-  // No cycles: this event may not become its own ancestor.
-  for (let depth = 0; parent && selfId !== null && depth < MAX_PARENT_DEPTH; depth++) {
-    const next: number = inLanguage(parent, parent.originalLang).post_parent ?? 0;
-    if (next === selfId) throw new ValidationError({ post_parent: 'an event cannot be its own ancestor' });
-    parent = next ? await services.stores.events.get(next) : null;
-  }
-  return value;
 }

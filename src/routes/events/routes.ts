@@ -11,9 +11,9 @@ import { type RecordStore } from '../../storage/recordStore';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
-import { resourceRoutes, type ResourceDefinition } from '../resource';
+import { resourceRoutes, type ContentPlan, type ResourceDefinition } from '../resource';
 import { planTermLinks } from '../terms/resolveTerms';
-import { resolveLinks, resolveParent } from './links';
+import { resolveLinks } from './links';
 import { hashEventPassword, verifyEventPassword } from './password';
 import { EVENT_REQUIRED_ON_CREATE, eventReadSchema, eventWriteSchema } from './schema';
 
@@ -42,12 +42,12 @@ export const CREATE_DEFAULTS: Partial<EventDoc> = {
 
 const termList = (value: unknown): (number | string)[] => (Array.isArray(value) ? (value as (number | string)[]) : []);
 
-async function toEventContent(
+async function planEventContent(
   services: Services,
   ctx: RequestContext<Input>,
   input: Input,
   existing: StoredRecord<EventDoc> | null,
-): Promise<Partial<EventDoc>> {
+): Promise<ContentPlan<EventDoc>> {
   const lang: Language = ctx.state.language;
   const current = existing ? inLanguage(existing, existing.originalLang) : null;
   const content: Partial<EventDoc> = {
@@ -75,8 +75,8 @@ async function toEventContent(
     );
     Object.assign(content, dates);
   }
-  if (input.post_parent !== undefined)
-    content.post_parent = await resolveParent(services, input.post_parent as number | null, existing?.id ?? null);
+  // Checked with the tree locked, as the write commits (resource.ts).
+  if (input.post_parent !== undefined) content.post_parent = (input.post_parent as number | null) ?? 0;
   if (input.cost !== undefined) content.cost = normalizeCost(input.cost as string | number | null);
   const links = await resolveLinks(services, ctx, input);
   const mayCreateTerms = mayManageTerms(ctx.state.principal);
@@ -87,10 +87,14 @@ async function toEventContent(
     input.tags !== undefined && (await planTermLinks(services, 'tag', termList(input.tags), lang, mayCreateTerms));
   if (input.password !== undefined)
     content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
-  Object.assign(content, await links.commit());
-  if (categories) content.categories = await categories.commit();
-  if (tags) content.tags = await tags.commit();
-  return content;
+  return {
+    async commit() {
+      Object.assign(content, await links.commit());
+      if (categories) content.categories = await categories.commit();
+      if (tags) content.tags = await tags.commit();
+      return content;
+    },
+  };
 }
 
 async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredRecord<EventDoc>): Promise<void> {
@@ -115,7 +119,7 @@ export const eventDefinition: ResourceDefinition<EventDoc> = {
   requiredOnCreate: EVENT_REQUIRED_ON_CREATE,
   readSchema: eventReadSchema,
   posts: true,
-  toContent: toEventContent,
+  planContent: planEventContent,
   reparentChildren: async (services, id) => {
     await services.stores.events.reassign('post_parent', id, 0);
   },

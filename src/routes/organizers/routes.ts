@@ -4,17 +4,17 @@ import type { RecordStore } from '../../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import type { OrganizerDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
-import { resourceRoutes, type ResourceDefinition } from '../resource';
+import { readyContent, resourceRoutes, type ResourceDefinition } from '../resource';
 import { ORGANIZER_PLAIN_FIELDS, ORGANIZER_REQUIRED_ON_CREATE, organizerWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;
 
-async function toOrganizerContent(
+function toOrganizerContent(
   services: Services,
   ctx: RequestContext<Input>,
   input: Input,
   existing: StoredRecord<OrganizerDoc> | null,
-): Promise<Partial<OrganizerDoc>> {
+): Partial<OrganizerDoc> {
   return {
     ...postContent(input, existing as StoredRecord<PostDoc> | null, postContext(services, ctx, 'organizer')),
     ...clearable(input, ORGANIZER_PLAIN_FIELDS),
@@ -30,7 +30,8 @@ export const organizerDefinition: ResourceDefinition<OrganizerDoc> = {
   writeSchema: organizerWriteSchema,
   requiredOnCreate: ORGANIZER_REQUIRED_ON_CREATE,
   posts: true,
-  toContent: toOrganizerContent,
+  planContent: async (services, ctx, input, existing) =>
+    readyContent(toOrganizerContent(services, ctx, input, existing)),
   onPermanentDelete: async (services, id) => {
     await services.stores.events.unlinkEverywhere('organizers', id);
   },

@@ -19,11 +19,11 @@
  *   - `assertKnownAuthor(services, input, principal)`: an `author` must be a user (a key holder).
  *   - `clearable(input, fields)` copies plain optional fields that were sent, "" → null.
  *
- * Typical toContent:
- *   toContent: async (services, ctx, input, existing) => ({
+ * Typical content of a post (wrapped in `readyContent` by `planContent`):
+ *   {
  *     ...postContent(input, existing, postContext(services, ctx, 'venue')),
  *     ...clearable(input, ['address', 'city']),
- *   })
+ *   }
  */
 import type { DateTime } from 'luxon';
 import type { Language } from '../../../config';

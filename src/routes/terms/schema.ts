@@ -16,7 +16,7 @@ const MAX_ID = Number.MAX_SAFE_INTEGER;
 /**
  * Write fields of a category or a tag (interface.md parts 2.4 and 2.5), all optional here:
  * `name` is made required on create by the generic resource routes. Existence of `parent` and
- * the no-cycle rule need the database and are checked in termContent.ts.
+ * the no-cycle rule need the database and are checked by the resource routes (RecordTree).
  */
 export function termWriteSchema(kind: TermKind): BaseJoi.ObjectSchema {
   const fields: Record<string, BaseJoi.Schema> = {

@@ -1,56 +1,20 @@
-import { ValidationError } from '../../errors';
 import { safeRichText } from '../../domain/html';
-import type { Services } from '../../services';
 import type { Language } from '../../../config';
 import { type RecordStore } from '../../storage/recordStore';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
-import type { ResourceDefinition } from '../resource';
+import { readyContent, type ResourceDefinition } from '../resource';
 import { TERM_DESCRIPTION_MAX, termWriteSchema } from './schema';
 import { OTHER_TERM_KIND, PLURAL, type TermKind } from '../../domain/kinds';
 
 type Input = Record<string, unknown>;
 
-/** Ancestors further up than this are treated as a cycle (a guard against corrupted data). */
-const MAX_CATEGORY_DEPTH = 100;
-
-/**
- * `parent` must be 0 or an existing category, and must not make the category its own ancestor:
- * walking up from the new parent must never reach the category being updated.
- */
-async function checkParent(services: Services, parent: number, self: number | null): Promise<void> {
-  if (parent === 0) return;
-  if (parent === self) throw new ValidationError({ parent: 'A category cannot be its own parent.' });
-  const categories = services.stores.categories;
-  let current = await categories.get(parent);
-  if (!current) {
-    const isTag = await services.stores.tags.exists(parent);
-    throw new ValidationError({
-      parent: isTag ? `${parent} is a tag, not a category.` : `There is no category with ID ${parent}.`,
-    });
-  }
-  if (self === null) return;
-  for (let depth = 0; depth < MAX_CATEGORY_DEPTH; depth++) {
-    const up = inLanguage(current, current.originalLang).parent ?? 0;
-    if (up === 0) return;
-    if (up === self)
-      throw new ValidationError({
-        parent: `Category ${parent} is a descendant of category ${self}; a category cannot become its own ancestor.`,
-      });
-    const next = await categories.get(up);
-    if (!next) return;
-    current = next;
-  }
-  throw new ValidationError({ parent: 'The category hierarchy is too deep.' });
-}
-
-async function termContent(
-  services: Services,
+function termContent(
   kind: TermKind,
   lang: Language,
   input: Input,
   existing: StoredRecord<TermDoc> | null,
-): Promise<Partial<TermDoc>> {
+): Partial<TermDoc> {
   const content: Partial<TermDoc> = {};
   if (input.name !== undefined) content.name = input.name as string;
   if (input.description !== undefined) {
@@ -67,9 +31,8 @@ async function termContent(
     content.slug = content.name ?? inLanguage(existing, lang).name;
   }
   if (kind === 'category' && input.parent !== undefined) {
-    const parent = (input.parent as number | null) ?? 0;
-    await checkParent(services, parent, existing?.id ?? null);
-    content.parent = parent;
+    // Checked with the tree locked, as the write commits (resource.ts).
+    content.parent = (input.parent as number | null) ?? 0;
   } else if (!existing) {
     content.parent = 0;
   }
@@ -88,7 +51,8 @@ export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
     writeSchema: termWriteSchema(kind),
     requiredOnCreate: ['name'],
     posts: false,
-    toContent: (services, ctx, input, existing) => termContent(services, kind, ctx.state.language, input, existing),
+    planContent: async (_services, ctx, input, existing) =>
+      readyContent(termContent(kind, ctx.state.language, input, existing)),
     onPermanentDelete: async (services, id) => {
       await services.stores.events.unlinkEverywhere(plural, id);
     },

@@ -6,7 +6,7 @@ import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import { inLanguage } from '../../storage/storedRecord';
 import type { PostDoc, VenueDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
-import { resourceRoutes, type ResourceDefinition } from '../resource';
+import { readyContent, resourceRoutes, type ResourceDefinition } from '../resource';
 import { VENUE_PLAIN_FIELDS, VENUE_REQUIRED_ON_CREATE, venueWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;
@@ -21,12 +21,12 @@ function assertCoordinatePair(content: Partial<VenueDoc>, existing: StoredRecord
   throw new ValidationError({ [missing]: 'geo_lat and geo_lng must be set (or cleared) together' });
 }
 
-async function toVenueContent(
+function toVenueContent(
   services: Services,
   ctx: RequestContext<Input>,
   input: Input,
   existing: StoredRecord<VenueDoc> | null,
-): Promise<Partial<VenueDoc>> {
+): Partial<VenueDoc> {
   const content = {
     ...postContent(input, existing as StoredRecord<PostDoc> | null, postContext(services, ctx, 'venue')),
     ...clearable(input, VENUE_PLAIN_FIELDS),
@@ -44,7 +44,7 @@ export const venueDefinition: ResourceDefinition<VenueDoc> = {
   writeSchema: venueWriteSchema,
   requiredOnCreate: VENUE_REQUIRED_ON_CREATE,
   posts: true,
-  toContent: toVenueContent,
+  planContent: async (services, ctx, input, existing) => readyContent(toVenueContent(services, ctx, input, existing)),
   onPermanentDelete: async (services, id) => {
     await services.stores.events.unlinkEverywhere('venues', id);
   },
