@@ -1,10 +1,15 @@
-import { getTimezone } from 'countries-and-timezones';
+import { getAllTimezones, getTimezone } from 'countries-and-timezones';
+
+/** The zone table's names by lower case: `europe/oslo` → `Europe/Oslo`. */
+const NAMES = new Map(Object.keys(getAllTimezones({ deprecated: true })).map((name) => [name.toLowerCase(), name]));
 
 /**
- * The IANA name of time zone `zone` (any case, links resolved: `asia/calcutta` → `Asia/Kolkata`,
- * `US/Eastern` → `America/New_York`), or null when it is not an IANA time zone. Intl knows which
- * zones exist, but names them as ICU does, by names IANA has retired (`Asia/Calcutta`,
- * `Europe/Kiev`); the zone table says what they are now. `UTC` stays `UTC`.
+ * The IANA name of time zone `zone`, or null when it is not an IANA time zone. Any case is
+ * accepted (`europe/paris` → `Europe/Paris`). A retired name is replaced by the one its zone has
+ * now (`Asia/Calcutta` → `Asia/Kolkata`, `US/Eastern` → `America/New_York`), as Intl does not:
+ * it names zones as ICU does. A zone that tzdata only links to another country's zone because
+ * their clocks agree since 1970 keeps its own name: `Europe/Oslo` stays Oslo, not Berlin, as in
+ * PHP's zone list. `UTC` stays `UTC`.
  */
 export function ianaTimeZone(zone: string): string | null {
   let known: string;
@@ -14,5 +19,9 @@ export function ianaTimeZone(zone: string): string | null {
     return null;
   }
   if (known === 'UTC') return known;
-  return getTimezone(known)?.aliasOf ?? known;
+  const named = NAMES.get(zone.toLowerCase()) ?? known;
+  const entry = getTimezone(named);
+  const target = entry?.aliasOf ? getTimezone(entry.aliasOf) : null;
+  const renamed = target && entry!.countries.includes(target.countries[0]!);
+  return renamed ? target.name : named;
 }

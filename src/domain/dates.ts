@@ -87,6 +87,15 @@ export function inWrittenOffset(text: string, at: DateTime): DateTime {
 }
 
 /**
+ * Whether the date text names a wall-clock time (a day, or a time written without an offset)
+ * rather than an instant (`now`, `±N days`, a unix timestamp, a time with an offset).
+ */
+export function namesWallClock(text: string): boolean {
+  const t = text.trim();
+  return !(t.toLowerCase() === 'now' || RELATIVE.test(t) || UNIX_SECONDS.test(t)) && writtenOffset(t) === null;
+}
+
+/**
  * Whether `text` is one of the accepted date forms of CONTRACT part 2, a real date within the
  * supported years: 'ok', 'format' or 'range'.
  */
@@ -146,6 +155,11 @@ function firstOccurrence(local: DateTime): DateTime {
   if (before <= local.offset) return local;
   const earlier = local.minus({ minutes: before - local.offset });
   return earlier.hour === local.hour && earlier.minute === local.minute ? earlier : local;
+}
+
+/** The same wall-clock time in `zone`, its first occurrence where clocks repeat it (see firstOccurrence). */
+export function sameWallClockIn(date: DateTime, zone: string): DateTime {
+  return firstOccurrence(date.setZone(zone, { keepLocalTime: true }));
 }
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');

@@ -8,6 +8,7 @@ import {
   outsideYearsMessage,
   parseDateInput,
   refusedDateMessage,
+  sameWallClockIn,
   toWire,
   type DateDetails,
 } from './dates';
@@ -61,7 +62,7 @@ export function resolveEventDates(
       }
     }
     if (!stored || !existing) throw new ValidationError({ [field]: `${field} is required` });
-    return DateTime.fromJSDate(stored, { zone: existing.timezone }).setZone(zone, { keepLocalTime: true });
+    return sameWallClockIn(DateTime.fromJSDate(stored, { zone: existing.timezone }), zone);
   };
 
   let start = pick('start_date', existing?.start).set({ millisecond: 0 });
@@ -129,11 +130,16 @@ function lookUpAbbreviation(date: DateTime): string {
     const name = date.setLocale(locale).offsetNameShort;
     if (name && !/^(GMT|UTC)[+-−]/.test(name) && /^[A-Z]{2,5}$/.test(name)) return name;
   }
-  const offset = date.offset;
-  const sign = offset < 0 ? '-' : '+';
-  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
-  const minutes = Math.abs(offset) % 60;
-  return `${sign}${hours}${minutes ? String(minutes).padStart(2, '0') : ''}`;
+  return offsetName(date.offset);
+}
+
+/** `+08`, `-0330`, or with seconds for a local mean time (`-045602`, New York before 1883). */
+export function offsetName(offsetMinutes: number): string {
+  const total = Math.round(Math.abs(offsetMinutes) * 60);
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const rest = seconds ? `${pad(minutes)}${pad(seconds)}` : minutes ? pad(minutes) : '';
+  return `${offsetMinutes < 0 ? '-' : '+'}${pad(hours)}${rest}`;
 }
 
 /**

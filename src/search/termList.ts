@@ -29,7 +29,6 @@ export async function listTerms(
   kind: TermKind,
   input: TermListInput,
   caller: Caller,
-  sent: string[],
 ): Promise<ListResult> {
   const page = pageRequest(input.page, input.per_page);
   const eventId = input.event ?? input.post;
@@ -40,8 +39,6 @@ export async function listTerms(
     input.parent ? requireTermIds(services, 'category', [input.parent], 'parent') : undefined,
   ]);
   const ids = event ? (inLanguage(event, event.originalLang)[PLURAL[kind]] ?? []) : undefined;
-  // The terms of a given event are what was asked for, used or not, unless hide_empty is sent.
-  const hideEmpty = event && !sent.includes('hide_empty') ? false : input.hide_empty;
   const response = await searchIndex<{ record: Record<string, unknown> }>(
     services,
     buildTermSearch(aliasName(services.config, kind, caller.lang), {
@@ -49,7 +46,7 @@ export async function listTerms(
       include: input.include?.length ? input.include : undefined,
       exclude: input.exclude,
       ids,
-      hideEmpty,
+      hideEmpty: input.hide_empty,
       parent: kind === 'category' ? input.parent : undefined,
       slugs: input.slug,
       orderby: input.orderby,

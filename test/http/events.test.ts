@@ -565,6 +565,10 @@ describe('events: dates and time zones', () => {
       ['Asia/Ho_Chi_Minh', 'Asia/Ho_Chi_Minh'],
       ['America/Argentina/Buenos_Aires', 'America/Argentina/Buenos_Aires'],
       ['Etc/UTC', 'UTC'],
+      // Zones tzdata links to another country's zone keep their own name (as in PHP's zone list).
+      ['Europe/Oslo', 'Europe/Oslo'],
+      ['atlantic/reykjavik', 'Atlantic/Reykjavik'],
+      ['Asia/Kuala_Lumpur', 'Asia/Kuala_Lumpur'],
     ]) {
       const res = await api.patch(`/events/${id}`, { timezone: sent });
       expect(res.body.timezone, sent).to.equal(stored);
@@ -645,6 +649,13 @@ describe('events: dates and time zones', () => {
       start_date: '2025-07-14 10:00:00',
       end_date: '2025-07-16 23:59:59',
     });
+    // An empty value (a form's unchecked box posted as `all_day=`) clears it, as null does.
+    for (const cleared of ['', null]) {
+      await api.patch(`/events/${res.body.id}`, { all_day: true });
+      const res2 = await api.patch(`/events/${res.body.id}`, { all_day: cleared });
+      expect(res2.status, JSON.stringify(res2.body)).to.equal(200);
+      expect(res2.body.all_day, String(cleared)).to.equal(false);
+    }
   });
 });
 

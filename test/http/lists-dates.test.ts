@@ -69,10 +69,16 @@ describe('lists: GET /events dates', () => {
     }
   });
 
-  it('widens a time with an offset to the day written, whatever day it is in the site time zone', async () => {
-    // 08:00 on D at +09:00 is 23:00 UTC the day before: the day meant is still D.
+  it("widens an instant (offset, timestamp, now) to its whole day there and compares it with each event's instant", async () => {
+    // D at +09:00 runs from 15:00 UTC the day before to 15:00 UTC on D: the Tokyo all-day event
+    // and the morning in UTC start in it; 23:30 in New York (04:30 UTC on the next day) does not.
     expect(await list(`start_date=${D}T08:00:00%2B09:00&end_date=${D}T20:00:00%2B09:00`)).to.deep.equal([
       ids['all day tokyo'],
+      ids['morning utc'],
+    ]);
+    // A timestamp's day is the site time zone's (UTC): from D 00:00 to the end of the next day.
+    const seconds = (iso: string) => DateTime.fromISO(iso, { zone: 'UTC' }).toSeconds();
+    expect(await list(`start_date=${seconds(`${D}T12:00:00`)}&end_date=${seconds(`${next}T02:00:00`)}`)).to.deep.equal([
       ids['morning utc'],
       ids['late new york'],
     ]);
@@ -104,9 +110,12 @@ describe('lists: GET /events dates', () => {
       ids['late new york'],
     ]);
     expect(await list(`starts_after=${day(3 * 365 - 1)}`)).to.deep.equal([ids['in three years']]);
-    expect(await list(`starts_after=${D} 09:00:00&starts_before=${D} 10:00:00&strict_dates=true`)).to.deep.equal([
+    // Strict, "before" excludes its bound as "after" does: the morning event starts at 10:00:00.
+    expect(await list(`starts_after=${D} 09:00:00&starts_before=${D} 10:00:00&strict_dates=true`)).to.deep.equal([]);
+    expect(await list(`starts_after=${D} 09:00:00&starts_before=${D} 10:00:01&strict_dates=true`)).to.deep.equal([
       ids['morning utc'],
     ]);
+    expect(await list(`ends_after=${D} 11:59:59&ends_before=${D} 12:00:00&strict_dates=true`)).to.deep.equal([]);
   });
 
   it('defaults to today (whole day) through two years, and lists an event still running only if it started in the window', async () => {
@@ -117,11 +126,14 @@ describe('lists: GET /events dates', () => {
     expect(await list(`start_date=${D}`)).not.to.include(ids['three days']);
   });
 
-  it('ends the default window at now + 2 years, or two years after a start_date past that (CONTRACT 7)', async () => {
+  it('ends the default window at now + 2 years, whatever the start_date (CONTRACT 7)', async () => {
     const sinceLastYear = await list(`start_date=${day(-400)}`);
     expect(sinceLastYear).to.include.members([ids['earlier today'], ids['in 500 days']]);
     expect(sinceLastYear).not.to.include(ids['in three years']);
-    expect(await list(`start_date=${day(2 * 365 + 100)}`)).to.deep.equal([ids['in three years']]);
+    expect(await list(`start_date=${day(2 * 365 + 100)}`)).to.deep.equal([]);
+    expect(await list(`start_date=${day(2 * 365 + 100)}&end_date=${day(4 * 365)}`)).to.deep.equal([
+      ids['in three years'],
+    ]);
   });
 
   it('keeps dates within the years 1 to 9999: the last day lists, beyond is a 400 naming the parameter', async () => {

@@ -82,8 +82,10 @@ describe('namespace index (GET /calendar/events/v1)', () => {
       [['GET'], 'List events'],
       [['POST'], 'Create an event'],
     ]);
-    const other = await request('GET', `${ROOT}?namespace=wp/v2`);
-    expect(other.status).to.equal(404);
-    expect(other.body.code).to.equal('rest_invalid_namespace');
+    for (const namespace of ['wp/v2', '']) {
+      const other = await request('GET', `${ROOT}?namespace=${namespace}`);
+      expect(other.status, namespace).to.equal(404);
+      expect(other.body.code).to.equal('rest_invalid_namespace');
+    }
   });
 });

@@ -128,6 +128,7 @@ describe('config', () => {
     expect(loadConfig({ DEFAULT_TIMEZONE: 'europe/paris' }).defaultTimezone).to.equal('Europe/Paris');
     expect(loadConfig({ DEFAULT_TIMEZONE: 'utc' }).defaultTimezone).to.equal('UTC');
     expect(loadConfig({ DEFAULT_TIMEZONE: 'Asia/Calcutta' }).defaultTimezone).to.equal('Asia/Kolkata');
+    expect(loadConfig({ DEFAULT_TIMEZONE: 'europe/amsterdam' }).defaultTimezone).to.equal('Europe/Amsterdam');
     expect(() => loadConfig({ DEFAULT_TIMEZONE: 'Mars/Olympus' })).to.throw(/DEFAULT_TIMEZONE/);
   });
 

@@ -20,18 +20,18 @@ export const eventListSchema = Joi.object({
   ...pagingParams(),
   start_date: date('Events starting at or after this date (default: now; the whole day unless strict_dates)'),
   end_date: date(
-    'Events starting at or before this date (default: now + 2 years, or two years after a start_date past that; the whole day unless strict_dates)',
+    'Events starting at or before this date (default: now + 2 years, whatever the start_date; the whole day unless strict_dates)',
   ),
-  starts_before: date('Events starting before the end of this day (this time with strict_dates)'),
-  starts_after: date('Events starting after the end of this day (this time with strict_dates)'),
-  ends_before: date('Events ending before the end of this day (this time with strict_dates)'),
-  ends_after: date('Events ending after the end of this day (this time with strict_dates)'),
+  starts_before: date('Events starting before the end of this day (before this time with strict_dates)'),
+  starts_after: date('Events starting after the end of this day (after this time with strict_dates)'),
+  ends_before: date('Events ending before the end of this day (before this time with strict_dates)'),
+  ends_after: date('Events ending after the end of this day (after this time with strict_dates)'),
   // "When set" (interface.md): present without a value (`?strict_dates`) is on.
   strict_dates: Joi.flag()
     .truthy('')
     .default(false)
     .description(
-      'Apply dates at the exact times given (set without a value: on); by default days are whole days, matched against the day each event shows in its own time zone',
+      'Apply dates at the exact times given (set without a value: on); by default each date stands for its whole day',
     ),
   search: text(500).description(
     'Full-text search (typo-tolerant, in the request language) over title, description, excerpt, venue, organizers, categories and tags',
@@ -81,9 +81,10 @@ export const eventListSchema = Joi.object({
 export function eventListRoutes(services: Services): RouteSpec[] {
   const description =
     'Events in the request language (each in its original language when not translated), ordered by start date then ID. ' +
-    'Default window: from the start of today to two years later (a later start_date alone: two years from it); dates run from year 1 to 9999; days are matched against the day each event shows in its own ' +
-    'time zone, texts without an offset are read in the site time zone, instants (with an offset, unix timestamps, now) are exact ' +
-    'with strict_dates. With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.';
+    'Default window: from now (the start of today in the site time zone unless strict_dates) to now + 2 years; dates run from year 1 to 9999. ' +
+    "Dates written without an offset (days, local times, today) compare each event's local time in its own time zone; instants (with an offset, unix timestamps, now, +N days) " +
+    "compare each event's instant, widened to their whole day in the offset written or the site time zone unless strict_dates. " +
+    'With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.';
   return [
     listRoute<EventListInput>(services.config, 'event', { description, input: eventListSchema }, (ctx) =>
       listEvents(services, ctx.input, { lang: ctx.state.language, principal: ctx.state.principal }),

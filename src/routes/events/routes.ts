@@ -68,7 +68,7 @@ async function planEventContent(
         start_date: input.start_date as string | undefined,
         end_date: input.end_date as string | undefined,
         timezone: input.timezone === null ? '' : (input.timezone as string | undefined),
-        all_day: input.all_day === null ? false : (input.all_day as boolean | undefined),
+        all_day: input.all_day === null || input.all_day === '' ? false : (input.all_day as boolean | undefined),
       },
       current,
       services.config.defaultTimezone,

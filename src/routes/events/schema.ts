@@ -49,9 +49,9 @@ export const eventWriteSchema = Joi.object({
       'IANA time zone of the event, stored under its canonical name (default: the site time zone); changing only the zone keeps the local times; null or "" resets it',
     ),
   all_day: Joi.flag()
-    .allow(null)
+    .allow(null, '')
     .description(
-      'Lasts the whole day: start snaps to 00:00:00, end to 23:59:59 (default false on create; kept on update unless sent)',
+      'Lasts the whole day: start snaps to 00:00:00, end to 23:59:59 (default false on create; kept on update unless sent; null or "" clears it)',
     ),
   cost: Joi.alternatives()
     // Text first: "12.50" stays the client's wording, not the number 12.5.

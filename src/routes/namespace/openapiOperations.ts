@@ -105,6 +105,14 @@ export function operationOf(route: RouteSpec, method: Method, t: DocTexts, bodie
     param.schema = { $ref: `${body}/properties/${name}` };
     parameters.push(param);
   }
+  if (route.access === 'write' && kindOf(route))
+    parameters.push({
+      name: 'Prefer',
+      in: 'header',
+      required: false,
+      description: t.headers.prefer,
+      schema: { type: 'string', enum: ['wait-for-index'] },
+    });
   const operation: Schema = {
     operationId: operationIdOf(route, method),
     tags: [route.resource],

@@ -48,7 +48,8 @@ function stringSchema(d: Description): Schema {
       if (pattern) schema.pattern = pattern;
     }
   }
-  if (d.invalid?.includes('') && schema.minLength === undefined) schema.minLength = 1;
+  // joi refuses an empty string unless it is allowed (an enum says what is, by itself).
+  if (!d.allow?.includes('') && !d.flags?.only && schema.minLength === undefined) schema.minLength = 1;
   return schema;
 }
 

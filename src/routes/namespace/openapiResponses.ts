@@ -109,6 +109,7 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
     415: ['rest_unsupported_media_type'],
     429: ['rest_rate_limited'],
     431: ['rest_headers_too_large'],
+    503: [...(listing ? ['search-unavailable'] : []), 'storage-unavailable'],
   };
   return codes[status] ?? [];
 }
@@ -133,6 +134,11 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
   const created = isCreate(route, method);
   const successHeaders: Record<string, unknown> = { ...contentLanguage };
   if (created) successHeaders.Location = header(t.headers.location, { type: 'string', format: 'uri' }, true);
+  if (route.access === 'write' && kind)
+    successHeaders['Preference-Applied'] = header(t.headers.preferenceApplied, {
+      type: 'string',
+      enum: ['wait-for-index'],
+    });
   if (listing) {
     successHeaders['X-Total'] = header(t.headers.total, { type: 'integer' }, true);
     successHeaders['X-Total-Pages'] = header(t.headers.totalPages, { type: 'integer' }, true);
@@ -148,7 +154,8 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
   // Every route validates i18n_language (400) and refuses a bad key (401; 429 after too many);
   // every write needs a key of a strong enough role (403) and is rate-limited (429); any method
   // that takes a body refuses one too large or of another type (413, 415); a request line or
-  // headers too large never reach a route (431).
+  // headers too large never reach a route (431); whatever reads records is 503 while MongoDB
+  // (or, for lists, Elasticsearch) is unavailable.
   const bodyStatuses = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) ? [413, 415] : [];
   const statuses = new Set([
     ...(route.errors ?? []),
@@ -158,12 +165,14 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
     431,
     ...bodyStatuses,
     ...(route.access === 'write' ? [403] : []),
+    ...(kind ? [503] : []),
   ]);
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const codes = errorCodes(status, route, kind, listing);
     const headers: Record<string, unknown> = { ...contentLanguage };
     if (status === 401) headers['WWW-Authenticate'] = header(t.headers.wwwAuthenticate, { type: 'string' }, true);
-    if (status === 429) headers['Retry-After'] = header(t.headers.retryAfter, { type: 'integer' }, true);
+    if (status === 429 || status === 503)
+      headers['Retry-After'] = header(t.headers.retryAfter, { type: 'integer' }, true);
     responses[String(status)] = {
       description: `${t.statuses[String(status)] ?? String(status)}${codes.length ? `. ${t.codes}: ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`,
       headers,

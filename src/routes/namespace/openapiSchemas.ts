@@ -178,7 +178,7 @@ function list(key: string, item: string): Schema {
 const argument: Schema = {
   type: 'object',
   properties: {
-    type: str,
+    type: { oneOf: [str, { type: 'array', items: str }], description: 'A JSON type, or the types accepted' },
     required: bool,
     default: {},
     enum: { type: 'array', items: {} },

@@ -38,6 +38,8 @@ export interface DocTexts {
   codes: string;
   headers: {
     contentLanguage: string;
+    prefer: string;
+    preferenceApplied: string;
     location: string;
     total: string;
     totalPages: string;
@@ -109,13 +111,18 @@ const en: DocTexts = {
     '413': 'Body too large',
     '415': 'Unsupported body media type',
     '431': 'Request line or headers too large (answered before routing, connection closed)',
+    '503': 'MongoDB or Elasticsearch is unavailable; retry after `Retry-After` seconds',
     '429': 'Too many writes or failed authentications; retry after `Retry-After` seconds',
     default:
       'Unexpected failure: 500 `rest_internal_error`, or 503 `search-unavailable` / `storage-unavailable` with `Retry-After`',
   },
   codes: 'Error codes',
   headers: {
-    contentLanguage: 'Language of the content returned',
+    contentLanguage:
+      'The request’s content language (CONTRACT 1); a record shown in its original language says so in `i18n_language`',
+    prefer:
+      '`wait-for-index`: answer once the change is searchable (at most 5 s; `Preference-Applied` tells whether it was)',
+    preferenceApplied: '`wait-for-index` when the change was searchable before the answer',
     location: 'rest_url of the created record',
     total: 'Number of matching records',
     totalPages: 'Number of pages',
@@ -188,13 +195,18 @@ const fr: DocTexts = {
     '413': 'Corps trop volumineux',
     '415': 'Type de corps non pris en charge',
     '431': 'Ligne de requête ou en-têtes trop volumineux (réponse avant le routage, connexion fermée)',
+    '503': 'MongoDB ou Elasticsearch est indisponible ; réessayez après `Retry-After` secondes',
     '429': 'Trop d’écritures ou d’authentifications échouées ; réessayer après `Retry-After` secondes',
     default:
       'Échec inattendu : 500 `rest_internal_error`, ou 503 `search-unavailable` / `storage-unavailable` avec `Retry-After`',
   },
   codes: 'Codes d’erreur',
   headers: {
-    contentLanguage: 'Langue du contenu renvoyé',
+    contentLanguage:
+      'La langue de contenu de la requête (CONTRACT 1) ; un enregistrement montré dans sa langue d’origine l’indique dans `i18n_language`',
+    prefer:
+      '`wait-for-index` : répondre une fois le changement cherchable (5 s au plus ; `Preference-Applied` indique si c’est le cas)',
+    preferenceApplied: '`wait-for-index` quand le changement était cherchable avant la réponse',
     location: 'rest_url de l’enregistrement créé',
     total: 'Nombre d’enregistrements correspondants',
     totalPages: 'Nombre de pages',
@@ -267,13 +279,18 @@ const de: DocTexts = {
     '413': 'Body zu groß',
     '415': 'Nicht unterstützter Medientyp des Bodys',
     '431': 'Anfragezeile oder Header zu groß (vor dem Routing beantwortet, Verbindung geschlossen)',
+    '503': 'MongoDB oder Elasticsearch ist nicht erreichbar; nach `Retry-After` Sekunden erneut versuchen',
     '429': 'Zu viele Schreibzugriffe oder fehlgeschlagene Anmeldungen; nach `Retry-After` Sekunden erneut versuchen',
     default:
       'Unerwarteter Fehler: 500 `rest_internal_error` oder 503 `search-unavailable` / `storage-unavailable` mit `Retry-After`',
   },
   codes: 'Fehlercodes',
   headers: {
-    contentLanguage: 'Sprache des gelieferten Inhalts',
+    contentLanguage:
+      'Die Inhaltssprache der Anfrage (CONTRACT 1); ein Datensatz in seiner Originalsprache nennt diese in `i18n_language`',
+    prefer:
+      '`wait-for-index`: erst antworten, wenn die Änderung durchsuchbar ist (höchstens 5 s; `Preference-Applied` zeigt, ob es so war)',
+    preferenceApplied: '`wait-for-index`, wenn die Änderung vor der Antwort durchsuchbar war',
     location: 'rest_url des angelegten Datensatzes',
     total: 'Anzahl der Treffer',
     totalPages: 'Anzahl der Seiten',

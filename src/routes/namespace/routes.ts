@@ -69,17 +69,18 @@ export function namespaceRoutes(table: RouteSpec[], config: Config): RouteSpec[]
       methods: ['GET'],
       path: '',
       resource: 'namespace',
+      response: 'namespace',
       summary: 'Namespace index: every route with its methods and arguments',
       access: 'read',
       input: Joi.object({
-        namespace: Joi.string().default(NAMESPACE).description('Namespace to describe'),
+        namespace: Joi.string().allow('').default(NAMESPACE).description('Namespace to describe'),
         context: Joi.string().valid('view', 'help').default('view').description('Scope of the description'),
         i18n_language: language(),
       }),
       errors: [404],
       handler: async (ctx: RequestContext<IndexInput>) => {
         if (ctx.input.namespace !== NAMESPACE) {
-          throw new NotFoundError('rest_invalid_namespace', `The namespace ${ctx.input.namespace} does not exist.`);
+          throw new NotFoundError('rest_invalid_namespace', `The namespace "${ctx.input.namespace}" does not exist.`);
         }
         ctx.body = namespaceIndex(table, restRoot(ctx, config), ctx.input.context);
       },

@@ -1,5 +1,5 @@
 import { PLURAL, type TermKind } from '../../domain/kinds';
-import { pagingParams, sentParams } from '../../http/listPage';
+import { pagingParams } from '../../http/listPage';
 import type { RouteSpec } from '../../http/types';
 import { Joi, id, idList, language, text } from '../../http/params';
 import { listTerms, type TermListInput } from '../../search/termList';
@@ -22,7 +22,7 @@ function termListSchema(kind: TermKind) {
       .description('Term attribute to sort by'),
     hide_empty: Joi.flag()
       .default(true)
-      .description(`Hide ${label} used by no published event (not applied by default when event/post is given)`),
+      .description(`Hide ${label} used by no published event (with post/event too: send false for a draft's ${label})`),
     ...(kind === 'category'
       ? {
           parent: Joi.number()
@@ -49,7 +49,7 @@ export function termListRoutes(services: Services, kind: TermKind): RouteSpec[] 
   return [
     listRoute<TermListInput>(services.config, kind, { description, input: termListSchema(kind) }, (ctx) => {
       const caller = { lang: ctx.state.language, principal: ctx.state.principal };
-      return listTerms(services, kind, ctx.input, caller, sentParams(ctx));
+      return listTerms(services, kind, ctx.input, caller);
     }),
   ];
 }

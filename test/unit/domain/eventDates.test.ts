@@ -130,6 +130,28 @@ describe('domain/eventDates', () => {
       expect(shown.timezone_abbr).to.equal('EDT');
     });
 
+    it('keeps a local time in the hour clocks repeat as its first occurrence when only the zone changes', () => {
+      const utcEvent = resolveEventDates(
+        { start_date: '2030-10-27 02:30:00', end_date: '2030-10-27 02:45:00' },
+        null,
+        'UTC',
+        NOW,
+      );
+      const moved = resolveEventDates({ timezone: 'Europe/Paris' }, utcEvent, 'UTC', NOW);
+      const created = resolveEventDates(
+        { start_date: '2030-10-27 02:30:00', end_date: '2030-10-27 02:45:00', timezone: 'Europe/Paris' },
+        null,
+        'UTC',
+        NOW,
+      );
+      expect([iso(moved.start), iso(moved.end)]).to.deep.equal([
+        '2030-10-27T00:30:00.000Z',
+        '2030-10-27T00:45:00.000Z',
+      ]);
+      expect([moved.start, moved.end]).to.deep.equal([created.start, created.end]);
+      expect(presentEventDates(moved).timezone_abbr).to.equal('CEST');
+    });
+
     it('keeps all_day unless sent, and snaps stored dates when it is turned on', () => {
       const kept = resolveEventDates({}, { ...stored, all_day: true }, 'UTC', NOW);
       expect(kept.all_day).to.equal(true);
@@ -208,6 +230,13 @@ describe('domain/eventDates', () => {
         ['Europe/Moscow', '1985-07-01T12:00:00Z', '+04'],
         ['America/Caracas', '2010-01-01T12:00:00Z', '-0430'],
         ['America/Indiana/Knox', '2000-01-01T12:00:00Z', 'EST'],
+      ]);
+    });
+
+    it('writes a local mean time offset with its seconds (New York before 1883: -4:56:02)', () => {
+      expectAbbreviations([
+        ['America/New_York', '1800-06-01T12:00:00Z', '-045602'],
+        ['Asia/Kolkata', '1800-06-01T12:00:00Z', '+055328'],
       ]);
     });
 

@@ -64,6 +64,16 @@ describe('domain/jsonLd', () => {
       utc_end_date: '2030-05-12 21:59:59',
     });
     expect([allDay.startDate, allDay.endDate]).to.deep.equal(['2030-05-10', '2030-05-12']);
+    // ISO 8601 offsets have no seconds: a local mean time is given in UTC, naming the same instant.
+    const meanTime = eventJsonLd({
+      ...base,
+      start_date: '1800-06-01 12:00:00',
+      end_date: '1800-06-01 13:00:00',
+      utc_start_date: '1800-06-01 16:56:02',
+      utc_end_date: '1800-06-01 17:56:02',
+      timezone: 'America/New_York',
+    });
+    expect([meanTime.startDate, meanTime.endDate]).to.deep.equal(['1800-06-01T16:56:02Z', '1800-06-01T17:56:02Z']);
   });
 
   it('builds a schema.org Event with location, organizer and offers', () => {

@@ -7,16 +7,22 @@ import { ValidationError } from '../../../src/errors';
 describe('search/eventDates', () => {
   const now = DateTime.fromISO('2026-03-10T15:45:30Z');
 
-  it('defaults to the start of today through the end of the day two years later, as wall-clock days', () => {
+  it('defaults to the start of today in the site time zone through the end of the day two years later, as instants', () => {
     expect(eventDateClauses({}, 'UTC', now)).to.deep.equal([
-      { field: 'start_local', op: 'gte', value: '2026-03-10T00:00:00' },
-      { field: 'start_local', op: 'lte', value: '2028-03-10T23:59:59' },
+      { field: 'start_utc', op: 'gte', value: '2026-03-10T00:00:00.000Z' },
+      { field: 'start_utc', op: 'lte', value: '2028-03-10T23:59:59.999Z' },
     ]);
   });
 
-  it('takes "today" in the site time zone', () => {
-    // 15:45 UTC is already 00:45 on the 11th in Tokyo.
+  it('takes "today" in the site time zone, and lists from its start wherever an event takes place', () => {
+    // 15:45 UTC is already 00:45 on the 11th in Tokyo: an event at 20:00 in New York on the 10th
+    // (01:00 UTC on the 11th) is still to come, so the bound is an instant, not a local day.
     expect(eventDateClauses({}, 'Asia/Tokyo', now)[0]).to.deep.equal({
+      field: 'start_utc',
+      op: 'gte',
+      value: '2026-03-10T15:00:00.000Z',
+    });
+    expect(eventDateClauses({ start_date: 'today' }, 'Asia/Tokyo', now)[0]).to.deep.equal({
       field: 'start_local',
       op: 'gte',
       value: '2026-03-11T00:00:00',
@@ -52,34 +58,45 @@ describe('search/eventDates', () => {
     });
   });
 
-  it('widens a time with an offset to the day as written, not the day it is in the site time zone', () => {
+  it('widens a time with an offset to its whole day in the offset written, compared as instants', () => {
     const input = { start_date: '2031-03-10T08:00:00+09:00', end_date: '2031-03-10 20:00:00+09:00' };
     expect(eventDateClauses(input, 'UTC', now)).to.deep.equal([
-      { field: 'start_local', op: 'gte', value: '2031-03-10T00:00:00' },
-      { field: 'start_local', op: 'lte', value: '2031-03-10T23:59:59' },
+      { field: 'start_utc', op: 'gte', value: '2031-03-09T15:00:00.000Z' },
+      { field: 'start_utc', op: 'lte', value: '2031-03-10T14:59:59.999Z' },
     ]);
     const lateWest = { start_date: '2031-03-10T23:30:00-05:00', end_date: '2031-03-10T23:30:00Z' };
     expect(eventDateClauses(lateWest, 'Europe/Paris', now).map((c) => c.value)).to.deep.equal([
-      '2031-03-10T00:00:00',
-      '2031-03-10T23:59:59',
+      '2031-03-10T05:00:00.000Z',
+      '2031-03-10T23:59:59.999Z',
     ]);
     // A timestamp has no written offset: its day is the site time zone's (1773360000 is 2026-03-13T00:00Z).
     expect(eventDateClauses({ start_date: '1773360000' }, 'America/New_York', now)[0]!.value).to.equal(
-      '2026-03-12T00:00:00',
+      '2026-03-12T04:00:00.000Z',
     );
   });
 
-  it('defaults end_date to now + 2 years, or two years after a start_date past that, at most 9999-12-31', () => {
-    const endFor = (start_date: string, zone = 'UTC') => eventDateClauses({ start_date }, zone, now)[1]?.value;
-    expect(endFor('2025-01-01'), 'a start in the past').to.equal('2028-03-10T23:59:59');
-    expect(endFor('2027-01-01')).to.equal('2028-03-10T23:59:59');
-    expect(endFor('2030-01-15'), 'a start past now + 2 years').to.equal('2032-01-15T23:59:59');
-    expect(endFor('9999-06-01')).to.equal('9999-12-31T23:59:59');
-    expect(endFor('9999-06-01', 'America/Los_Angeles')).to.equal('9999-12-31T23:59:59');
-    expect(
-      eventDateClauses({ start_date: '9999-06-01 00:00:00', strict_dates: true }, 'America/Los_Angeles', now)[1],
-      'strict, west of UTC: the last second that is still 9999 in UTC',
-    ).to.deep.equal({ field: 'start_utc', op: 'lte', value: '9999-12-31T23:59:59.000Z' });
+  it('reads every form without an offset as a wall-clock time, even in an hour the site time zone skips', () => {
+    const strict = (start_date: string) =>
+      eventDateClauses({ start_date, strict_dates: true }, 'America/New_York', now)[0];
+    // New York skips 02:00-03:00 on 2031-03-09; an event there in Paris or UTC still starts at 02:45.
+    expect(strict('2031-03-09 02:29:00')).to.deep.equal({
+      field: 'start_local',
+      op: 'gte',
+      value: '2031-03-09T02:29:00',
+    });
+    for (const form of ['2031-03-10T10', '2031-03-10T10:00', '2031-W11-1T10:00', '2031-069T10:00'])
+      expect(strict(form), form).to.deep.equal({ field: 'start_local', op: 'gte', value: '2031-03-10T10:00:00' });
+  });
+
+  it('defaults end_date to now + 2 years whatever the start_date (CONTRACT 7), and keeps bounds within the years 1-9999', () => {
+    const endFor = (start_date: string) => eventDateClauses({ start_date }, 'UTC', now)[1]?.value;
+    expect(endFor('2025-01-01'), 'a start in the past').to.equal('2028-03-10T23:59:59.999Z');
+    expect(endFor('2030-01-15'), 'a start past now + 2 years: an empty window').to.equal('2028-03-10T23:59:59.999Z');
+    const edges = { start_date: '0001-01-01T10:00:00+09:00', end_date: '9999-12-31T10:00:00-08:00' };
+    expect(eventDateClauses(edges, 'UTC', now).map((c) => c.value)).to.deep.equal([
+      '0001-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+    ]);
   });
 
   it('bounds starts_* and ends_* at the end of their day and drops the default window', () => {
@@ -88,6 +105,14 @@ describe('search/eventDates', () => {
       { field: 'end_local', op: 'lte', value: '2026-05-31T23:59:59' },
     ]);
     expect(eventDateClauses({ start_date: '2026-05-01', starts_before: '2026-05-03' }, 'UTC', now)).to.have.length(3);
+  });
+
+  it('excludes the bound of starts_before and ends_before when strict, as starts_after and ends_after always do', () => {
+    const input = { starts_before: '2026-05-01 10:00:00', ends_after: '2026-05-01 09:00:00', strict_dates: true };
+    expect(eventDateClauses(input, 'UTC', now)).to.deep.equal([
+      { field: 'start_local', op: 'lt', value: '2026-05-01T10:00:00' },
+      { field: 'end_local', op: 'gt', value: '2026-05-01T09:00:00' },
+    ]);
   });
 
   it('bounds a calendar day as the same day at midnight, in any zone, strict or not', () => {

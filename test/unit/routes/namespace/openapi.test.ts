@@ -86,8 +86,15 @@ describe('openapi: joi schemas → OpenAPI schemas', () => {
       minimum: 0,
       exclusiveMinimum: true,
     });
-    expect(schemaOf(Joi.string().uri().max(2000))).to.deep.equal({ type: 'string', maxLength: 2000, format: 'uri' });
+    expect(schemaOf(Joi.string().uri().max(2000))).to.deep.equal({
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      format: 'uri',
+    });
     expect(schemaOf(text(10).invalid(''))).to.include({ type: 'string', maxLength: 10, minLength: 1 });
+    // joi refuses "" unless allowed: the schema says so.
+    expect(schemaOf(Joi.string().allow(''))).to.deep.equal({ type: 'string' });
   });
 
   it('documents Joi.list, Joi.flag and Joi.dateInput with their accepted forms', () => {
@@ -121,7 +128,11 @@ describe('openapi: joi schemas → OpenAPI schemas', () => {
     expect(joiToSchema(venue.describe() as never, en)).to.deep.equal({
       anyOf: [
         { type: 'integer' },
-        { type: 'object', properties: { venue: { type: 'string' }, city: { type: 'string' } }, required: ['venue'] },
+        {
+          type: 'object',
+          properties: { venue: { type: 'string', minLength: 1 }, city: { type: 'string', minLength: 1 } },
+          required: ['venue'],
+        },
       ],
     });
   });
@@ -164,7 +175,12 @@ describe('openapi: the document of a table', () => {
     const update = doc.paths['/venues/by-slug/{slug}']!;
     expect(Object.keys(update)).to.deep.equal(['post', 'put', 'patch']);
     const params = update.patch!.parameters as Record<string, unknown>[];
-    expect(params.map((p) => `${p.in}:${p.name}`)).to.deep.equal(['path:slug', 'query:slug', 'query:i18n_language']);
+    expect(params.map((p) => `${p.in}:${p.name}`)).to.deep.equal([
+      'path:slug',
+      'query:slug',
+      'query:i18n_language',
+      'header:Prefer',
+    ]);
     expect((update.patch!.requestBody as any).content).to.have.keys(
       'application/json',
       'application/x-www-form-urlencoded',
@@ -172,7 +188,10 @@ describe('openapi: the document of a table', () => {
     );
     expect(update.patch!.security).to.deep.equal([{ bearerAuth: [] }]);
     const create = doc.paths['/venues']!.post! as any;
-    expect(create.responses).to.have.keys('201', '400', '401', '403', '413', '415', '429', '431', 'default');
+    expect(create.responses).to.have.keys('201', '400', '401', '403', '413', '415', '429', '431', '503', 'default');
+    expect(create.responses['201'].headers).to.have.property('Preference-Applied');
+    expect(create.responses['503'].description).to.include('`storage-unavailable`');
+    expect(create.responses['503'].headers).to.have.property('Retry-After');
     // Any body may be refused (413, 415); a request line or headers too large never reach a route (431).
     expect((update.patch as any).responses).to.include.keys('413', '415', '431');
     expect((doc.paths['/venues']!.get as any).responses)
@@ -188,6 +207,8 @@ describe('openapi: the document of a table', () => {
       $ref: '#/components/schemas/VenueList',
     });
     expect(list.responses['404'].description).to.include('`venue-archive-page-not-found`');
+    expect(list.responses['503'].description).to.include('`search-unavailable`, `storage-unavailable`');
+    expect(list.parameters.map((p: any) => p.in)).not.to.include('header');
     expect(list.parameters.find((p: any) => p.name === 'ids')).to.include({ style: 'form', explode: false });
     const remove = doc.paths['/venues/{id}']!.delete! as any;
     expect(remove.responses['410'].description).to.include('`venue-is-in-trash`');
