@@ -86,7 +86,15 @@ function filters(q: EventQuery): estypes.QueryDslQueryContainer[] {
 
 function distanceSort(near: GeoFilter, order: 'asc' | 'desc'): estypes.SortCombinations {
   return {
-    _geo_distance: { location: { lat: near.lat, lon: near.lng }, order, unit: near.unit, distance_type: 'arc' },
+    // `mode: min`: an event with several venues is as far as its nearest, in either order
+    // (Elasticsearch takes the farthest for a descending sort otherwise).
+    _geo_distance: {
+      location: { lat: near.lat, lon: near.lng },
+      order,
+      mode: 'min',
+      unit: near.unit,
+      distance_type: 'arc',
+    },
   } as estypes.SortCombinations;
 }
 

@@ -25,9 +25,13 @@ export function fullTextQuery(
       { match: { [plainField]: { query: word, operator: 'and', fuzziness: 'AUTO' } } },
     ]),
   );
-  // Stop words match anything by stem: some word must be in the text as written, so `the` alone
-  // is not every record.
-  const someWord: estypes.QueryDslQueryContainer = { match: { [plainField]: { query: search, fuzziness: 'AUTO' } } };
+  // Stop words match anything by stem: some word must match by a stem it has (a stop word has
+  // none) or as written, so `the` alone is not every record, while `family` finds `families`
+  // (three edits apart, one stem).
+  const someWord = boolQuery({ minimum_should_match: 1 }, [
+    { match: { [textField]: { query: search } } },
+    { match: { [plainField]: { query: search, fuzziness: 'AUTO' } } },
+  ]);
   return boolQuery(
     {
       must: [

@@ -39,11 +39,17 @@ function searchedText(lang: Language): estypes.MappingProperty {
   return { ...text(lang), fields: PLAIN_FIELDS } as estypes.MappingProperty;
 }
 
+/**
+ * Longest text a `sort` sub-field keeps: past every name the API accepts (titles: 500), which
+ * would otherwise have no sort value and come last in either order.
+ */
+const SORT_KEY_MAX_CHARS = 1_000;
+
 /** A text field searchable in `lang` with a keyword sub-field `sort` for exact match and order. */
 function sortableText(lang: Language, copyTo?: string, more: Properties = {}): estypes.MappingProperty {
   return {
     ...text(lang, copyTo),
-    fields: { sort: { type: 'keyword', normalizer: SORT_NORMALIZER, ignore_above: 256 }, ...more },
+    fields: { sort: { type: 'keyword', normalizer: SORT_NORMALIZER, ignore_above: SORT_KEY_MAX_CHARS }, ...more },
   } as estypes.MappingProperty;
 }
 

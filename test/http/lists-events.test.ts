@@ -154,6 +154,10 @@ describe('lists: GET /events filters', () => {
   it('filters by categories and tags, by ID or slug; unknown ones are 400', async () => {
     expect(await list(`categories=${category.id}`)).to.deep.equal([ids['Jazz Night']]);
     expect(await list(`categories[]=${category.slug}`)).to.deep.equal([ids['Jazz Night']]);
+    // A slug however it is written, as by-slug routes take it: case and accents do not matter.
+    expect(await list(`categories=${encodeURIComponent(category.slug.toUpperCase())}`)).to.deep.equal([
+      ids['Jazz Night'],
+    ]);
     const unknownCategory = await api.get(`/events?categories=no-such-category-${tag}`);
     expect(unknownCategory.status).to.equal(400);
     expect(unknownCategory.body.data.params).to.have.property('categories');
@@ -232,6 +236,40 @@ describe('lists: GET /events filters', () => {
     expect(onlyLat.body.data.params).to.have.property('geoloc_lng');
     const distanceWithoutPoint = await api.get('/events?orderby=distance');
     expect(distanceWithoutPoint.status).to.equal(400);
+  });
+
+  it('orders titles up to their full length (500 characters) alphabetically, in either order', async () => {
+    const titled = unique('titled');
+    const titles = [`A${'a'.repeat(299)}`, 'Middle title', `Z${'z'.repeat(499)}`];
+    const created = [];
+    for (const title of titles)
+      created.push(
+        (await create('/events', { title, start_date: daysFromNow(8), end_date: daysFromNow(8), tags: [titled] })).id,
+      );
+    await settle();
+    expect(await listIds(`/events?tags=${titled}&orderby=title`)).to.deep.equal(created);
+    expect(await listIds(`/events?tags=${titled}&orderby=title&order=desc`)).to.deep.equal([...created].reverse());
+  });
+
+  it('measures an event with several venues to its nearest venue, in either order', async () => {
+    const twoCities = unique('twocities');
+    const { id } = await create('/events', {
+      title: 'Paris and Lyon',
+      start_date: daysFromNow(9),
+      end_date: daysFromNow(9),
+      venue: [venueParis, venueLyon],
+      tags: [twoCities],
+    });
+    await settle();
+    for (const order of ['asc', 'desc']) {
+      const res = await api.get(
+        `/events?tags=${twoCities}&geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=10&geoloc_unit=km&orderby=distance&order=${order}`,
+      );
+      expect(
+        res.body.events.map((e: { id: number; distance: number }) => [e.id, e.distance]),
+        order,
+      ).to.deep.equal([[id, 0]]);
+    }
   });
 
   it('filters by post_parent, which must be an existing event', async () => {
@@ -347,5 +385,13 @@ describe('lists: GET /events filters', () => {
       ids['Jazz Night'],
       ids['Jazz Night Encore'],
     ]);
+  });
+
+  it('finds a word by its stem however far it is written from the text (family → families)', async () => {
+    const description = 'Fun for all the families from nearby cities, with galleries open.';
+    expect((await api.patch(`/events/${ids['Poetry Reading']}`, { description })).status).to.equal(200);
+    await settle();
+    for (const text of ['family', 'city%20gallery', 'families', 'the%20family'])
+      expect(await list(`search=${text}`), text).to.deep.equal([ids['Poetry Reading']]);
   });
 });

@@ -33,7 +33,7 @@ describe('search/queries', () => {
     const byDistance = buildEventSearch('events', { ...base, near, orderby: 'distance', order: 'desc' });
     expect(byDistance.distanceSortIndex).to.equal(0);
     expect((byDistance.request.sort as object[])[0]).to.deep.include({
-      _geo_distance: { location: { lat: 1, lon: 2 }, order: 'desc', unit: 'km', distance_type: 'arc' },
+      _geo_distance: { location: { lat: 1, lon: 2 }, order: 'desc', mode: 'min', unit: 'km', distance_type: 'arc' },
     });
   });
 
