@@ -97,6 +97,13 @@ function corsOrigins(setting: string): '*' | string[] {
   });
 }
 
+/** An http(s) address links are built on: every link appends a path to it, so no query or fragment. */
+const baseUrl = () =>
+  Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .pattern(/^[^?#]*$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be an address without a query (?) or fragment (#)' });
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   HOST: Joi.string().hostname().default(DEFAULT_HOST),
@@ -106,10 +113,8 @@ const schema = Joi.object({
   CORS_ORIGINS: Joi.string()
     .custom((value: string) => corsOrigins(value), 'origins')
     .default(DEFAULT_CORS_ORIGINS),
-  SITE_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default(DEFAULT_SITE_URL),
-  PUBLIC_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  SITE_URL: baseUrl().default(DEFAULT_SITE_URL),
+  PUBLIC_API_URL: baseUrl(),
   DEFAULT_LANGUAGE: Joi.string()
     .valid(...LANGUAGES)
     .default(DEFAULT_LANGUAGE),

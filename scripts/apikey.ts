@@ -5,7 +5,7 @@ import { ApiKeyStore, ROLES, type ApiKeyRecord } from '../src/auth/apiKeys';
 import { readRunningState } from '../src/embedded/embeddedServices';
 import type { Role } from '../src/http/types';
 import { connectMongo } from '../src/storage/mongo';
-import { withoutPassword } from '../src/ops/cli';
+import { mongoUnreachable, parseArgsProblem } from '../src/ops/cli';
 import { UnreachableError, UsageError } from '../src/ops/opsError';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
@@ -25,8 +25,7 @@ function parseCommand(argv: string[]): Command {
       strict: true,
     });
   } catch (err) {
-    // node's own messages span several sentences; keep the first and add the usage.
-    throw new UsageError(`${(err as Error).message.split('. ')[0]}; ${USAGE}`);
+    throw new UsageError(`${parseArgsProblem((err as Error).message)}; ${USAGE}`);
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
@@ -108,7 +107,7 @@ async function mongoUrl(configured: string | undefined): Promise<string> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+  if (argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
     return 0;
   }
@@ -119,9 +118,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     connection = await connectMongo({ ...config.mongo, url });
   } catch (err) {
-    throw new UnreachableError(`could not connect to MongoDB at ${withoutPassword(url)}: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new UnreachableError(mongoUnreachable(url, err as Error), { cause: err });
   }
   try {
     const keys = new ApiKeyStore(connection.db);

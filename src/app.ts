@@ -39,7 +39,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     negotiateLanguage(deps.config.defaultLanguage),
   ]);
   app.use(requestId(deps.log));
-  if (deps.metrics) app.use(requestMetrics(deps.metrics));
+  if (deps.metrics) app.use(requestMetrics(deps.metrics, router));
   app.use(crossOriginAccess(deps.config.http.corsOrigins));
   app.use(noSniff());
   app.use(errorBoundary(deps.config.defaultLanguage));

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from '../config';
 import { acquireServices, withServerUrls, type RunningServices } from './embedded/embeddedServices';
 import { stopLaunched } from './embedded/managedProcess';
 import { createLogger, type Logger } from './log';
-import { withoutPassword } from './ops/cli';
+import { mongoUnreachable } from './ops/cli';
 import { startServer, type RunningServer } from './server';
 import { openServices, type Services } from './services';
 import { ensureSearchIndexes } from './search/ensureIndexes';
@@ -69,9 +69,7 @@ async function start(config: Config, log: Logger, open: Started): Promise<void> 
     config = withServerUrls(config, embedded);
   }
   const services = await openServices(config, log).catch((err: Error) => {
-    throw new Error(
-      `could not connect to MongoDB at ${withoutPassword(config.mongo.url as string)} (${err.message.split('\n')[0]}): start it or set MONGO_URL`,
-    );
+    throw new Error(mongoUnreachable(config.mongo.url as string, err));
   });
   open.services = services;
   if (config.auth.bootstrapAdminKey && (await services.apiKeys.count()) === 0) {

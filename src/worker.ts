@@ -4,6 +4,7 @@ import { withRunningServerUrls } from './embedded/embeddedServices';
 import { createLogger } from './log';
 import { startSyncWorker } from './search/syncWorker';
 import { openServices } from './services';
+import { mongoUnreachable } from './ops/cli';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 
@@ -13,6 +14,10 @@ const PROJECT_ROOT = path.resolve(__dirname, '..');
  * SIGTERM / SIGINT: the batch in flight is finished and flushed, its leases completed or released.
  */
 async function main(): Promise<void> {
+  if (process.argv.length > 2) {
+    console.error(`calendar worker: takes no arguments, only settings (see the README's configuration table)`);
+    process.exit(2);
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -26,7 +31,9 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const resolved = await withRunningServerUrls(config, PROJECT_ROOT);
   if (!resolved) throw new Error('set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first');
-  const services = await openServices(resolved, log);
+  const services = await openServices(resolved, log).catch((err: Error) => {
+    throw new Error(mongoUnreachable(resolved.mongo.url as string, err));
+  });
   const worker = startSyncWorker(services);
   log.info({ owner: worker.owner }, 'sync worker started');
 

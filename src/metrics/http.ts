@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { pathLanguageOf } from '../http/language';
+import type { ApiRouter } from '../http/router';
 import type { AppContext, AppState } from '../http/types';
 import type { Metrics } from './registry';
 
@@ -10,8 +11,13 @@ const OUTSIDE_NAMESPACE = new Set(['/healthz', '/readyz', '/metrics']);
  * The route label: the route table's pattern (`/calendar/events/v1/events/:id`, whatever the
  * language prefix), never the raw URL, so that the number of series stays bounded.
  */
-export function routeLabel(ctx: AppContext): string {
-  const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+export function routeLabel(ctx: AppContext, router?: Pick<ApiRouter, 'match'>): string {
+  let matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+  // Refused before routing (401, 429): the route the request was for, when there is one.
+  if (typeof matched !== 'string' && router) {
+    const match = router.match(ctx.path, ctx.method);
+    if (match?.route) matched = match.pathAndMethod.at(-1)?.path;
+  }
   if (typeof matched === 'string') {
     const prefix = pathLanguageOf(matched);
     return prefix ? matched.slice(prefix.length + 1) : matched;
@@ -20,7 +26,7 @@ export function routeLabel(ctx: AppContext): string {
 }
 
 /** Records every request's latency by method, route pattern and final status. */
-export function requestMetrics(metrics: Metrics): Middleware<AppState> {
+export function requestMetrics(metrics: Metrics, router?: Pick<ApiRouter, 'match'>): Middleware<AppState> {
   return async (ctx, next) => {
     const stop = metrics.httpDuration.startTimer();
     try {
@@ -28,7 +34,7 @@ export function requestMetrics(metrics: Metrics): Middleware<AppState> {
     } finally {
       stop({
         method: METHODS.has(ctx.method) ? ctx.method : 'OTHER',
-        route: routeLabel(ctx),
+        route: routeLabel(ctx, router),
         status: String(ctx.status),
       });
     }

@@ -5,7 +5,7 @@ import { withRunningServerUrls } from '../embedded/embeddedServices';
 import { createLogger } from '../log';
 import { createSearchClient, pingSearch } from '../search/client';
 import { openServices, type Services } from '../services';
-import { InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
+import { HelpRequested, InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
 import { PLURAL, RECORD_KINDS, type RecordKind } from '../domain/kinds';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -16,12 +16,12 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   options: T,
   usage: string,
 ) {
+  if (argv.includes('-h') || argv.includes('--help')) throw new HelpRequested(usage);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true, tokens: true });
   } catch (err) {
-    // node's own messages span several sentences; keep the first and add the usage.
-    throw new UsageError(`${(err as Error).message.split('. ')[0]}; ${usage}`);
+    throw new UsageError(`${parseArgsProblem((err as Error).message)}; ${usage}`);
   }
   // parseArgs keeps the last of a repeated flag: `--kind events --kind venues` would rebuild venues only.
   const seen = new Set<string>();
@@ -31,6 +31,16 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
     seen.add(token.name);
   }
   return parsed.values;
+}
+
+/** node's parseArgs message in one line: its first sentence, and how to write a value starting with a dash. */
+export function parseArgsProblem(message: string): string {
+  const [first] = message.split(/\.\s+/);
+  const flag = /'(--[\w-]+)'/.exec(message)?.[1];
+  // `--batch -5`: the value looks like an option.
+  return /argument is ambiguous/.test(message) && flag
+    ? `${flag} needs a value: one that starts with "-" is written ${flag}=VALUE`
+    : (first ?? message);
 }
 
 const KIND_BY_NAME = new Map<string, RecordKind>(RECORD_KINDS.map((kind) => [PLURAL[kind], kind]));
@@ -69,6 +79,11 @@ export function parsePositiveInt(
 /** `url` with any password in it masked, for messages and logs. */
 export function withoutPassword(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+/** One line saying which MongoDB did not answer and what to do (the API, the worker and the ops scripts). */
+export function mongoUnreachable(url: string, err: Error): string {
+  return `could not connect to MongoDB at ${withoutPassword(url)} (${err.message.split('\n')[0]}): start it (npm run services:start) or set MONGO_URL`;
 }
 
 /** MONGO_URL / ELASTICSEARCH_URL, else the servers of `npm run services:start`. */
@@ -115,38 +130,51 @@ export async function connectForOps({ needsSearch = true } = {}): Promise<Servic
   try {
     return await openServices(config, log);
   } catch (err) {
-    throw new UnreachableError(
-      `could not connect to MongoDB at ${withoutPassword(config.mongo.url as string)} (${(err as Error).message.split('\n')[0]}): start it (npm run services:start) or set MONGO_URL`,
-    );
+    throw new UnreachableError(mongoUnreachable(config.mongo.url as string, err as Error));
   }
 }
 
 /** A Ctrl-C this soon after the first is the same one, relayed. */
 const SECOND_INTERRUPT_AFTER_MS = 1_000;
 
+/** Exit codes of a run stopped by a signal (128 + its number, as shells report it). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
 /**
- * Runs a script's main: Ctrl-C aborts `signal` (the operation cleans up; a second Ctrl-C
- * exits at once); errors become one line on stderr. Exit codes: main's, 2 for usage and
- * configuration mistakes, 3 when MongoDB or Elasticsearch cannot be reached, 130 when
- * interrupted, 1 for any other failure.
+ * Runs a script's main: Ctrl-C or SIGTERM (a service manager, `timeout`, a cancelled CI job)
+ * aborts `signal`, the operation cleans up, and a second one exits at once; errors become one
+ * line on stderr; `-h`/`--help` prints the usage. Exit codes: main's, 2 for usage and
+ * configuration mistakes, 3 when MongoDB or Elasticsearch cannot be reached, 130 (Ctrl-C) or 143
+ * (SIGTERM) when interrupted, 1 for any other failure.
  */
 export function runCli(name: string, main: (argv: string[], signal: AbortSignal) => Promise<number>): void {
   const controller = new AbortController();
   let interruptedAt = 0;
-  process.on('SIGINT', () => {
-    // One Ctrl-C can arrive twice: from the terminal and relayed by a wrapper (npm, tsx) in the
-    // same process group. Only a second one that a person pressed quits without cleaning up.
-    if (controller.signal.aborted) {
-      if (Date.now() - interruptedAt >= SECOND_INTERRUPT_AFTER_MS) process.exit(130);
-      return;
-    }
-    interruptedAt = Date.now();
-    process.stderr.write(`\n${name}: interrupting, cleaning up (Ctrl-C again to quit at once)\n`);
-    controller.abort();
-  });
+  let interruptedBy: keyof typeof SIGNAL_EXIT = 'SIGINT';
+  for (const signal of Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]) {
+    process.on(signal, () => {
+      // One Ctrl-C can arrive twice: from the terminal and relayed by a wrapper (npm, tsx) in the
+      // same process group. Only a second one sent later quits without cleaning up.
+      if (controller.signal.aborted) {
+        if (Date.now() - interruptedAt >= SECOND_INTERRUPT_AFTER_MS) process.exit(SIGNAL_EXIT[interruptedBy]);
+        return;
+      }
+      interruptedAt = Date.now();
+      interruptedBy = signal;
+      const again = signal === 'SIGINT' ? 'Ctrl-C again' : 'a second SIGTERM';
+      process.stderr.write(
+        `\n${name}: ${signal === 'SIGINT' ? 'interrupting' : 'terminating'}, cleaning up (${again} to quit at once)\n`,
+      );
+      controller.abort();
+    });
+  }
   main(process.argv.slice(2), controller.signal).then(
     (code) => process.exit(code),
     (err: Error) => {
+      if (err instanceof HelpRequested) {
+        console.log(err.message);
+        process.exit(0);
+      }
       const message =
         err instanceof OpsError || err instanceof UsageError || err instanceof ConfigError
           ? err.message
@@ -154,7 +182,7 @@ export function runCli(name: string, main: (argv: string[], signal: AbortSignal)
       console.error(`${name}: ${message}`);
       if (err instanceof UsageError || err instanceof ConfigError) process.exit(2);
       if (err instanceof UnreachableError) process.exit(3);
-      process.exit(err instanceof InterruptedError ? 130 : 1);
+      process.exit(err instanceof InterruptedError ? SIGNAL_EXIT[interruptedBy] : 1);
     },
   );
 }

@@ -17,3 +17,8 @@ export class InterruptedError extends OpsError {
 export class UnreachableError extends OpsError {
   override name = 'UnreachableError';
 }
+
+/** `-h` or `--help`: the usage is printed on stdout (exit 0). */
+export class HelpRequested extends Error {
+  override name = 'HelpRequested';
+}

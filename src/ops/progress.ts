@@ -15,6 +15,8 @@ export interface ProgressSummary {
   label: string;
   records: number;
   errors: number;
+  /** What `errors` counts, singular (`error`, `difference`). */
+  noun?: string;
   seconds: number;
   recordsPerSecond: number;
 }
@@ -30,10 +32,12 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** Print nothing (the summary is still returned). */
   silent?: boolean;
+  /** What the second counter counts, singular: `error` (default), `difference`... */
+  noun?: string;
 }
 
 /** Creates the progress display of one task; an ops function receives a factory of these. */
-export type ProgressFactory = (label: string, total: number) => Progress;
+export type ProgressFactory = (label: string, total: number, noun?: string) => Progress;
 
 const DEFAULT_INTERVAL_MS = 5_000;
 
@@ -41,8 +45,10 @@ export function formatRate(recordsPerSecond: number): string {
   return recordsPerSecond >= 100 ? String(Math.round(recordsPerSecond)) : recordsPerSecond.toFixed(1);
 }
 
+const counted = (n: number, noun = 'error') => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export function formatSummary(summary: ProgressSummary): string {
-  const errors = `${summary.errors} error${summary.errors === 1 ? '' : 's'}`;
+  const errors = counted(summary.errors, summary.noun);
   return `${summary.label}: ${summary.records} records in ${summary.seconds.toFixed(1)} s (${formatRate(summary.recordsPerSecond)} records/s), ${errors}`;
 }
 
@@ -53,11 +59,18 @@ function formatEta(seconds: number): string {
 }
 
 /** One plain progress line: `reindex events: 1200/5000 (24%), 850 records/s, ETA 5s, 0 errors`. */
-export function progressLine(label: string, done: number, total: number, errors: number, elapsedMs: number): string {
+export function progressLine(
+  label: string,
+  done: number,
+  total: number,
+  errors: number,
+  elapsedMs: number,
+  noun?: string,
+): string {
   const rate = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
   const share = total > 0 ? `/${total} (${Math.floor((Math.min(done, total) * 100) / total)}%)` : '';
   const eta = total > 0 && rate > 0 ? `, ETA ${formatEta(Math.max(0, total - done) / rate)}` : '';
-  return `${label}: ${done}${share}, ${formatRate(rate)} records/s${eta}, ${errors} error${errors === 1 ? '' : 's'}`;
+  return `${label}: ${done}${share}, ${formatRate(rate)} records/s${eta}, ${counted(errors, noun)}`;
 }
 
 export function startProgress(options: ProgressOptions): Progress {
@@ -71,7 +84,7 @@ export function startProgress(options: ProgressOptions): Progress {
   if (!options.silent && tty) {
     bar = new SingleBar({
       stream,
-      format: `${options.label} [{bar}] {percentage}% | {value}/{total} | {rate}/s | ETA {eta_formatted} | {errors} errors`,
+      format: `${options.label} [{bar}] {percentage}% | {value}/{total} | {rate}/s | ETA {eta_formatted} | {errors} ${options.noun ?? 'error'}s`,
       hideCursor: true,
       etaBuffer: 50,
       // `tty` forced on a stream that is not a terminal: draw anyway, line by line.
@@ -80,7 +93,7 @@ export function startProgress(options: ProgressOptions): Progress {
     bar.start(Math.max(options.total, 1), 0, { rate: '0', errors: 0 });
   } else if (!options.silent) {
     const print = () =>
-      stream.write(`${progressLine(options.label, done, options.total, errors, Date.now() - started)}\n`);
+      stream.write(`${progressLine(options.label, done, options.total, errors, Date.now() - started, options.noun)}\n`);
     timer = setInterval(print, options.intervalMs ?? DEFAULT_INTERVAL_MS);
     timer.unref();
   }
@@ -101,6 +114,7 @@ export function startProgress(options: ProgressOptions): Progress {
         label: options.label,
         records: done,
         errors,
+        noun: options.noun,
         seconds,
         recordsPerSecond: seconds > 0 ? done / seconds : 0,
       };
@@ -112,5 +126,5 @@ export function startProgress(options: ProgressOptions): Progress {
 
 /** A factory printing to stderr (a bar on a terminal), or printing nothing when `silent`. */
 export function progressTo(options: Omit<ProgressOptions, 'label' | 'total'> = {}): ProgressFactory {
-  return (label, total) => startProgress({ ...options, label, total });
+  return (label, total, noun) => startProgress({ ...options, label, total, noun });
 }

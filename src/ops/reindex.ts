@@ -149,7 +149,7 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
   if (others.length > 0) {
     const ageS = Math.round((Date.now() - Math.max(...others.map((t) => t.heartbeatAt.getTime()))) / 1000);
     throw new OpsError(
-      `another reindex is rebuilding ${admin.label(kind)} (heartbeat ${ageS} s ago): wait for it to finish; if it was killed, run again in ${Math.round(TARGET_STALE_MS / 1000)} s`,
+      `another reindex is rebuilding ${admin.label(kind)} (heartbeat ${ageS} s ago): wait for it to finish; if it was killed, run again in ${Math.max(1, Math.round(TARGET_STALE_MS / 1000) - ageS)} s`,
     );
   }
   const builds: Build[] = states.map((state) => ({

@@ -4,6 +4,7 @@ import { withRunMemo } from '../search/batchCache';
 import { prepareGroup } from '../search/batchDocuments';
 import { storeOf } from '../storage/stores';
 import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
+import { UnreachableError } from './opsError';
 import type { Progress } from './progress';
 import { idRanges, versionedRange, type VersionedRecords } from './recordStream';
 import type { RecordKind } from '../domain/kinds';
@@ -11,6 +12,7 @@ import type { RecordKind } from '../domain/kinds';
 /** Batches prepared while the previous one is being indexed (as the worker does). */
 const BATCHES_IN_FLIGHT = 2;
 const ERROR_SAMPLES = 5;
+const RUN_AGAIN = 'the live aliases are unchanged; once it answers, run the reindex again';
 
 export interface LoadOptions {
   kind: RecordKind;
@@ -46,6 +48,7 @@ export async function loadRecords(services: Services, client: Client, options: L
     flushMs: sync.flushMs,
     concurrency: sync.concurrency,
     log: services.log,
+    signal: options.signal,
   });
   const result: LoadResult = { records: 0, errors: 0, samples: [] };
   const inFlight = new Set<Promise<void>>();
@@ -105,6 +108,10 @@ async function loadBatch(
     });
     const results = await Promise.all(ops.map((op) => indexer.push(op)));
     const error = results.find((outcome) => !outcome.ok);
+    options.signal?.throwIfAborted();
+    // No answer at all, after the retries: Elasticsearch is gone, not this record's document.
+    if (error?.unreachable)
+      throw new UnreachableError(`Elasticsearch stopped answering (${error.error}): ${RUN_AGAIN}`);
     if (error) failed.push(`${entry.id}: ${error.error ?? `status ${error.status}`}`);
   });
   await Promise.all(outcomes);

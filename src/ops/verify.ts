@@ -147,6 +147,7 @@ async function verifyAlias(
   const progress = (options.progress ?? ((l, t) => startProgress({ label: l, total: t, silent: true })))(
     `verify ${label(kind, lang)}`,
     total,
+    'difference',
   );
   let suspects: Pair[] = [];
   try {

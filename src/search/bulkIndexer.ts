@@ -15,6 +15,8 @@ export interface BulkOutcome {
   ok: boolean;
   status: number;
   error?: string;
+  /** No answer at all, retries included: connections refused or timed out. */
+  unreachable?: boolean;
 }
 
 export interface BulkIndexerOptions {
@@ -25,6 +27,8 @@ export interface BulkIndexerOptions {
   maxRetries?: number;
   retryBaseMs?: number;
   log?: Logger;
+  /** Aborts the requests in flight and every retry (their operations fail at once). */
+  signal?: AbortSignal;
 }
 
 interface Queued {
@@ -138,7 +142,10 @@ export class BulkIndexer {
       try {
         // Strings go out as they are (the client's NDJSON serializer only stringifies objects).
         const operations = pending.map((queued) => queued.lines) as unknown as estypes.BulkOperationContainer[];
-        const response = await this.client.bulk({ operations, filter_path: ITEM_FIELDS }, { maxRetries: 0 });
+        const response = await this.client.bulk(
+          { operations, filter_path: ITEM_FIELDS },
+          { maxRetries: 0, signal: this.options.signal },
+        );
         response.items.forEach((item, i) => {
           const queued = pending[i] as Queued;
           const result = Object.values(item)[0] as estypes.BulkResponseItem;
@@ -148,7 +155,7 @@ export class BulkIndexer {
       } catch (err) {
         const e = err as Error & { meta?: { statusCode?: number } };
         const status = e.meta?.statusCode ?? 0;
-        if (!RETRYABLE_ERRORS.has(e.name) && !isRetryableStatus(status)) {
+        if (this.options.signal?.aborted || (!RETRYABLE_ERRORS.has(e.name) && !isRetryableStatus(status))) {
           for (const queued of pending) queued.settle({ ok: false, status, error: e.message });
           return;
         }
@@ -157,7 +164,13 @@ export class BulkIndexer {
       }
       if (retry.length > 0 && attempt >= this.maxRetries) {
         this.options.log?.warn({ operations: retry.length, error: failure }, 'bulk indexing gave up after retries');
-        for (const queued of retry) queued.settle({ ok: false, status: 0, error: failure ?? 'rejected (429/5xx)' });
+        const outcome = {
+          ok: false,
+          status: 0,
+          error: failure ?? 'rejected (429/5xx)',
+          unreachable: failure !== undefined,
+        };
+        for (const queued of retry) queued.settle(outcome);
         return;
       }
       if (retry.length > 0) await sleep(this.retryBaseMs * 2 ** attempt * (1 + Math.random() / 2));

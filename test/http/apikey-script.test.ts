@@ -128,6 +128,8 @@ describe('npm run apikey', function () {
     expect(help.stdout).to.match(/^usage: npm run apikey -- create --role /);
     const down = await apikeyWith({ MONGO_URL: 'mongodb://127.0.0.1:1/', MONGO_TIMEOUT_MS: '500' }, 'list');
     expect(down.code, down.stderr).to.equal(3);
-    expect(down.stderr).to.match(/^apikey: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/: [^\n]+\n$/);
+    expect(down.stderr).to.match(
+      /^apikey: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it \(npm run services:start\) or set MONGO_URL\n$/,
+    );
   });
 });

@@ -170,7 +170,7 @@ describe('npm start: MongoDB unreachable', () => {
     const { code } = await started.exited;
     expect(code, started.output()).to.equal(1);
     expect(started.output()).to.match(
-      /^calendar: could not start: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it or set MONGO_URL$/m,
+      /^calendar: could not start: could not connect to MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(.+\): start it \(npm run services:start\) or set MONGO_URL$/m,
     );
   });
 });

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'chai';
 import { indexesBehind } from '../../src/ops/indexAdmin';
 import { aliasName } from '../../src/search/indexNames';
@@ -13,6 +14,29 @@ const NOWHERE = {
   ELASTICSEARCH_URL: 'http://127.0.0.1:1',
   MONGO_TIMEOUT_MS: '500',
 };
+
+/** A TCP relay to `target` that can be cut: `close()` drops its connections and refuses new ones. */
+async function tcpProxy(target: URL): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const end of [socket, upstream]) {
+      sockets.add(end);
+      end.on('error', () => undefined).on('close', () => sockets.delete(end));
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((closed) => {
+        server.close(() => closed());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
 
 function oneLine(text: string): string {
   const lines = text.split('\n').filter((line) => line !== '');
@@ -32,6 +56,12 @@ describe('ops scripts: flags, failures, output', function () {
       ],
       ['reindex', ['--lang', 'es'], /^reindex: unknown --lang "es": use one of en, fr, de or all; usage: /],
       ['reindex', ['--batch', '0'], /^reindex: --batch must be a whole number from 1 to 10000, not "0"; usage: /],
+      [
+        'reindex',
+        ['--batch', '-5'],
+        /^reindex: --batch needs a value: one that starts with "-" is written --batch=VALUE; usage: /,
+      ],
+      ['reindex', ['--batch=-5'], /^reindex: --batch must be a whole number from 1 to 10000, not "-5"; usage: /],
       ['reindex', ['--frobnicate'], /^reindex: Unknown option '--frobnicate'; usage: npm run reindex -- /],
       ['reindex', ['events'], /^reindex: Unexpected argument 'events'; usage: /],
       [
@@ -61,6 +91,20 @@ describe('ops scripts: flags, failures, output', function () {
         expect(oneLine(result.stderr)).to.match(message);
         expect(result.stdout).to.equal('');
       });
+    }
+  });
+
+  it('-h and --help print the usage on stdout and exit 0, doing nothing', async () => {
+    for (const [script, args] of [
+      ['reindex', ['-h']],
+      ['sync-verify', ['--kind', 'events', '--help']],
+      ['seed', ['--help']],
+      ['apikey', ['create', '--help']],
+    ] as const) {
+      const result = await runScript(script, [...args], NOWHERE);
+      expect(result.code, `${script} ${args.join(' ')}: ${result.stderr}`).to.equal(0);
+      expect(result.stdout).to.match(/^usage: npm run /);
+      expect(result.stderr).to.equal('');
     }
   });
 
@@ -130,11 +174,38 @@ describe('ops scripts: flags, failures, output', function () {
       );
     });
 
-    for (const [signals, how] of [
-      [1, 'Ctrl-C'],
-      [2, 'Ctrl-C delivered twice at once (by the terminal and a wrapper)'],
+    it('Elasticsearch gone in the middle: stops at once, exit 3, the alias still serves the old index', async () => {
+      const { services, config } = testWorld();
+      for (let i = 0; i < 25; i++) await storeEvent('en', { title: `cut off ${i}` });
+      await settle();
+      const alias = aliasName(config, 'event', 'en');
+      const before = await indexesBehind(services.search, alias);
+      const proxy = await tcpProxy(new URL(config.elasticsearch.url as string));
+      const { child, done } = startScript('reindex', ['--kind', 'events', '--batch', '1'], {
+        ELASTICSEARCH_URL: proxy.url,
+      });
+      const deadline = Date.now() + 60_000;
+      while ((await reindexTargets(services.db).countDocuments({})) === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      await proxy.close();
+      const result = await done;
+      child.kill();
+      expect(result.code, result.stderr).to.equal(3);
+      expect(result.stderr).to.match(
+        /^reindex: Elasticsearch stopped answering \(.+\): the live aliases are unchanged; once it answers, run the reindex again$/m,
+      );
+      expect(await indexesBehind(services.search, alias)).to.deep.equal(before);
+      // Its leftovers (the half-built index, the registration) are for the next run to clear.
+      const rerun = await runScript('reindex', ['--kind', 'events']);
+      expect(rerun.code, rerun.stderr).to.equal(0);
+    });
+
+    for (const [signal, signals, code, how] of [
+      ['SIGINT', 1, 130, 'Ctrl-C'],
+      ['SIGINT', 2, 130, 'Ctrl-C delivered twice at once (by the terminal and a wrapper)'],
+      ['SIGTERM', 1, 143, 'SIGTERM (a service manager, timeout, a cancelled CI job)'],
     ] as const) {
-      it(`${how} before the swap: cleans up, exit 130, the alias still serves the old index`, async () => {
+      it(`${how} before the swap: cleans up, exit ${code}, the alias still serves the old index`, async () => {
         const { services, config } = testWorld();
         for (let i = 0; i < 25; i++) await storeEvent('en', { title: `interrupted ${i}` });
         await settle();
@@ -146,10 +217,10 @@ describe('ops scripts: flags, failures, output', function () {
           await new Promise((r) => setTimeout(r, 20));
         for (let i = 0; i < signals; i++) {
           if (i > 0) await new Promise((r) => setTimeout(r, 50));
-          child.kill('SIGINT');
+          child.kill(signal);
         }
         const result = await done;
-        expect(result.code, result.stderr).to.equal(130);
+        expect(result.code, result.stderr).to.equal(code);
         expect(result.stderr).to.match(
           /^reindex: interrupted before the swap: the live aliases are unchanged; run the reindex again$/m,
         );

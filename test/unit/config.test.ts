@@ -137,6 +137,8 @@ describe('config', () => {
   });
 
   const badSettings: Array<[string, string]> = [
+    ['PUBLIC_API_URL', 'https://api.example/base?x=1'],
+    ['SITE_URL', 'https://events.example/#top'],
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['NODE_ENV', 'staging'],

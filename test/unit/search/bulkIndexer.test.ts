@@ -117,7 +117,7 @@ describe('search/bulkIndexer', () => {
     const indexer = new BulkIndexer(fake.client, { ...options, maxRetries: 2 });
     const result = indexer.push(op(1));
     await indexer.flush();
-    expect(await result).to.deep.equal({ ok: false, status: 0, error: 'connect ECONNREFUSED' });
+    expect(await result).to.deep.equal({ ok: false, status: 0, error: 'connect ECONNREFUSED', unreachable: true });
     expect(fake.calls).to.have.length(3);
   });
 });
