@@ -1,4 +1,5 @@
 import { getAllTimezones, getTimezone } from 'countries-and-timezones';
+import { ZONE_ABBREVIATIONS } from '../src/domain/zoneAbbreviations';
 
 /** The zone table's names by lower case: `europe/oslo` → `Europe/Oslo`. */
 const NAMES = new Map(Object.keys(getAllTimezones({ deprecated: true })).map((name) => [name.toLowerCase(), name]));
@@ -9,7 +10,8 @@ const NAMES = new Map(Object.keys(getAllTimezones({ deprecated: true })).map((na
  * now (`Asia/Calcutta` → `Asia/Kolkata`, `US/Eastern` → `America/New_York`), as Intl does not:
  * it names zones as ICU does. A zone that tzdata only links to another country's zone because
  * their clocks agree since 1970 keeps its own name: `Europe/Oslo` stays Oslo, not Berlin, as in
- * PHP's zone list. `UTC` stays `UTC`.
+ * PHP's zone list. A name the tz database no longer lists gives way to ICU's when that one is
+ * listed (`Antarctica/South_Pole` → `Antarctica/McMurdo`). `UTC` stays `UTC`.
  */
 export function ianaTimeZone(zone: string): string | null {
   let known: string;
@@ -22,6 +24,7 @@ export function ianaTimeZone(zone: string): string | null {
   const named = NAMES.get(zone.toLowerCase()) ?? known;
   const entry = getTimezone(named);
   const target = entry?.aliasOf ? getTimezone(entry.aliasOf) : null;
-  const renamed = target && entry!.countries.includes(target.countries[0]!);
-  return renamed ? target.name : named;
+  const current = target && entry!.countries.includes(target.countries[0]!) ? target.name : named;
+  // Names the tz database still lists come first (`Iceland` → `Atlantic/Reykjavik`, as ICU has it).
+  return [current, known].find((name) => name in ZONE_ABBREVIATIONS) ?? current;
 }

@@ -22,14 +22,9 @@ runCli('reindex', async (argv, signal) => {
       lang: { type: 'string' },
       batch: { type: 'string' },
       'dry-run': { type: 'boolean' },
-      help: { type: 'boolean' },
     },
     USAGE,
   );
-  if (flags.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const options = {
     kinds: parseKinds(flags.kind, USAGE),
     langs: parseLangs(flags.lang, USAGE),

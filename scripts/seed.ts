@@ -14,13 +14,9 @@ const MODES: SeedIndexMode[] = ['reindex', 'worker', 'none'];
 runCli('seed', async (argv, signal) => {
   const flags = parseFlags(
     argv,
-    { events: { type: 'string' }, seed: { type: 'string' }, index: { type: 'string' }, help: { type: 'boolean' } },
+    { events: { type: 'string' }, seed: { type: 'string' }, index: { type: 'string' } },
     USAGE,
   );
-  if (flags.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (flags.events === undefined) throw new UsageError(`--events is required; ${USAGE}`);
   const events = parsePositiveInt('events', flags.events, 0, 1_000_000, USAGE);
   const seed = parsePositiveInt('seed', flags.seed, 1, 2 ** 31 - 1, USAGE);

@@ -12,13 +12,9 @@ const USAGE =
 runCli('sync:verify', async (argv, signal) => {
   const flags = parseFlags(
     argv,
-    { kind: { type: 'string' }, lang: { type: 'string' }, repair: { type: 'boolean' }, help: { type: 'boolean' } },
+    { kind: { type: 'string' }, lang: { type: 'string' }, repair: { type: 'boolean' } },
     USAGE,
   );
-  if (flags.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const kinds = parseKinds(flags.kind, USAGE);
   const langs = parseLangs(flags.lang, USAGE);
   const repair = Boolean(flags.repair);

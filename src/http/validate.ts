@@ -47,6 +47,8 @@ export function validateInput<T>(
 
 /** Query strings whose validated input a route remembers (lists: the same pages are asked for again and again). */
 const REMEMBERED_QUERIES = 500;
+/** Longer query strings are validated every time: remembering them would let anyone fill memory. */
+const REMEMBERED_QUERY_MAX_CHARS = 512;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -56,13 +58,10 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const isBodiless = (body: unknown) =>
-  body === undefined || (typeof body === 'object' && Object.keys(body!).length === 0);
-
 /**
- * Fills `ctx.input` with the request's validated parameters. Reads without path parameters or
- * body (the lists, the index) depend on the query string alone, so their input is validated once
- * per query string and shared, frozen: joi is a tenth of a list's CPU. Route schemas are pure
+ * Fills `ctx.input` with the request's validated parameters. Reads without path parameters (the
+ * lists, the index) depend on the query string alone, so their input is validated once per
+ * (short) query string and shared, frozen: joi was nearly a tenth of a list's CPU. Route schemas are pure
  * (no default computed from the clock): relative dates stay texts, resolved by the search layer.
  */
 export function validate(schema: Joi.ObjectSchema, pathKeys: Record<string, string> = {}): Middleware<AppState> {
@@ -77,7 +76,9 @@ export function validate(schema: Joi.ObjectSchema, pathKeys: Record<string, stri
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
     const validated = () => validateInput(schema, collectInput(requestQuery(ctx), body, params), pathNames);
     let input: unknown;
-    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && Object.keys(params).length === 0 && isBodiless(body)) {
+    // GET and HEAD bodies are never read (parseBody): the query string is all such a read sends.
+    const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
+    if (readOnly && Object.keys(params).length === 0 && ctx.querystring.length <= REMEMBERED_QUERY_MAX_CHARS) {
       input = remembered.get(ctx.querystring);
       if (input === undefined) {
         if (remembered.size >= REMEMBERED_QUERIES) remembered.clear();

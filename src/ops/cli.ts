@@ -156,7 +156,7 @@ export function runCli(name: string, main: (argv: string[], signal: AbortSignal)
       // One Ctrl-C can arrive twice: from the terminal and relayed by a wrapper (npm, tsx) in the
       // same process group. Only a second one sent later quits without cleaning up.
       if (controller.signal.aborted) {
-        if (Date.now() - interruptedAt >= SECOND_INTERRUPT_AFTER_MS) process.exit(SIGNAL_EXIT[interruptedBy]);
+        if (Date.now() - interruptedAt >= SECOND_INTERRUPT_AFTER_MS) process.exit(SIGNAL_EXIT[signal]);
         return;
       }
       interruptedAt = Date.now();

@@ -43,12 +43,14 @@ interface BatchResult {
  */
 export async function loadRecords(services: Services, client: Client, options: LoadOptions): Promise<LoadResult> {
   const { sync } = services.config;
+  // Once Elasticsearch is found gone, the requests still in flight are not waited for.
+  const gone = new AbortController();
   const indexer = new BulkIndexer(client, {
     flushBytes: sync.flushBytes,
     flushMs: sync.flushMs,
     concurrency: sync.concurrency,
     log: services.log,
-    signal: options.signal,
+    signal: options.signal ? AbortSignal.any([options.signal, gone.signal]) : gone.signal,
   });
   const result: LoadResult = { records: 0, errors: 0, samples: [] };
   const inFlight = new Set<Promise<void>>();
@@ -73,6 +75,7 @@ export async function loadRecords(services: Services, client: Client, options: L
         })
         .catch((err: unknown) => {
           failure ??= err;
+          if (err instanceof UnreachableError) gone.abort();
         })
         .finally(() => inFlight.delete(batch));
       inFlight.add(batch);

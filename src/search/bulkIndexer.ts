@@ -139,6 +139,7 @@ export class BulkIndexer {
     for (let attempt = 0; pending.length > 0; attempt++) {
       const retry: Queued[] = [];
       let failure: string | undefined;
+      let unreachable = false;
       try {
         // Strings go out as they are (the client's NDJSON serializer only stringifies objects).
         const operations = pending.map((queued) => queued.lines) as unknown as estypes.BulkOperationContainer[];
@@ -160,6 +161,7 @@ export class BulkIndexer {
           return;
         }
         failure = e.message;
+        unreachable = RETRYABLE_ERRORS.has(e.name);
         retry.push(...pending);
       }
       if (retry.length > 0 && attempt >= this.maxRetries) {
@@ -168,12 +170,15 @@ export class BulkIndexer {
           ok: false,
           status: 0,
           error: failure ?? 'rejected (429/5xx)',
-          unreachable: failure !== undefined,
+          unreachable,
         };
         for (const queued of retry) queued.settle(outcome);
         return;
       }
-      if (retry.length > 0) await sleep(this.retryBaseMs * 2 ** attempt * (1 + Math.random() / 2));
+      if (retry.length > 0)
+        await sleep(this.retryBaseMs * 2 ** attempt * (1 + Math.random() / 2), undefined, {
+          signal: this.options.signal,
+        }).catch(() => undefined);
       pending = retry;
     }
   }

@@ -569,6 +569,9 @@ describe('events: dates and time zones', () => {
       ['Europe/Oslo', 'Europe/Oslo'],
       ['atlantic/reykjavik', 'Atlantic/Reykjavik'],
       ['Asia/Kuala_Lumpur', 'Asia/Kuala_Lumpur'],
+      // Names the tz database no longer lists give way to the one it does.
+      ['Iceland', 'Atlantic/Reykjavik'],
+      ['Antarctica/South_Pole', 'Antarctica/McMurdo'],
     ]) {
       const res = await api.patch(`/events/${id}`, { timezone: sent });
       expect(res.body.timezone, sent).to.equal(stored);

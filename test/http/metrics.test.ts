@@ -40,8 +40,8 @@ describe('GET /metrics', () => {
     );
     expect(notFound?.value, text).to.be.at.least(2);
     expect(counts.some((s) => s.labels === '{method="GET",route="unmatched",status="404"}')).to.equal(true);
-    // Refused before routing, by the key check: still the route's pattern.
-    const unauthorized = await request('PATCH', `${ROOT}/events/987654323`, { title: 'x' });
+    // Refused before routing (an unknown key fails authentication first): still the route's pattern.
+    const unauthorized = await request('PATCH', `${ROOT}/events/987654323`, { title: 'x' }, { key: 'cal_bogus' });
     expect(unauthorized.status).to.equal(401);
     const after = samples((await scrape()).text, 'calendar_http_request_duration_seconds_count');
     expect(after.map((s) => s.labels)).to.include(

@@ -120,4 +120,27 @@ describe('search/bulkIndexer', () => {
     expect(await result).to.deep.equal({ ok: false, status: 0, error: 'connect ECONNREFUSED', unreachable: true });
     expect(fake.calls).to.have.length(3);
   });
+
+  it('calls a server that keeps answering 429 busy, not unreachable', async () => {
+    const busy = Object.assign(new Error('circuit_breaking_exception'), {
+      name: 'ResponseError',
+      meta: { statusCode: 429 },
+    });
+    const indexer = new BulkIndexer(fakeClient(() => busy).client, { ...options, maxRetries: 1 });
+    const result = indexer.push(op(1));
+    await indexer.flush();
+    expect(await result).to.include({ ok: false, unreachable: false });
+  });
+
+  it('fails every operation at once when its signal is aborted, retries included', async () => {
+    const down = Object.assign(new Error('connect ECONNREFUSED'), { name: 'ConnectionError' });
+    const fake = fakeClient(() => down);
+    const stop = new AbortController();
+    const indexer = new BulkIndexer(fake.client, { ...options, retryBaseMs: 60_000, signal: stop.signal });
+    const result = indexer.push(op(1));
+    indexer.sendNow();
+    setTimeout(() => stop.abort(), 20);
+    expect(await result).to.include({ ok: false });
+    expect(fake.calls.length).to.be.at.most(2);
+  });
 });
