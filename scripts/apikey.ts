@@ -5,7 +5,8 @@ import { ApiKeyStore, ROLES, type ApiKeyRecord } from '../src/auth/apiKeys';
 import { readRunningState } from '../src/embedded/embeddedServices';
 import type { Role } from '../src/http/types';
 import { connectMongo } from '../src/storage/mongo';
-import { mongoUnreachable, parseArgsProblem } from '../src/ops/cli';
+import { parseArgsProblem } from '../src/ops/cli';
+import { mongoUnreachable } from '../src/storage/mongo';
 import { UnreachableError, UsageError } from '../src/ops/opsError';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');

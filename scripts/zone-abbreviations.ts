@@ -63,7 +63,6 @@ function main(): void {
   const headerLines = Object.entries(header).map(
     ([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`,
   );
-  // One zone per line: a tzdata update shows in the diff zone by zone.
   writeFileSync(OUTPUT, ['{', ...headerLines, '  "zones": {', ...lines, '  }', '}', ''].join('\n'));
   console.log(`wrote ${zones.length} zones from tzdata ${version} to ${path.relative(process.cwd(), OUTPUT)}`);
 }

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from '../config';
 import { acquireServices, withServerUrls, type RunningServices } from './embedded/embeddedServices';
 import { stopLaunched } from './embedded/managedProcess';
 import { createLogger, type Logger } from './log';
-import { mongoUnreachable } from './ops/cli';
+import { mongoUnreachable } from './storage/mongo';
 import { startServer, type RunningServer } from './server';
 import { openServices, type Services } from './services';
 import { ensureSearchIndexes } from './search/ensureIndexes';

@@ -4,7 +4,7 @@ import { withRunningServerUrls } from './embedded/embeddedServices';
 import { createLogger } from './log';
 import { startSyncWorker } from './search/syncWorker';
 import { openServices } from './services';
-import { mongoUnreachable } from './ops/cli';
+import { mongoUnreachable } from './storage/mongo';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 

@@ -95,6 +95,12 @@ export function namesWallClock(text: string): boolean {
   return !(t.toLowerCase() === 'now' || RELATIVE.test(t) || UNIX_SECONDS.test(t)) && writtenOffset(t) === null;
 }
 
+/** Whether the date text is `today`, `tomorrow` or `yesterday`: a day of the site time zone. */
+export function namesSiteDay(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  return NAMED.has(t) && t !== 'now';
+}
+
 /**
  * Whether `text` is one of the accepted date forms of CONTRACT part 2, a real date within the
  * supported years: 'ok', 'format' or 'range'.

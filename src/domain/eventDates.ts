@@ -12,7 +12,7 @@ import {
   toWire,
   type DateDetails,
 } from './dates';
-import { boundedMemo } from './memo';
+import { boundedMemo, deepFreeze } from './memo';
 import { ZONE_ABBREVIATIONS, ZONE_ABBREVIATIONS_SINCE } from './zoneAbbreviations';
 
 /** What an event stores about its dates: UTC instants plus the zone that gives local times. */
@@ -134,7 +134,7 @@ function lookUpAbbreviation(date: DateTime): string {
 }
 
 /** `+08`, `-0330`, or with seconds for a local mean time (`-045602`, New York before 1883). */
-export function offsetName(offsetMinutes: number): string {
+function offsetName(offsetMinutes: number): string {
   const total = Math.round(Math.abs(offsetMinutes) * 60);
   const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -150,13 +150,8 @@ export function offsetName(offsetMinutes: number): string {
 export const presentEventDates: (dates: StoredEventDates) => PresentedEventDates = boundedMemo(
   10_000,
   (dates) => `${dates.start.getTime()}|${dates.end.getTime()}|${dates.timezone}|${dates.all_day}`,
-  (dates) => freezeWithFields(computeEventDates(dates)),
+  (dates) => deepFreeze(computeEventDates(dates)),
 );
-
-function freezeWithFields<T extends object>(value: T): T {
-  for (const field of Object.values(value)) if (field && typeof field === 'object') Object.freeze(field);
-  return Object.freeze(value);
-}
 
 function computeEventDates(dates: StoredEventDates): PresentedEventDates {
   const start = DateTime.fromJSDate(dates.start, { zone: dates.timezone });

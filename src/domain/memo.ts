@@ -15,3 +15,12 @@ export function boundedMemo<A, V>(max: number, keyOf: (arg: A) => string, comput
     return found;
   };
 }
+
+/** `value` and everything in it frozen: what a memo hands out is shared and must not change. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

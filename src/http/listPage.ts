@@ -25,11 +25,6 @@ function normalise(value: unknown): string {
   return String(value);
 }
 
-/** Names of the parameters the caller sent in the query string. */
-export function sentParams(ctx: AppContext): string[] {
-  return Object.keys(requestQuery(ctx));
-}
-
 /**
  * The parameters the caller sent, as applied (validated and normalised, `per_page` capped), in
  * the order sent: `rest_url` echoes them.
@@ -37,11 +32,10 @@ export function sentParams(ctx: AppContext): string[] {
 function appliedParams(
   ctx: AppContext,
   input: Record<string, unknown>,
-  overrides: Record<string, unknown> = {},
+  overrides: Record<string, unknown>,
 ): Record<string, string> {
-  const sent = sentParams(ctx);
   const applied: Record<string, string> = {};
-  for (const name of sent) {
+  for (const name of Object.keys(requestQuery(ctx))) {
     const value = name in overrides ? overrides[name] : input[name];
     if (value !== undefined && value !== null) applied[name] = normalise(value);
   }

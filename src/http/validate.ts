@@ -2,7 +2,8 @@ import type Joi from 'joi';
 import type { Middleware } from 'koa';
 import { MissingParamsError, ValidationError } from '../errors';
 import { requestQuery } from './query';
-import type { AppState } from './types';
+import type { AppContext, AppState } from './types';
+import { boundedMemo, deepFreeze } from '../domain/memo';
 
 const OPTIONS: Joi.ValidationOptions = {
   abortEarly: false,
@@ -50,14 +51,6 @@ const REMEMBERED_QUERIES = 500;
 /** Longer query strings are validated every time: remembering them would let anyone fill memory. */
 const REMEMBERED_QUERY_MAX_CHARS = 512;
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 /**
  * Fills `ctx.input` with the request's validated parameters. Reads without path parameters (the
  * lists, the index) depend on the query string alone, so their input is validated once per
@@ -66,7 +59,12 @@ function deepFreeze<T>(value: T): T {
  */
 export function validate(schema: Joi.ObjectSchema, pathKeys: Record<string, string> = {}): Middleware<AppState> {
   const pathNames = Object.fromEntries(Object.entries(pathKeys).map(([name, key]) => [key, name]));
-  const remembered = new Map<string, unknown>();
+  // Only reads without path parameters are remembered: their input is the query string's alone.
+  const rememberedInput = boundedMemo(
+    REMEMBERED_QUERIES,
+    (ctx: AppContext) => ctx.querystring,
+    (ctx) => deepFreeze(validateInput(schema, collectInput(requestQuery(ctx), undefined, {}), pathNames)),
+  );
   return async (ctx, next) => {
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries((ctx as unknown as { params?: Record<string, string> }).params ?? {})) {
@@ -74,21 +72,13 @@ export function validate(schema: Joi.ObjectSchema, pathKeys: Record<string, stri
     }
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
-    const validated = () => validateInput(schema, collectInput(requestQuery(ctx), body, params), pathNames);
-    let input: unknown;
     // GET and HEAD bodies are never read (parseBody): the query string is all such a read sends.
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
-    if (readOnly && Object.keys(params).length === 0 && ctx.querystring.length <= REMEMBERED_QUERY_MAX_CHARS) {
-      input = remembered.get(ctx.querystring);
-      if (input === undefined) {
-        if (remembered.size >= REMEMBERED_QUERIES) remembered.clear();
-        input = deepFreeze(validated());
-        remembered.set(ctx.querystring, input);
-      }
-    } else {
-      input = validated();
-    }
-    (ctx as unknown as { input: unknown }).input = input;
+    const remembered =
+      readOnly && Object.keys(params).length === 0 && ctx.querystring.length <= REMEMBERED_QUERY_MAX_CHARS;
+    (ctx as unknown as { input: unknown }).input = remembered
+      ? rememberedInput(ctx)
+      : validateInput(schema, collectInput(requestQuery(ctx), body, params), pathNames);
     await next();
   };
 }

@@ -11,10 +11,10 @@ const OUTSIDE_NAMESPACE = new Set(['/healthz', '/readyz', '/metrics']);
  * The route label: the route table's pattern (`/calendar/events/v1/events/:id`, whatever the
  * language prefix), never the raw URL, so that the number of series stays bounded.
  */
-export function routeLabel(ctx: AppContext, router?: Pick<ApiRouter, 'match'>): string {
+export function routeLabel(ctx: AppContext, router: Pick<ApiRouter, 'match'>): string {
   let matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
   // Refused before routing (401, 429): the route the request was for, when there is one.
-  if (typeof matched !== 'string' && router) {
+  if (typeof matched !== 'string') {
     const match = router.match(ctx.path, ctx.method);
     if (match?.route) matched = match.pathAndMethod.at(-1)?.path;
   }
@@ -26,7 +26,7 @@ export function routeLabel(ctx: AppContext, router?: Pick<ApiRouter, 'match'>): 
 }
 
 /** Records every request's latency by method, route pattern and final status. */
-export function requestMetrics(metrics: Metrics, router?: Pick<ApiRouter, 'match'>): Middleware<AppState> {
+export function requestMetrics(metrics: Metrics, router: Pick<ApiRouter, 'match'>): Middleware<AppState> {
   return async (ctx, next) => {
     const stop = metrics.httpDuration.startTimer();
     try {

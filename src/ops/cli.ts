@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, LANGUAGES, loadConfig, type Config, type Language } from '../../config';
 import { withRunningServerUrls } from '../embedded/embeddedServices';
 import { createLogger } from '../log';
+import { mongoUnreachable, withoutPassword } from '../storage/mongo';
 import { createSearchClient, pingSearch } from '../search/client';
 import { openServices, type Services } from '../services';
 import { HelpRequested, InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
@@ -74,16 +75,6 @@ export function parsePositiveInt(
   if (!/^\d+$/.test(value) || n < 1 || n > max)
     throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${value}"; ${usage}`);
   return n;
-}
-
-/** `url` with any password in it masked, for messages and logs. */
-export function withoutPassword(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
-
-/** One line saying which MongoDB did not answer and what to do (the API, the worker and the ops scripts). */
-export function mongoUnreachable(url: string, err: Error): string {
-  return `could not connect to MongoDB at ${withoutPassword(url)} (${err.message.split('\n')[0]}): start it (npm run services:start) or set MONGO_URL`;
 }
 
 /** MONGO_URL / ELASTICSEARCH_URL, else the servers of `npm run services:start`. */

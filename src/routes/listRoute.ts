@@ -2,14 +2,15 @@ import type Joi from 'joi';
 import type { Config } from '../../config';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 import { sendPage, type ListPage } from '../http/listPage';
-import type { RequestContext, RouteSpec } from '../http/types';
+import type { RouteSpec } from '../http/types';
+import type { Caller } from '../search/eventList';
 
-/** `GET /{plural}`: `list` finds the page (in the search index), `sendPage` answers it. */
+/** `GET /{plural}`: `list` finds the page (in the search index) for the caller, `sendPage` answers it. */
 export function listRoute<I extends object>(
   config: Pick<Config, 'apiUrl'>,
   kind: RecordKind,
   spec: { description: string; input: Joi.ObjectSchema },
-  list: (ctx: RequestContext<I>) => Promise<ListPage>,
+  list: (input: I, caller: Caller) => Promise<ListPage>,
 ): RouteSpec<I> {
   const plural = PLURAL[kind];
   return {
@@ -22,6 +23,9 @@ export function listRoute<I extends object>(
     input: spec.input,
     response: plural,
     errors: [400, 404, 503],
-    handler: async (ctx) => sendPage(ctx, config, kind, await list(ctx)),
+    handler: async (ctx) => {
+      const caller = { lang: ctx.state.language, principal: ctx.state.principal };
+      sendPage(ctx, config, kind, await list(ctx.input, caller));
+    },
   };
 }

@@ -7,25 +7,22 @@ import { Joi as J, language } from '../http/params';
 import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
 import type { RecordStore } from '../storage/recordStore';
-import { MAX_TREE_DEPTH, type Placement } from '../storage/recordTree';
 import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import { inLanguage } from '../storage/storedRecord';
 import type { Status } from '../storage/stores';
 import { waitForIndex } from '../search/waitForIndex';
 import { viewOf } from './views';
-import { slugify } from '../domain/slug';
 import { withArticle } from '../domain/words';
 import { assertKnownAuthor } from './posts/postContent';
-import type { RecordKind } from '../domain/kinds';
+import { PLURAL, type RecordKind } from '../domain/kinds';
+import { parentProblem } from './parentProblem';
 
 type Input = Record<string, unknown>;
 
 /** What a resource folder supplies; the generic CRUD routes below do the rest. */
 export interface ResourceDefinition<D extends BaseDoc> {
+  /** Also the name summaries use ("an event"); the paths use its plural. */
   kind: RecordKind;
-  plural: string;
-  /** Human name used in summaries, e.g. "event". */
-  label: string;
   store(services: Services): RecordStore<D>;
   /** Stores sharing this kind's ID counter, to tell a wrong-kind ID (400) from a missing one (404). */
   siblings(services: Services): RecordStore<BaseDoc>[];
@@ -68,9 +65,14 @@ export interface ContentPlan<D> {
   commit(): Promise<Partial<D>>;
 }
 
-/** The plan of content that needs no other write. */
-export function readyContent<D>(content: Partial<D>): ContentPlan<D> {
-  return { commit: async () => content };
+/** `planContent` for content that needs no other write: built (and checked) at once, committed as is. */
+export function ready<D extends BaseDoc>(
+  toContent: (...args: Parameters<ResourceDefinition<D>['planContent']>) => Partial<D>,
+): ResourceDefinition<D>['planContent'] {
+  return async (...args) => {
+    const content = toContent(...args);
+    return { commit: async () => content };
+  };
 }
 
 const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH'];
@@ -82,12 +84,14 @@ function statusOf(doc: BaseDoc): Status {
 /** The generic CRUD routes of one resource: by ID, and by slug for posts (interface.md part 4). */
 export function resourceRoutes<D extends BaseDoc>(services: Services, def: ResourceDefinition<D>): RouteSpec[] {
   const store = def.store(services);
+  const { kind: label } = def;
+  const plural = PLURAL[def.kind];
   const view = viewOf(def.kind);
   const lang = (ctx: RequestContext<Input>): Language => ctx.state.language;
   const readSchema = (def.readSchema ?? J.object()).keys({ i18n_language: language() });
   // Any digits (CONTRACT 1): an ID no record can have, 0 or past the safe integers, is just not found.
-  const byId = { id: J.number().integer().min(0).unsafe().required().description(`${def.label} ID`) };
-  const bySlug = { lookup_slug: J.string().max(400).required().description(`${def.label} slug`) };
+  const byId = { id: J.number().integer().min(0).unsafe().required().description(`${label} ID`) };
+  const bySlug = { lookup_slug: J.string().max(400).required().description(`${label} slug`) };
   const treeConflicts = store.tree ? [409] : [];
 
   /** Embedded terms' counts come from the index when it is current: counting costs a pass over every event. */
@@ -97,40 +101,29 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     return def.decorateSingle ? def.decorateSingle(services, record, body, lang(ctx)) : body;
   }
 
+  /** The kind sharing this kind's ID counter that holds record `id`, if any (a wrong-kind ID). */
+  async function otherKindOf(id: number): Promise<RecordKind | undefined> {
+    for (const sibling of def.siblings(services)) if (await sibling.exists(id)) return sibling.kind;
+    return undefined;
+  }
+
   async function findById(id: number, written: string): Promise<StoredRecord<D>> {
     // No record has an ID past the safe integers; the message names the ID as written, not rounded.
     if (!Number.isSafeInteger(id)) throw notFound(def.kind, written);
     const record = await store.get(id);
     if (record) return record;
-    for (const sibling of def.siblings(services)) if (await sibling.exists(id)) throw invalidKindId(def.kind, id);
-    throw notFound(def.kind, id);
+    throw (await otherKindOf(id)) ? invalidKindId(def.kind, id) : notFound(def.kind, id);
   }
 
   async function findBySlug(ctx: RequestContext<Input>): Promise<StoredRecord<D>> {
     const slug = ctx.input.lookup_slug as string;
-    // Slugs are stored normalised: `Café-Zürich` finds `cafe-zurich`, as a write of it would store.
-    const record = await store.getBySlug(slugify(slug) || slug, lang(ctx));
+    const record = await store.getBySlugAsWritten(slug, lang(ctx));
     if (!record) throw notFound(def.kind, slug);
     return record;
   }
 
-  /** What a parent that cannot hold `self` (null: the record being created) is instead. */
-  async function parentProblem(placement: Placement, parent: number, self: number | null): Promise<string> {
-    const { label } = def;
-    switch (placement) {
-      case 'self':
-        return `${withArticle(label)} cannot be its own parent`;
-      case 'missing':
-        for (const sibling of def.siblings(services))
-          if (await sibling.exists(parent))
-            return `${parent} is ${withArticle(sibling.kind)} ID, not ${withArticle(label)} ID`;
-        return `there is no ${label} with ID ${parent}`;
-      case 'cycle':
-        return `${label} ${parent} is below ${label} ${self} in the hierarchy: ${withArticle(label)} cannot become its own ancestor`;
-      default:
-        return `the ${label} hierarchy above ${parent} is more than ${MAX_TREE_DEPTH} levels deep`;
-    }
-  }
+  /** Runs `task` holding the tree lock when records of the kind form a tree. */
+  const inTree = <T>(task: () => Promise<T>): Promise<T> => (store.tree ? store.tree.hold(task) : task());
 
   /**
    * Commits `plan` and writes its content. A write that gives the record a parent checks it and
@@ -146,10 +139,12 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const { tree } = store;
     const parent = tree ? Number(input[tree.field] ?? 0) : 0;
     if (!tree || parent === 0) return write(await plan.commit());
-    return tree.hold(async () => {
+    return inTree(async () => {
       const placement = await tree.placement(parent, self);
-      if (placement !== 'fits')
-        throw new ValidationError({ [tree.field]: await parentProblem(placement, parent, self) });
+      if (placement !== 'fits') {
+        const otherKind = placement === 'missing' ? await otherKindOf(parent) : undefined;
+        throw new ValidationError({ [tree.field]: parentProblem(def.kind, placement, parent, self, otherKind) });
+      }
       return write(await plan.commit());
     });
   }
@@ -157,13 +152,13 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   type Finder = (ctx: RequestContext<Input>) => Promise<StoredRecord<D>>;
   const finders: [string, Record<string, Joi.Schema>, Finder, Record<string, string> | undefined][] = [
     [
-      `/${def.plural}/:id`,
+      `/${plural}/:id`,
       byId,
       (ctx) => findById(ctx.input.id as number, String(ctx.params?.id ?? ctx.input.id)),
       undefined,
     ],
   ];
-  if (def.posts) finders.push([`/${def.plural}/by-slug/:slug`, bySlug, findBySlug, { slug: 'lookup_slug' }]);
+  if (def.posts) finders.push([`/${plural}/by-slug/:slug`, bySlug, findBySlug, { slug: 'lookup_slug' }]);
 
   async function read(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const record = await find(ctx);
@@ -214,7 +209,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         await def.reparentChildren?.(services, record.id);
         await store.remove(record.id);
       };
-      await (store.tree ? store.tree.hold(removal) : removal());
+      await inTree(removal);
       await waitForIndex(ctx, services, def.kind, record.id);
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;
@@ -232,9 +227,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   const routes: RouteSpec[] = [
     {
       methods: ['POST'],
-      path: `/${def.plural}`,
-      resource: def.plural,
-      summary: `Create ${withArticle(def.label)}`,
+      path: `/${plural}`,
+      resource: plural,
+      summary: `Create ${withArticle(label)}`,
       access: 'write',
       input: def.writeSchema.keys({ i18n_language: language() }).fork(def.requiredOnCreate, (s) => s.required()),
       response: def.kind,
@@ -259,8 +254,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         methods: ['GET'],
         path,
         pathKeys,
-        resource: def.plural,
-        summary: `Read ${withArticle(def.label)} ${addressed}`,
+        resource: plural,
+        summary: `Read ${withArticle(label)} ${addressed}`,
         access: 'read',
         input: readSchema.keys(key),
         response: def.kind,
@@ -272,8 +267,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         methods: WRITE_METHODS,
         path,
         pathKeys,
-        resource: def.plural,
-        summary: `Update ${withArticle(def.label)} ${addressed} (POST, PUT and PATCH all merge)`,
+        resource: plural,
+        summary: `Update ${withArticle(label)} ${addressed} (POST, PUT and PATCH all merge)`,
         access: 'write',
         input: def.writeSchema.keys({
           i18n_language: language(),
@@ -287,10 +282,10 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         methods: ['DELETE'],
         path,
         pathKeys,
-        resource: def.plural,
+        resource: plural,
         summary: def.posts
-          ? `Trash ${withArticle(def.label)} ${addressed} (force=true deletes permanently)`
-          : `Delete ${withArticle(def.label)} permanently`,
+          ? `Trash ${withArticle(label)} ${addressed} (force=true deletes permanently)`
+          : `Delete ${withArticle(label)} permanently`,
         access: 'write',
         input: readSchema.keys({
           ...key,

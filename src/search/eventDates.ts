@@ -4,6 +4,7 @@ import {
   inWrittenOffset,
   MAX_YEAR,
   MIN_YEAR,
+  namesSiteDay,
   namesWallClock,
   parseDateInput,
   refusedDateMessage,
@@ -32,8 +33,6 @@ export interface DateClause {
 }
 
 const DEFAULT_WINDOW_YEARS = 2;
-/** Day words name a day of the site time zone; every other wall-clock text is read as written. */
-const SITE_DAY = /^(today|tomorrow|yesterday)$/i;
 /** The instants a UTC date field can hold (see isWithinSupportedYears). */
 const FIRST_INSTANT = DateTime.fromObject({ year: MIN_YEAR }, { zone: 'UTC' });
 const LAST_INSTANT = DateTime.fromObject({ year: MAX_YEAR }, { zone: 'UTC' }).endOf('year');
@@ -52,7 +51,7 @@ function resolve(param: keyof DateFilterInput, text: string, zone: string, now: 
   try {
     if (!namesWallClock(trimmed)) return { instant: inWrittenOffset(trimmed, parseDateInput(trimmed, zone, now())) };
     // Read in UTC, which skips no hour: `02:30` stays 02:30 where the site's clocks skip it.
-    return { wall: toLocalIso(parseDateInput(trimmed, SITE_DAY.test(trimmed) ? zone : 'UTC', now())) };
+    return { wall: toLocalIso(parseDateInput(trimmed, namesSiteDay(trimmed) ? zone : 'UTC', now())) };
   } catch (err) {
     throw new ValidationError({ [param]: refusedDateMessage(param, err) });
   }
@@ -97,9 +96,9 @@ export function eventDateClauses(input: DateFilterInput, zone: string, now?: Dat
   const startsEnds = (['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const).filter(given);
   const windowDropped = startsEnds.length > 0 && !given('start_date') && !given('end_date');
   if (!windowDropped) {
-    const nowThere = clock().setZone(zone);
-    const start = given('start_date') ? date('start_date') : { instant: nowThere };
-    const end = given('end_date') ? date('end_date') : { instant: nowThere.plus({ years: DEFAULT_WINDOW_YEARS }) };
+    const nowThere = () => clock().setZone(zone);
+    const start = given('start_date') ? date('start_date') : { instant: nowThere() };
+    const end = given('end_date') ? date('end_date') : { instant: nowThere().plus({ years: DEFAULT_WINDOW_YEARS }) };
     clauses.push(clause('start', 'gte', start, 'start', strict), clause('start', 'lte', end, 'end', strict));
   }
   for (const param of startsEnds) {

@@ -9,7 +9,6 @@ import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
 import { OTHER_TERM_KIND, PLURAL, type TermKind } from '../domain/kinds';
 import { listCacheOf } from './listCache';
-import { slugify } from '../domain/slug';
 
 /**
  * Category or tag references of a filter (IDs or slugs) as IDs; any unknown one is a 400
@@ -34,8 +33,7 @@ export async function resolveTermRefs(
     }),
     cache.sharedMany(`term-slug:${kind}:${lang}`, slugs, async (wanted) => {
       const found = await Promise.all(
-        // Slugs are stored normalised: `Jazz` and `Café-Zürich` name `jazz` and `cafe-zurich`.
-        wanted.map(async (slug) => [slug, (await store.getBySlug(slugify(slug) || slug, lang))?.id] as const),
+        wanted.map(async (slug) => [slug, (await store.getBySlugAsWritten(slug, lang))?.id] as const),
       );
       return new Map(found.filter((entry): entry is readonly [string, number] => entry[1] !== undefined));
     }),

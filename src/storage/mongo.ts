@@ -7,6 +7,16 @@ import {
   type IndexSpecification,
 } from 'mongodb';
 
+/** `url` with any password in it masked, for messages and logs. */
+export function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+/** One line saying which MongoDB did not answer and what to do (the API, the worker and the ops scripts). */
+export function mongoUnreachable(url: string, err: Error): string {
+  return `could not connect to MongoDB at ${withoutPassword(url)} (${err.message.split('\n')[0]}): start it (npm run services:start) or set MONGO_URL`;
+}
+
 export interface MongoOptions {
   url: string;
   database: string;

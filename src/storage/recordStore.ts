@@ -11,6 +11,7 @@ import { DocumentBuilder, type Content } from './documentBuilder';
 import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 import type { RecordKind } from '../domain/kinds';
+import { slugify } from '../domain/slug';
 
 export interface RecordStoreOptions<D> {
   collection: string;
@@ -70,7 +71,7 @@ export class RecordStore<D extends BaseDoc> {
     this.docs = db.collection<D>(options.collection);
     this.documents = new DocumentBuilder(options.translatable, options.slugSource);
     const { collection, treeField, kind } = options;
-    this.tree = treeField ? new RecordTree(db, collection, kind, treeField, (id) => this.get(id)) : null;
+    this.tree = treeField ? new RecordTree(db, collection, kind, treeField) : null;
   }
 
   get kind(): RecordKind {
@@ -125,6 +126,11 @@ export class RecordStore<D extends BaseDoc> {
         .limit(1)
         .next());
     return hit ? this.get((hit as D).id) : null;
+  }
+
+  /** getBySlug for a slug as a client may write it: slugs are stored normalised (`Café-Zürich` finds `cafe-zurich`). */
+  getBySlugAsWritten(text: string, lang: Language): Promise<StoredRecord<D> | null> {
+    return this.getBySlug(slugify(text) || text, lang);
   }
 
   async exists(id: number): Promise<boolean> {

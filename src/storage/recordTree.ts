@@ -1,6 +1,6 @@
-import type { Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { RecordKind } from '../domain/kinds';
-import { inLanguage, type BaseDoc, type StoredRecord } from './storedRecord';
+import type { BaseDoc } from './storedRecord';
 import { TreeLock } from './treeLock';
 
 /** Ancestors further up than this are not followed (a guard against corrupted data). */
@@ -15,15 +15,16 @@ export type Placement = 'fits' | 'missing' | 'self' | 'cycle' | 'too-deep';
  */
 export class RecordTree<D extends BaseDoc> {
   private readonly lock: TreeLock;
+  private readonly docs: Collection<BaseDoc>;
 
   constructor(
     db: Db,
     collection: string,
     kind: RecordKind,
     readonly field: keyof D & string,
-    private readonly get: (id: number) => Promise<StoredRecord<D> | null>,
   ) {
     this.lock = new TreeLock(db, `${collection}.${field}`, `${kind} hierarchy`);
+    this.docs = db.collection<BaseDoc>(collection);
   }
 
   /**
@@ -41,17 +42,23 @@ export class RecordTree<D extends BaseDoc> {
    */
   async placement(parent: number, self: number | null): Promise<Placement> {
     if (parent === self) return 'self';
-    let current = await this.get(parent);
-    if (!current) return 'missing';
+    let up = await this.parentOf(parent);
+    if (up === null) return 'missing';
     if (self === null) return 'fits';
     for (let depth = 0; depth < MAX_TREE_DEPTH; depth++) {
-      const up = Number(inLanguage(current, current.originalLang)[this.field] ?? 0);
       if (up === 0) return 'fits';
       if (up === self) return 'cycle';
-      const next = await this.get(up);
-      if (!next) return 'fits';
-      current = next;
+      const next = await this.parentOf(up);
+      if (next === null) return 'fits';
+      up = next;
     }
     return 'too-deep';
+  }
+
+  /** Record `id`'s parent (0: none), or null when there is no such record: one field of one document. */
+  private async parentOf(id: number): Promise<number | null> {
+    // The field is shared: every language document of the record holds the same value.
+    const doc = await this.docs.findOne({ id }, { projection: { [this.field]: 1 } });
+    return doc ? Number((doc as Record<string, unknown>)[this.field] ?? 0) : null;
   }
 }

@@ -86,8 +86,8 @@ export function eventListRoutes(services: Services): RouteSpec[] {
     "compare each event's instant, widened to their whole day in the offset written or the site time zone unless strict_dates. " +
     'With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.';
   return [
-    listRoute<EventListInput>(services.config, 'event', { description, input: eventListSchema }, (ctx) =>
-      listEvents(services, ctx.input, { lang: ctx.state.language, principal: ctx.state.principal }),
+    listRoute<EventListInput>(services.config, 'event', { description, input: eventListSchema }, (input, caller) =>
+      listEvents(services, input, caller),
     ),
   ];
 }

@@ -111,8 +111,6 @@ async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredReco
 
 export const eventDefinition: ResourceDefinition<EventDoc> = {
   kind: 'event',
-  plural: 'events',
-  label: 'event',
   store: (services) => services.stores.events,
   siblings: (services) => [services.stores.venues, services.stores.organizers] as unknown as RecordStore<BaseDoc>[],
   writeSchema: eventWriteSchema,

@@ -4,7 +4,7 @@ import type { RecordStore } from '../../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import type { OrganizerDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
-import { readyContent, resourceRoutes, type ResourceDefinition } from '../resource';
+import { ready, resourceRoutes, type ResourceDefinition } from '../resource';
 import { ORGANIZER_PLAIN_FIELDS, ORGANIZER_REQUIRED_ON_CREATE, organizerWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;
@@ -23,15 +23,12 @@ function toOrganizerContent(
 
 export const organizerDefinition: ResourceDefinition<OrganizerDoc> = {
   kind: 'organizer',
-  plural: 'organizers',
-  label: 'organizer',
   store: (services) => services.stores.organizers,
   siblings: (services) => [services.stores.events, services.stores.venues] as unknown as RecordStore<BaseDoc>[],
   writeSchema: organizerWriteSchema,
   requiredOnCreate: ORGANIZER_REQUIRED_ON_CREATE,
   posts: true,
-  planContent: async (services, ctx, input, existing) =>
-    readyContent(toOrganizerContent(services, ctx, input, existing)),
+  planContent: ready(toOrganizerContent),
   onPermanentDelete: async (services, id) => {
     await services.stores.events.unlinkEverywhere('organizers', id);
   },

@@ -30,8 +30,8 @@ export function postListRoutes(services: Services, kind: 'venue' | 'organizer'):
   const plural = PLURAL[kind];
   const description = `${plural[0]!.toUpperCase()}${plural.slice(1)} in the request language (each in its original language when not translated), ordered by name.`;
   return [
-    listRoute<PostListInput>(services.config, kind, { description, input: postListSchema(kind) }, (ctx) =>
-      listPosts(services, kind, ctx.input, { lang: ctx.state.language, principal: ctx.state.principal }),
+    listRoute<PostListInput>(services.config, kind, { description, input: postListSchema(kind) }, (input, caller) =>
+      listPosts(services, kind, input, caller),
     ),
   ];
 }

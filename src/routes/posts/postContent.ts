@@ -19,7 +19,7 @@
  *   - `assertKnownAuthor(services, input, principal)`: an `author` must be a user (a key holder).
  *   - `clearable(input, fields)` copies plain optional fields that were sent, "" → null.
  *
- * Typical content of a post (wrapped in `readyContent` by `planContent`):
+ * Typical content of a post (`planContent: ready(toVenueContent)` in a resource definition):
  *   {
  *     ...postContent(input, existing, postContext(services, ctx, 'venue')),
  *     ...clearable(input, ['address', 'city']),

@@ -47,9 +47,8 @@ function termListSchema(kind: TermKind) {
 export function termListRoutes(services: Services, kind: TermKind): RouteSpec[] {
   const description = `Event ${PLURAL[kind]} in the request language (each in its original language when not translated), ordered by name unless orderby says otherwise; empty ones hidden unless hide_empty=false.`;
   return [
-    listRoute<TermListInput>(services.config, kind, { description, input: termListSchema(kind) }, (ctx) => {
-      const caller = { lang: ctx.state.language, principal: ctx.state.principal };
-      return listTerms(services, kind, ctx.input, caller);
-    }),
+    listRoute<TermListInput>(services.config, kind, { description, input: termListSchema(kind) }, (input, caller) =>
+      listTerms(services, kind, input, caller),
+    ),
   ];
 }

@@ -3,7 +3,7 @@ import type { Language } from '../../../config';
 import { type RecordStore } from '../../storage/recordStore';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
-import { readyContent, type ResourceDefinition } from '../resource';
+import { ready, type ResourceDefinition } from '../resource';
 import { TERM_DESCRIPTION_MAX, termWriteSchema } from './schema';
 import { OTHER_TERM_KIND, PLURAL, type TermKind } from '../../domain/kinds';
 
@@ -44,15 +44,12 @@ export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
   const plural = PLURAL[kind];
   return {
     kind,
-    plural,
-    label: kind,
     store: (services) => services.stores[plural],
     siblings: (services) => [services.stores[PLURAL[OTHER_TERM_KIND[kind]]] as unknown as RecordStore<BaseDoc>],
     writeSchema: termWriteSchema(kind),
     requiredOnCreate: ['name'],
     posts: false,
-    planContent: async (_services, ctx, input, existing) =>
-      readyContent(termContent(kind, ctx.state.language, input, existing)),
+    planContent: ready((_services, ctx, input, existing) => termContent(kind, ctx.state.language, input, existing)),
     onPermanentDelete: async (services, id) => {
       await services.stores.events.unlinkEverywhere(plural, id);
     },

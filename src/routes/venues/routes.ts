@@ -6,7 +6,7 @@ import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import { inLanguage } from '../../storage/storedRecord';
 import type { PostDoc, VenueDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
-import { readyContent, resourceRoutes, type ResourceDefinition } from '../resource';
+import { ready, resourceRoutes, type ResourceDefinition } from '../resource';
 import { VENUE_PLAIN_FIELDS, VENUE_REQUIRED_ON_CREATE, venueWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;
@@ -37,14 +37,12 @@ function toVenueContent(
 
 export const venueDefinition: ResourceDefinition<VenueDoc> = {
   kind: 'venue',
-  plural: 'venues',
-  label: 'venue',
   store: (services) => services.stores.venues,
   siblings: (services) => [services.stores.events, services.stores.organizers] as unknown as RecordStore<BaseDoc>[],
   writeSchema: venueWriteSchema,
   requiredOnCreate: VENUE_REQUIRED_ON_CREATE,
   posts: true,
-  planContent: async (services, ctx, input, existing) => readyContent(toVenueContent(services, ctx, input, existing)),
+  planContent: ready(toVenueContent),
   onPermanentDelete: async (services, id) => {
     await services.stores.events.unlinkEverywhere('venues', id);
   },

@@ -1,16 +1,17 @@
 import { expect } from 'chai';
 import type { Db } from 'mongodb';
 import { MAX_TREE_DEPTH, RecordTree } from '../../../src/storage/recordTree';
-import type { BaseDoc, StoredRecord } from '../../../src/storage/storedRecord';
+import type { BaseDoc } from '../../../src/storage/storedRecord';
 
 type Doc = BaseDoc & { parent: number };
 
-/** A tree over records given as `id → parent` (0: none), read as the store would return them. */
+/** A tree over records given as `id → parent` (0: none), read as MongoDB would return their documents. */
 function treeOf(parents: Record<number, number>): RecordTree<Doc> {
-  const record = (id: number): StoredRecord<Doc> | null =>
-    id in parents ? ({ id, originalLang: 'fr', docs: { fr: { id, lang: 'fr', parent: parents[id] } } } as never) : null;
-  const db = { collection: () => ({}) } as unknown as Db;
-  return new RecordTree<Doc>(db, 'categories', 'category', 'parent', async (id) => record(id));
+  const docs = {
+    findOne: async ({ id }: { id: number }) => (id in parents ? { parent: parents[id] } : null),
+  };
+  const db = { collection: () => docs } as unknown as Db;
+  return new RecordTree<Doc>(db, 'categories', 'category', 'parent');
 }
 
 describe('storage/RecordTree placement', () => {
