@@ -29,11 +29,15 @@ export function showsLink(principal: Principal, linked: Ownership): boolean {
 }
 
 /** Throws the 403 of CONTRACT part 6 when `principal` may not read the record. */
-export function assertReadable(kind: RecordKind, principal: Principal, record: Ownership, id: number): void {
+/**
+ * `named` is how the request named the record (`ID 6`, `slug "summer-gala"`): a record found by
+ * its slug is refused without giving away its ID.
+ */
+export function assertReadable(kind: RecordKind, principal: Principal, record: Ownership, named: string): void {
   const code = readDenial(kind, principal, record);
   if (code === null) return;
-  if (record.status === 'trash') throw new ForbiddenError(code, `The ${kind} with ID ${id} has been deleted.`);
-  throw new ForbiddenError(code, `The ${kind} with ID ${id} is not accessible.`);
+  if (record.status === 'trash') throw new ForbiddenError(code, `The ${kind} with ${named} has been deleted.`);
+  throw new ForbiddenError(code, `The ${kind} with ${named} is not accessible.`);
 }
 
 const readable = (principal: Principal) => (linked: unknown) =>

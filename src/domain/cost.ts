@@ -20,10 +20,16 @@ const SPACE_GROUPED = /(\d)[ \u00A0\u202F](?=\d{3}(?!\d))/g;
 const SYMBOL = /(?:\b[A-Z]{1,2})?\p{Sc}/u;
 const CODE = /\b[A-Z]{3}\b/;
 
-/** The cost as stored: the client's text trimmed (numbers as their decimal text), or null. */
+// A number as programs write it: digits, a point, digits, and nothing else.
+const PLAIN_DECIMAL = /^\d+\.\d+$/;
+
+/** The cost as stored: the client's text trimmed (numbers as plain decimals, `1e-7` as `0.0000001`), or null. */
 export function normalizeCost(raw: string | number | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
-  const text = String(raw).trim();
+  const text =
+    typeof raw === 'number'
+      ? raw.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+      : raw.trim();
   return text === '' ? null : text;
 }
 
@@ -55,6 +61,14 @@ function normalizeAmount(text: string): string | null {
  */
 export function parseCost(stored: string | null | undefined): PresentedCost {
   const text = (stored ?? '').trim();
+  // A plain decimal alone (`12.345`, as a JSON number is stored) is one, whatever its digits.
+  if (PLAIN_DECIMAL.test(text)) {
+    const isZero = Number(text) === 0;
+    return {
+      cost: isZero ? 'Free' : text,
+      cost_details: { currency_symbol: '', currency_position: 'prefix', values: [text] },
+    };
+  }
   // Amounts and the symbol are found in the same text, so their positions compare.
   const read = text.replace(SPACE_GROUPED, '$1');
   const amounts = [...read.matchAll(AMOUNT)].flatMap((m) => {

@@ -1,28 +1,42 @@
 import type { Middleware } from 'koa';
 import type { ApiKeyStore } from '../auth/apiKeys';
 import { UnauthorizedError } from '../errors';
-import type { RateLimits } from './rateLimit';
+import { NO_AUTHENTICATION_LIMITS, type AuthenticationLimits } from './rateLimit';
 import type { Access, AppState, Principal } from './types';
+
+/** How many times the request carries header `name` (lower case). */
+function headerCount(rawHeaders: string[], name: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) count++;
+  return count;
+}
 
 export const ANONYMOUS: Principal = Object.freeze({ keyId: null, userId: 0, role: null });
 
 /**
  * Resolves `Authorization: Bearer <key>` to a principal; a bad key is 401 even on reads. An
- * address that failed too often is 429 before its key is even looked at (`limits`).
+ * address that failed too often is 429 before its key is even looked at (`limits`, which routes
+ * checking other secrets, event passwords, find in `ctx.state.authLimits`).
  */
 export function authenticate(
   keys: ApiKeyStore,
-  limits?: Pick<RateLimits, 'beforeAuthentication' | 'authenticationFailed'>,
+  limits: AuthenticationLimits = NO_AUTHENTICATION_LIMITS,
 ): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     ctx.state.principal = ANONYMOUS;
+    ctx.state.authLimits = limits;
+    // What a key or an event password unlocks is the caller's alone: no shared cache may keep it.
+    if (header || /(?:^|&)password=/.test(ctx.querystring)) ctx.set('Cache-Control', 'private, no-store');
     if (header) {
-      limits?.beforeAuthentication(ctx);
+      // Node keeps the first of repeated headers; a proxy might keep another: refuse to guess.
+      if (headerCount(ctx.req.rawHeaders, 'authorization') > 1)
+        throw new UnauthorizedError('Send one Authorization header: this request has several.');
+      limits.beforeAuthentication(ctx);
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       const record = match ? await keys.verify(match[1]!) : null;
       if (!record) {
-        limits?.authenticationFailed(ctx);
+        limits.authenticationFailed(ctx);
         throw new UnauthorizedError('The API key is missing, malformed, unknown or revoked.');
       }
       ctx.state.principal = { keyId: record.id, userId: record.userId, role: record.role };

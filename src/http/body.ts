@@ -1,11 +1,31 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { QS_OPTIONS, unreadableParams } from './query';
 import type { AppState } from './types';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_TYPES = ['json', 'urlencoded', 'multipart'];
 const ACCEPTED = 'application/json, application/x-www-form-urlencoded or multipart/form-data';
+
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/** Whether any string in a parsed body (keys included) holds U+FFFD; iterative, for any depth. */
+function holdsReplacementCharacter(body: unknown): boolean {
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\uFFFD')) return true;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\uFFFD')) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
+}
 
 /** Whether the request carries a body: a non-zero length or a chunked one (type-is's rule). */
 function hasBody(ctx: { get(name: string): string }): boolean {
@@ -57,6 +77,8 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
     text: false,
     jsonStrict: true,
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+    // co-body reads `a.b=` as an object unless told otherwise: kept, as bodies always had it.
+    queryString: { ...QS_OPTIONS, allowDots: true },
     formidable: { maxFileSize: limitBytes, maxFieldsSize: limitBytes, maxFiles: 0, allowEmptyFiles: true },
     onError: (err) => {
       throw err;
@@ -71,6 +93,9 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
         : `A request body needs a Content-Type: ${ACCEPTED}.`;
       throw new UnsupportedMediaTypeError(problem);
     }
+    const charset = ctx.request.charset;
+    if (charset && !UTF8_CHARSETS.has(charset.toLowerCase()))
+      throw new UnsupportedMediaTypeError(`Request bodies are read as UTF-8, not ${charset}: send them in UTF-8.`);
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw new PayloadTooLargeError();
     let parsed = false;
@@ -78,12 +103,17 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
       await parser(ctx, async () => {
         parsed = true;
         const request = ctx.request as { body?: unknown };
+        // The decoder put U+FFFD where the bytes were no UTF-8: refused, not stored as `Caf� crème`.
+        if (holdsReplacementCharacter(request.body))
+          throw new ValidationError({ body: 'The request body is not valid UTF-8.' });
         if (ctx.is('multipart') && request.body && typeof request.body === 'object')
           request.body = foldArrayFields(request.body as Record<string, unknown>);
         await next();
       });
     } catch (err) {
-      throw parsed ? err : unreadableBody(err, ctx.get('Content-Encoding'));
+      if (parsed) throw err;
+      const refused = unreadableParams(err, 'body');
+      throw refused !== err ? refused : unreadableBody(err, ctx.get('Content-Encoding'));
     }
   };
 }

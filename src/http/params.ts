@@ -32,9 +32,18 @@ export const Joi = BaseJoi.extend(
     type: 'number',
     base: joi.number(),
     prepare(value: unknown, helpers) {
+      // "" clears a clearable number, as null does (the only way a form can clear it).
+      if (value === '' && helpers.schema.$_getFlag('clearable')) return { value: null };
       if (typeof value !== 'string' || !helpers.schema.$_getRule('integer') || INTEGER_TEXT.test(value))
         return { value };
       return { value, errors: [helpers.error('number.integer')] };
+    },
+    rules: {
+      clearable: {
+        method() {
+          return (this as BaseJoi.NumberSchema).allow(null).$_setFlag('clearable', true);
+        },
+      },
     },
   }),
   (joi) => ({
@@ -48,6 +57,11 @@ export const Joi = BaseJoi.extend(
   (joi) => ({
     type: 'dateInput',
     base: joi.string().trim().max(100),
+    // A unix timestamp as a JSON number is read as its digits (CONTRACT part 2).
+    coerce: {
+      from: 'number',
+      method: (value: number) => ({ value: Number.isFinite(value) ? String(value) : value }),
+    },
     messages: {
       'dateInput.format':
         '{{#label}} is not a date (use YYYY-MM-DD HH:MM:SS, ISO 8601, a unix timestamp or now/today/+N days)',
@@ -89,11 +103,15 @@ export const Joi = BaseJoi.extend(
       },
     },
   }),
-) as typeof BaseJoi & {
+) as Omit<typeof BaseJoi, 'number'> & {
   list(): BaseJoi.ArraySchema;
   flag(): BaseJoi.BooleanSchema;
   dateInput(): BaseJoi.StringSchema;
+  number(): ClearableNumber;
 };
+
+/** Numbers of this Joi have `clearable()`: null or "" clears the field (validated as null). */
+type ClearableNumber = BaseJoi.NumberSchema & { clearable(): BaseJoi.NumberSchema };
 
 /** Strings of this Joi also have `maxChars(limit)` (characters, not UTF-16 units) and `httpUrl()`. */
 type CharCountedString = BaseJoi.StringSchema & { maxChars(limit: number): BaseJoi.StringSchema };

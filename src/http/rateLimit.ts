@@ -54,12 +54,21 @@ export class TokenBuckets {
   }
 }
 
-/** The limits of one API process (CONTRACT part 6 "Abuse"; documented in the /doc guide). */
-export interface RateLimits {
-  /** Before checking a presented key: 429 while the caller's address has failed too often. */
+/** Failed authentications per address: unknown API keys and wrong event passwords alike. */
+export interface AuthenticationLimits {
+  /** Before checking a presented key or password: 429 while the caller's address has failed too often. */
   beforeAuthentication(ctx: AppContext): void;
   /** After a failed authentication from the caller's address. */
   authenticationFailed(ctx: AppContext): void;
+}
+
+export const NO_AUTHENTICATION_LIMITS: AuthenticationLimits = Object.freeze({
+  beforeAuthentication: () => undefined,
+  authenticationFailed: () => undefined,
+});
+
+/** The limits of one API process (CONTRACT part 6 "Abuse"; documented in the /doc guide). */
+export interface RateLimits extends AuthenticationLimits {
   middleware: Middleware<AppState>;
 }
 
@@ -84,11 +93,7 @@ const tooMany = (what: string, seconds: number) =>
 
 export function createRateLimits(config: Config['rateLimit'], now: () => number = Date.now): RateLimits {
   if (!config.enabled) {
-    return {
-      beforeAuthentication: () => undefined,
-      authenticationFailed: () => undefined,
-      middleware: (_ctx, next) => next(),
-    };
+    return { ...NO_AUTHENTICATION_LIMITS, middleware: (_ctx, next) => next() };
   }
   const failures = new TokenBuckets(config.authFailuresPerIp, now);
   const writesPerKey = new TokenBuckets(config.writesPerKey, now);

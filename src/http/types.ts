@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type Joi from 'joi';
 import type { Language } from '../../config';
 import type { Logger } from '../log';
+import type { AuthenticationLimits } from './rateLimit';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -23,6 +24,8 @@ export interface AppState {
   /** Language named by the path prefix, if any (affects `rest_url`s). */
   pathLanguage: Language | null;
   principal: Principal;
+  /** Failed authentications per address (src/http/rateLimit.ts), set with `principal`. */
+  authLimits: AuthenticationLimits;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -26,7 +26,7 @@
 import { DateTime } from 'luxon';
 import { hashEventPassword } from '../routes/events/password';
 import type { Services } from '../services';
-import type { NewRecord } from '../storage/recordStore';
+import type { NewRecord } from '../storage/documentBuilder';
 import type { EventDoc } from '../storage/stores';
 import { Dice, prng } from './demoDice';
 import { demoEvent } from './demoEvents';

@@ -2,7 +2,7 @@ import type { DateTime } from 'luxon';
 import { LANGUAGES, type Language } from '../../config';
 import { resolveEventDates } from '../domain/eventDates';
 import { slugify } from '../domain/slug';
-import type { NewRecord } from '../storage/recordStore';
+import type { NewRecord } from '../storage/documentBuilder';
 import type { EventDoc, Status } from '../storage/stores';
 import * as catalog from './demoCatalog';
 import { richText, type Dice } from './demoDice';

@@ -2,7 +2,7 @@ import type { DateTime } from 'luxon';
 import { LANGUAGES, type Language } from '../../config';
 import { slugify } from '../domain/slug';
 import type { Services } from '../services';
-import type { NewRecord } from '../storage/recordStore';
+import type { NewRecord } from '../storage/documentBuilder';
 import type { OrganizerDoc, TermDoc, VenueDoc } from '../storage/stores';
 import * as catalog from './demoCatalog';
 import { fill, richText, type Dice } from './demoDice';

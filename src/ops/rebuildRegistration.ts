@@ -44,13 +44,19 @@ export class RebuildRegistration {
     return registration;
   }
 
-  /** Registrations of other runs for `aliases` that are still alive (their heartbeat is fresh). */
-  static async othersAlive(db: Db, aliases: string[], runId: string): Promise<ReindexTarget[]> {
+  /** Refuses (OpsError) while another run's registration of one of `aliases` is alive (its heartbeat is fresh). */
+  static async assertNoOtherAlive(db: Db, aliases: string[], runId: string, label: string): Promise<void> {
     const found = await reindexTargets(db)
       .find({ alias: { $in: aliases } })
       .toArray();
-    return found.filter(
-      (target) => target.runId !== runId && Date.now() - target.heartbeatAt.getTime() < TARGET_STALE_MS,
+    const beats = found
+      .filter((target) => target.runId !== runId)
+      .map((target) => Date.now() - target.heartbeatAt.getTime())
+      .filter((age) => age < TARGET_STALE_MS);
+    if (beats.length === 0) return;
+    const ageS = Math.round(Math.min(...beats) / 1000);
+    throw new OpsError(
+      `another reindex is rebuilding ${label} (heartbeat ${ageS} s ago): wait for it to finish; if it was killed, run again in ${Math.max(1, Math.round(TARGET_STALE_MS / 1000) - ageS)} s`,
     );
   }
 

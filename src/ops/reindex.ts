@@ -9,8 +9,8 @@
  * ./progress, default silent), `say` (operator lines, default none), `onBatch(kind, done)`.
  *
  * For each kind, for the selected languages:
- *  1. refuses if another live run is rebuilding the same aliases; deletes half-built indexes and
- *     registrations of earlier (interrupted) runs;
+ *  1. takes the aliases' lease (refused while another run holds it); deletes half-built indexes
+ *     and registrations of earlier (interrupted) runs;
  *  2. creates the next versioned index behind each alias (`…-events-en-v3`) with the current
  *     mapping, with a write alias (`…-events-en-rebuild`), and registers it in MongoDB
  *     (`reindex_targets`, heartbeat): the sync worker then writes every change to the live alias
@@ -32,12 +32,13 @@ import { LANGUAGES, type Language } from '../../config';
 import type { Services } from '../services';
 import { storeOf } from '../storage/stores';
 import { createBackgroundSearchClient } from '../search/client';
-import { TARGET_STALE_MS } from '../search/reindexTargets';
+import { aliasName } from '../search/indexNames';
 import * as admin from './indexAdmin';
 import { InterruptedError, OpsError } from './opsError';
 import { startProgress, type ProgressFactory } from './progress';
 import { RebuildRegistration } from './rebuildRegistration';
-import { loadRecords } from './reindexLoad';
+import { ReindexLease } from './reindexLease';
+import { checkCounts, loadRecords } from './reindexLoad';
 import { RECORD_KINDS, type RecordKind } from '../domain/kinds';
 
 export interface ReindexOptions {
@@ -88,6 +89,12 @@ interface Run {
   langs: readonly Language[];
   options: ReindexOptions;
   say: (line: string) => void;
+}
+
+/** What a kind's rebuild loaded, checked and (once swapped) put live. */
+interface Loaded {
+  records: number;
+  aliases: ReindexedAlias[];
 }
 
 interface Build {
@@ -143,42 +150,48 @@ export async function reindex(services: Services, options: ReindexOptions = {}):
 async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Promise<KindReport> {
   const { services, client } = run;
   const started = Date.now();
-  const states = await Promise.all(run.langs.map((lang) => admin.readAliasState(client, services.config, kind, lang)));
-  const aliases = states.map((state) => state.alias);
-  const others = await RebuildRegistration.othersAlive(services.db, aliases, run.id);
-  if (others.length > 0) {
-    const ageS = Math.round((Date.now() - Math.max(...others.map((t) => t.heartbeatAt.getTime()))) / 1000);
-    throw new OpsError(
-      `another reindex is rebuilding ${admin.label(kind)} (heartbeat ${ageS} s ago): wait for it to finish; if it was killed, run again in ${Math.max(1, Math.round(TARGET_STALE_MS / 1000) - ageS)} s`,
+  const aliases = run.langs.map((lang) => aliasName(services.config, kind, lang));
+  // Taken before anything is read: what this run sees no other run changes until it is done.
+  const lease = run.options.dryRun ? null : await ReindexLease.take(services.db, aliases, run.id, admin.label(kind));
+  try {
+    const states = await Promise.all(
+      run.langs.map((lang) => admin.readAliasState(client, services.config, kind, lang)),
     );
+    await RebuildRegistration.assertNoOtherAlive(services.db, aliases, run.id, admin.label(kind));
+    const builds: Build[] = states.map((state) => ({
+      state,
+      index: admin.nextIndexName(services.config, state),
+      writeAlias: admin.rebuildAlias(state.alias),
+    }));
+    const records = await storeOf(services.stores, kind).countRecords();
+    if (!lease) return await describeDryRun(run, kind, builds, records);
+    const rebuilt = await rebuild(run, kind, builds, records, lease, oldIndexes);
+    return { kind, ...rebuilt, errors: 0, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await lease?.release().catch(() => undefined);
   }
-  const builds: Build[] = states.map((state) => ({
-    state,
-    index: admin.nextIndexName(services.config, state),
-    writeAlias: admin.rebuildAlias(state.alias),
-  }));
-  const records = await storeOf(services.stores, kind).countRecords();
-  if (run.options.dryRun) return describeDryRun(run, kind, builds, records);
+}
 
+/** Builds the new indexes of one kind and swaps the aliases to them, holding the kind's lease. */
+async function rebuild(
+  run: Run,
+  kind: RecordKind,
+  builds: Build[],
+  records: number,
+  lease: ReindexLease,
+  oldIndexes: string[],
+): Promise<Loaded> {
+  const { services, client } = run;
   await clearLeftovers(run, builds);
   let registration: RebuildRegistration | undefined;
-  let report: KindReport;
+  let report: Loaded;
   try {
     for (const build of builds.filter((b) => b.state.live.length === 0))
       run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
     // Settled, not all: a failure must not leave a creation running past the cleanup.
     const created = await Promise.allSettled(
       builds.map(async (build) => {
-        await admin
-          .createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias)
-          .catch((err: unknown) => {
-            if (/resource_already_exists/.test(String((err as Error).message))) {
-              throw new OpsError(
-                `${build.index} appeared meanwhile: another reindex is running; wait for it to finish`,
-              );
-            }
-            throw err;
-          });
+        await admin.createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias);
         build.created = true;
       }),
     );
@@ -195,9 +208,10 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
         runId: run.id,
       })),
     );
-    report = await loadAndCheck(run, kind, builds, records, registration, started);
+    report = await loadAndCheck(run, kind, builds, records, registration);
     run.options.signal?.throwIfAborted();
     await registration.assertAlive();
+    await lease.assertHeld();
     const before = await admin.swapAliases(
       client,
       builds.map((b) => ({ alias: b.state.alias, index: b.index })),
@@ -205,9 +219,12 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
     for (const alias of report.aliases) alias.from = before.get(alias.alias) ?? [];
     oldIndexes.push(...[...before.values()].flat());
   } catch (err) {
-    await abandon(run, builds, registration).catch((cleanup: Error) =>
-      run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`),
-    );
+    // A run that lost its lease leaves the write aliases and registrations to the run that took it.
+    if (await lease.held()) {
+      await abandon(run, builds, registration).catch((cleanup: Error) =>
+        run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`),
+      );
+    }
     throw err;
   }
   // Swapped: what remains is tidying up; a failure here leaves leftovers the next run removes.
@@ -217,7 +234,7 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
     run.say(
       `${admin.label(kind, alias.lang)}: ${alias.alias} → ${alias.to} (${alias.documents} documents; was ${alias.from.join(', ') || 'none'})`,
     );
-  return { ...report, seconds: (Date.now() - started) / 1000 };
+  return report;
 }
 
 async function loadAndCheck(
@@ -226,8 +243,7 @@ async function loadAndCheck(
   builds: Build[],
   expected: number,
   registration: RebuildRegistration,
-  started: number,
-): Promise<KindReport> {
+): Promise<Loaded> {
   const { services, client } = run;
   const progress = (run.options.progress ?? ((label, total) => startProgress({ label, total, silent: true })))(
     `reindex ${admin.label(kind)}`,
@@ -253,33 +269,20 @@ async function loadAndCheck(
   }
   await registration.assertAlive();
   await Promise.all(builds.map((b) => admin.finishBuildIndex(client, services.config, b.index)));
-  // Writes go on while counting: the records are counted before and after the documents, and
-  // the documents must fall between the two, give or take the changes in flight.
-  const countRecordsAndPending = () =>
-    Promise.all([storeOf(services.stores, kind).countRecords(), services.sync.pendingCount(kind)]);
-  const before = await countRecordsAndPending();
-  const counts = await Promise.all(builds.map((b) => admin.documentCount(client, b.index)));
-  const after = await countRecordsAndPending();
-  const pending = Math.max(before[1], after[1]);
-  const [fewest, most] = [Math.min(before[0], after[0]), Math.max(before[0], after[0])];
-  const records = fewest === most ? `${fewest}` : `${fewest}-${most}`;
-  const aliases: ReindexedAlias[] = [];
-  for (const [i, build] of builds.entries()) {
-    const documents = counts[i] as number;
-    if (documents < fewest - pending || documents > most + pending) {
-      throw new OpsError(
-        `count check failed for ${admin.label(kind, build.state.lang)}: ${records} records in MongoDB but ${documents} documents in ${build.index} (${pending} changes in flight); the live alias is unchanged: see "npm run sync:verify", then run the reindex again`,
-      );
-    }
-    aliases.push({
-      lang: build.state.lang,
-      alias: build.state.alias,
-      from: build.state.live,
-      to: build.index,
-      documents,
-    });
-  }
-  return { kind, records: loaded.records, errors: 0, seconds: (Date.now() - started) / 1000, aliases };
+  const counts = await checkCounts(
+    services,
+    client,
+    kind,
+    builds.map((b) => ({ lang: b.state.lang, index: b.index })),
+  );
+  const aliases = builds.map((build, i): ReindexedAlias => ({
+    lang: build.state.lang,
+    alias: build.state.alias,
+    from: build.state.live,
+    to: build.index,
+    documents: counts[i] as number,
+  }));
+  return { records: loaded.records, aliases };
 }
 
 /** Registrations and half-built indexes of earlier, interrupted runs. */

@@ -4,7 +4,9 @@ import { withRunMemo } from '../search/batchCache';
 import { prepareGroup } from '../search/batchDocuments';
 import { storeOf } from '../storage/stores';
 import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
-import { UnreachableError } from './opsError';
+import type { Language } from '../../config';
+import { documentCount, label } from './indexAdmin';
+import { OpsError, UnreachableError } from './opsError';
 import type { Progress } from './progress';
 import { idRanges, versionedRange, type VersionedRecords } from './recordStream';
 import type { RecordKind } from '../domain/kinds';
@@ -119,4 +121,34 @@ async function loadBatch(
   });
   await Promise.all(outcomes);
   return { records: entries.length, failed };
+}
+
+/**
+ * The documents in each new index, checked against the kind's records in MongoDB. Writes go on
+ * while counting: the records are counted before and after the documents, and the documents must
+ * fall between the two, give or take the changes in flight.
+ */
+export async function checkCounts(
+  services: Services,
+  client: Client,
+  kind: RecordKind,
+  built: { lang: Language; index: string }[],
+): Promise<number[]> {
+  const countRecordsAndPending = () =>
+    Promise.all([storeOf(services.stores, kind).countRecords(), services.sync.pendingCount(kind)]);
+  const before = await countRecordsAndPending();
+  const counts = await Promise.all(built.map(({ index }) => documentCount(client, index)));
+  const after = await countRecordsAndPending();
+  const pending = Math.max(before[1], after[1]);
+  const [fewest, most] = [Math.min(before[0], after[0]), Math.max(before[0], after[0])];
+  const records = fewest === most ? `${fewest}` : `${fewest}-${most}`;
+  for (const [i, { lang, index }] of built.entries()) {
+    const documents = counts[i] as number;
+    if (documents < fewest - pending || documents > most + pending) {
+      throw new OpsError(
+        `count check failed for ${label(kind, lang)}: ${records} records in MongoDB but ${documents} documents in ${index} (${pending} changes in flight); the live alias is unchanged: see "npm run sync:verify", then run the reindex again`,
+      );
+    }
+  }
+  return counts;
 }

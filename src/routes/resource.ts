@@ -126,26 +126,26 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   const inTree = <T>(task: () => Promise<T>): Promise<T> => (store.tree ? store.tree.hold(task) : task());
 
   /**
-   * Commits `plan` and writes its content. A write that gives the record a parent checks it and
-   * writes holding the tree lock: no other re-parenting can close a cycle, nor delete the parent,
-   * in between. Every other check ran before, in `planContent`.
+   * Writes the content of `plan`, which `write` commits when it is sure to write. A write that
+   * gives the record a parent checks it and writes holding the tree lock: no other re-parenting
+   * can close a cycle, nor delete the parent, in between. Every other check ran before, in
+   * `planContent`.
    */
   async function written(
     input: Input,
     self: number | null,
-    plan: ContentPlan<D>,
-    write: (content: Partial<D>) => Promise<StoredRecord<D>>,
+    write: () => Promise<StoredRecord<D>>,
   ): Promise<StoredRecord<D>> {
     const { tree } = store;
     const parent = tree ? Number(input[tree.field] ?? 0) : 0;
-    if (!tree || parent === 0) return write(await plan.commit());
+    if (!tree || parent === 0) return write();
     return inTree(async () => {
       const placement = await tree.placement(parent, self);
       if (placement !== 'fits') {
         const otherKind = placement === 'missing' ? await otherKindOf(parent) : undefined;
         throw new ValidationError({ [tree.field]: parentProblem(def.kind, placement, parent, self, otherKind) });
       }
-      return write(await plan.commit());
+      return write();
     });
   }
 
@@ -162,7 +162,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   async function read(ctx: RequestContext<Input>, find: Finder): Promise<void> {
     const record = await find(ctx);
-    assertReadable(def.kind, ctx.state.principal, recordOwnership(record), record.id);
+    const slug = ctx.input.lookup_slug;
+    const named = typeof slug === 'string' ? `slug "${slug}"` : `ID ${record.id}`;
+    assertReadable(def.kind, ctx.state.principal, recordOwnership(record), named);
     await def.authorizeRead?.(ctx, record);
     ctx.body = await present(record, ctx);
   }
@@ -189,7 +191,8 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const input = applyVerdict(verdict, ctx.input);
     if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
     const plan = await def.planContent(services, ctx, input, existing);
-    const updated = await written(input, existing.id, plan, (content) => store.update(existing, lang(ctx), content));
+    // Claimed before the plan commits: a write that loses to another process's makes nothing.
+    const updated = await written(input, existing.id, () => store.update(existing, lang(ctx), () => plan.commit()));
     await waitForIndex(ctx, services, def.kind, updated.id);
     ctx.body = await present(updated, ctx);
   }
@@ -238,7 +241,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
         const input = applyVerdict(decideCreate(def.kind, ctx.state.principal, writeRequestOf(ctx.input)), ctx.input);
         if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
         const plan = await def.planContent(services, ctx, input, null);
-        const created = await written(input, null, plan, (content) => store.create(lang(ctx), content));
+        const created = await written(input, null, async () => store.create(lang(ctx), await plan.commit()));
         await waitForIndex(ctx, services, def.kind, created.id);
         const body = await present(created, ctx);
         ctx.status = 201;

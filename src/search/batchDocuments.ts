@@ -40,6 +40,8 @@ export interface PrepareOptions {
   propagate?: boolean;
   /** The entries' records, read after their versions (default: read here). */
   records?: Map<number, StoredRecord<any>>;
+  /** Aborts the read of the documents indexed before (a worker stopping). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function prepareGroup(
   const shouldPropagate = options.propagate ?? true;
   const [records, previous] = await Promise.all([
     options.records ?? storeOf(services.stores, kind).getMany(ids),
-    shouldPropagate ? previousDocs(services, client, kind, ids) : null,
+    shouldPropagate ? previousDocs(services, client, kind, ids, options.signal) : null,
   ]);
   const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
   const related = await loadRelated(services, kind, present);
@@ -100,6 +102,7 @@ async function previousDocs(
   client: Client,
   kind: RecordKind,
   ids: number[],
+  signal: AbortSignal | undefined,
 ): Promise<Map<Language, Map<number, PreviousDoc>>> {
   const previous = new Map<Language, Map<number, PreviousDoc>>(LANGUAGES.map((lang) => [lang, new Map()]));
   const langOfIndex = new Map<string, Language>();
@@ -108,7 +111,7 @@ async function previousDocs(
     langOfIndex.set(index, lang);
     return ids.map((id) => ({ _index: index, _id: String(id) }));
   });
-  const response = await client.mget<PreviousDoc>({ docs, _source_includes: PREVIOUS_FIELDS });
+  const response = await client.mget<PreviousDoc>({ docs, _source_includes: PREVIOUS_FIELDS }, { signal });
   response.docs.forEach((doc, i) => {
     const lang = langOfIndex.get(docs[i]!._index) as Language;
     if ('found' in doc && doc.found && doc._source) previous.get(lang)?.set(Number(doc._id), doc._source);

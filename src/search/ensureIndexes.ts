@@ -9,20 +9,25 @@ function errorType(err: unknown): string | undefined {
   return (err as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
 }
 
-async function ensureIndex(config: Config, search: Client, kind: RecordKind, lang: Language): Promise<void> {
+async function ensureIndex(
+  config: Config,
+  search: Client,
+  kind: RecordKind,
+  lang: Language,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const alias = aliasName(config, kind, lang);
-  if (await search.indices.existsAlias({ name: alias })) return;
+  if (await search.indices.existsAlias({ name: alias }, { signal })) return;
   const index = versionedIndexName(config, kind, lang);
   try {
-    await search.indices.create({
-      index,
-      ...indexDefinition(kind, lang, config.elasticsearch.refreshInterval),
-      aliases: { [alias]: {} },
-    });
+    await search.indices.create(
+      { index, ...indexDefinition(kind, lang, config.elasticsearch.refreshInterval), aliases: { [alias]: {} } },
+      { signal },
+    );
   } catch (err) {
     // Another process (API or worker) created it at the same moment: make sure the alias is there.
     if (errorType(err) !== 'resource_already_exists_exception') throw err;
-    await search.indices.putAlias({ index, name: alias });
+    await search.indices.putAlias({ index, name: alias }, { signal });
   }
 }
 
@@ -40,11 +45,11 @@ async function withBackgroundClient<T>(config: Config, use: (client: Client) => 
  * Creates every missing index (one per kind and language, behind its alias) idempotently; safe
  * to call from several processes at startup.
  */
-export async function ensureSearchIndexes(services: { config: Config }): Promise<void> {
+export async function ensureSearchIndexes(services: { config: Config }, signal?: AbortSignal): Promise<void> {
   await withBackgroundClient(services.config, async (client) => {
     // A few at a time: the master creates indexes one by one anyway.
     for (const kind of RECORD_KINDS)
-      await Promise.all(LANGUAGES.map((lang) => ensureIndex(services.config, client, kind, lang)));
+      await Promise.all(LANGUAGES.map((lang) => ensureIndex(services.config, client, kind, lang, signal)));
   });
 }
 

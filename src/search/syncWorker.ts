@@ -25,6 +25,12 @@ export interface SyncWorkerOptions {
 
 const MAX_RETRY_MS = 30_000;
 const BASE_RETRY_MS = 500;
+/**
+ * How long `stop()` lets the batches in flight finish before aborting their Elasticsearch
+ * requests (their entries go back to the queue): a hung Elasticsearch would otherwise hold a
+ * stop for the client's timeouts and retries, past docker's stop grace period.
+ */
+export const STOP_GRACE_MS = 5_000;
 
 /**
  * Keeps Elasticsearch in step with MongoDB from the durable sync queue: claims leased batches,
@@ -36,7 +42,9 @@ export class SyncWorker {
   readonly owner: string;
   /** Bulk requests may take longer than the API's fail-fast timeout: the worker's own client. */
   private readonly client: Client;
-  private readonly indexer: BulkIndexer;
+  private indexer: BulkIndexer;
+  /** Aborts the Elasticsearch requests of this start's batches (see `stop`). */
+  private aborter = new AbortController();
   private readonly batchSize: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
@@ -67,17 +75,27 @@ export class SyncWorker {
     this.reporter = options.reporter ?? services.metrics.sync;
     this.maxBatches = Math.max(1, sync.concurrency);
     this.client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
-    this.indexer = new BulkIndexer(this.client, {
+    this.indexer = this.newIndexer();
+  }
+
+  private newIndexer(): BulkIndexer {
+    const { sync } = this.services.config;
+    return new BulkIndexer(this.client, {
       flushBytes: sync.flushBytes,
       flushMs: sync.flushMs,
       concurrency: sync.concurrency,
-      log: services.log,
+      log: this.services.log,
+      signal: this.aborter.signal,
     });
   }
 
   start(): this {
     if (this.running) return this;
     this.running = true;
+    if (this.aborter.signal.aborted) {
+      this.aborter = new AbortController();
+      this.indexer = this.newIndexer();
+    }
     this.services.sync.on('dirty', this.onDirty);
     // Other processes' writes (the API's, beside a standalone worker) wake it at once where the
     // server has change streams; elsewhere it finds them by polling every `pollMs`.
@@ -89,8 +107,12 @@ export class SyncWorker {
     return this;
   }
 
-  /** Finishes the batch in flight (flushed, completed or released), then stops. */
-  async stop(): Promise<void> {
+  /**
+   * Finishes the batches in flight (flushed, completed or released), then stops. Batches still
+   * waiting for Elasticsearch after `graceMs` have their requests aborted: their entries are
+   * released for the next worker.
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.services.sync.off('dirty', this.onDirty);
@@ -98,14 +120,23 @@ export class SyncWorker {
     this.stopWatching = null;
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.requestWake();
-    await this.loop;
-    await this.indexer.close();
+    const loop = this.loop;
+    let grace: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), graceMs)));
+    const finished = await Promise.race([loop?.then(() => true), graceOver]);
+    clearTimeout(grace);
+    if (!finished) {
+      this.services.log.warn({ graceMs }, 'sync: Elasticsearch did not answer in time; aborting the batches in flight');
+      this.aborter.abort();
+    }
+    await loop;
+    await this.indexer.close().catch(() => undefined);
     this.loop = null;
   }
 
   /** Stops and releases the worker's connections (a stopped worker may be started again before). */
-  async close(): Promise<void> {
-    await this.stop();
+  async close(graceMs = STOP_GRACE_MS): Promise<void> {
+    await this.stop(graceMs);
     await this.client.close();
   }
 
@@ -119,7 +150,7 @@ export class SyncWorker {
   /** The next batch of pending entries, leased to this worker (the indexes created first). */
   private async claim(): Promise<ClaimedEntry[]> {
     if (!this.indexesReady) {
-      await ensureSearchIndexes(this.services);
+      await ensureSearchIndexes(this.services, this.aborter.signal);
       this.indexesReady = true;
     }
     return this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
@@ -132,13 +163,15 @@ export class SyncWorker {
     for (const entry of claimed) groups.set(entry.kind, [...(groups.get(entry.kind) ?? []), entry]);
     const prepared = await Promise.all(
       [...groups].map(([kind, entries]) =>
-        prepareGroup(this.services, this.client, kind, entries).catch((err: unknown) => {
-          this.services.log.error(
-            { err, kind, ids: entries.map((e) => e.id) },
-            'sync: could not prepare index documents',
-          );
-          return { entries, operations: new Map<string, BulkOperation[]>() } satisfies PreparedGroup;
-        }),
+        prepareGroup(this.services, this.client, kind, entries, { signal: this.aborter.signal }).catch(
+          (err: unknown) => {
+            this.services.log.error(
+              { err, kind, ids: entries.map((e) => e.id) },
+              'sync: could not prepare index documents',
+            );
+            return { entries, operations: new Map<string, BulkOperation[]>() } satisfies PreparedGroup;
+          },
+        ),
       ),
     );
     // Indexes being rebuilt (npm run reindex) get every write too; read per batch, never cached.

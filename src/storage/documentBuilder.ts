@@ -7,6 +7,14 @@ export type Content<D> = Partial<Omit<D, keyof BaseDoc>> & { slug?: string };
 
 type Fields = Record<string, unknown>;
 
+/** A record for `createMany`: its original language and content, and optional translations. */
+export interface NewRecord<D extends BaseDoc> {
+  lang: Language;
+  content: Content<D>;
+  /** Translatable fields per other language (shared fields come from `content`). */
+  translations?: Partial<Record<Language, Content<D>>>;
+}
+
 /**
  * Builds the language documents of a record (RecordStore): translatable fields per document,
  * shared fields copied to every document of the record.
@@ -49,5 +57,22 @@ export class DocumentBuilder {
     if (typeof given.slug === 'string' && given.slug !== '') return slugify(given.slug) || String(id);
     const base = slugify(String(doc[this.slugSource] ?? ''));
     return base ? `${base}-${id}` : String(id);
+  }
+
+  /**
+   * A bulk-loaded record's documents, built as a create (and an update, for translations) would
+   * build them, but with `bulkSlug`s: no uniqueness query per record.
+   */
+  bulkDocuments<D extends BaseDoc>(id: number, record: NewRecord<D>, now: Date): Fields[] {
+    const original = this.original(id, record.lang, record.content, now);
+    original.slug = this.bulkSlug(record.content as Fields, original, id);
+    const translations = Object.entries(record.translations ?? {}).flatMap(([lang, content]) => {
+      if (lang === record.lang || !content) return [];
+      const { own } = this.split(content);
+      const doc = this.translation(original, lang as Language, own, now);
+      doc.slug = this.bulkSlug(own, doc, id);
+      return [doc];
+    });
+    return [original, ...translations];
   }
 }

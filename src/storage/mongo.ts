@@ -53,6 +53,15 @@ export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
 }
 
+/** Whether every key the write duplicated is an `_id` (the document exists already). */
+export function isDuplicateId(err: unknown): boolean {
+  if (!isDuplicateKey(err)) return false;
+  const writeErrors = (err as { writeErrors?: { errmsg?: string } | { errmsg?: string }[] }).writeErrors;
+  const listed = writeErrors === undefined ? [] : ([] as { errmsg?: string }[]).concat(writeErrors);
+  const messages = listed.length > 0 ? listed.map((e) => String(e.errmsg)) : [String((err as Error).message)];
+  return messages.every((message) => /\b_id_\b/.test(message));
+}
+
 /** An index a collection must have. */
 export interface WantedIndex {
   key: IndexSpecification & Document;

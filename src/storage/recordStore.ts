@@ -1,13 +1,13 @@
 import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
-import { changedMeanwhile } from '../errors';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
 import { KeyedQueue } from './keyedQueue';
 import { RecordTree } from './recordTree';
-import { ensureIndexes, isDuplicateKey, type WantedIndex } from './mongo';
+import { ensureIndexes, isDuplicateId, type WantedIndex } from './mongo';
+import { WriteClaims } from './writeClaims';
 import { inLanguage, recordsOf, type BaseDoc, type StoredRecord } from './storedRecord';
-import { DocumentBuilder, type Content } from './documentBuilder';
+import { DocumentBuilder, type Content, type NewRecord } from './documentBuilder';
 import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 import type { RecordKind } from '../domain/kinds';
@@ -25,28 +25,9 @@ export interface RecordStoreOptions<D> {
   treeField?: keyof D & string;
 }
 
-/** A record for `createMany`: its original language and content, and optional translations. */
-export interface NewRecord<D extends BaseDoc> {
-  lang: Language;
-  content: Content<D>;
-  /** Translatable fields per other language (shared fields come from `content`). */
-  translations?: Partial<Record<Language, Content<D>>>;
-}
-
 /** Documents per insertMany of `createMany`: each command stays well within the socket timeout. */
 const BULK_INSERT_DOCS = 500;
 
-/** Whether every key the write duplicated is an `_id` (the document exists already). */
-function isDuplicateId(err: unknown): boolean {
-  if (!isDuplicateKey(err)) return false;
-  const writeErrors = (err as { writeErrors?: { errmsg?: string } | { errmsg?: string }[] }).writeErrors;
-  const listed = writeErrors === undefined ? [] : ([] as { errmsg?: string }[]).concat(writeErrors);
-  const messages = listed.length > 0 ? listed.map((e) => String(e.errmsg)) : [String((err as Error).message)];
-  return messages.every((message) => /\b_id_\b/.test(message));
-}
-
-/** How long a write holds off other processes' writes of the record at most (a crashed writer). */
-const WRITE_LOCK_MS = 30_000;
 /** Tries to unlink a record from one holder that other writes keep changing. */
 const MAX_UNLINK_ATTEMPTS = 5;
 
@@ -62,6 +43,7 @@ export class RecordStore<D extends BaseDoc> {
   readonly tree: RecordTree<D> | null;
   readonly docs: Collection<D>;
   private readonly documents: DocumentBuilder;
+  private readonly claims: WriteClaims<D>;
 
   constructor(
     private readonly db: Db,
@@ -70,6 +52,7 @@ export class RecordStore<D extends BaseDoc> {
   ) {
     this.docs = db.collection<D>(options.collection);
     this.documents = new DocumentBuilder(options.translatable, options.slugSource);
+    this.claims = new WriteClaims(this.docs, options.kind);
     const { collection, treeField, kind } = options;
     this.tree = treeField ? new RecordTree(db, collection, kind, treeField) : null;
   }
@@ -171,14 +154,27 @@ export class RecordStore<D extends BaseDoc> {
   /**
    * Applies a merge update in `lang`: translatable fields to that language's document (created
    * from the original language's content when missing), shared fields to every document.
-   * Writes `content` to `record` as it was read: when another write changed the record since,
-   * nothing is written and ConflictError (409) is thrown, since what the caller checked against
-   * the record (access, status, links) may no longer hold.
+   * Writes to `record` as it was read: when another write changed the record since, nothing is
+   * written and ConflictError (409) is thrown, since what the caller checked against the record
+   * (access, status, links) may no longer hold. `content` may be a function making what the
+   * content links to (inline venues, new terms): it runs only once the record is claimed, and a
+   * failure there releases the claim, leaving the record as it was.
    */
-  async update(record: StoredRecord<D>, lang: Language, content: Content<D>): Promise<StoredRecord<D>> {
-    const { own, shared } = this.documents.split(content);
-    const id = record.id;
-    const now = await this.claim(record);
+  async update(
+    record: StoredRecord<D>,
+    lang: Language,
+    content: Content<D> | (() => Promise<Content<D>>),
+  ): Promise<StoredRecord<D>> {
+    const claim = await this.claims.claim(record);
+    let written: Content<D>;
+    try {
+      written = typeof content === 'function' ? await content() : content;
+    } catch (err) {
+      await this.claims.release(claim).catch(() => undefined);
+      throw err;
+    }
+    const { own, shared } = this.documents.split(written);
+    const { id, writtenAt: now } = claim;
     await this.sync.begin(this.options.kind, id);
     const existing = record.docs[lang];
     if (existing) {
@@ -205,26 +201,6 @@ export class RecordStore<D extends BaseDoc> {
     );
     await this.sync.commit(this.options.kind, id);
     return (await this.get(id)) as StoredRecord<D>;
-  }
-
-  /**
-   * Claims `record` for one write, or throws ConflictError: its `modifiedAt` must still be the one
-   * read, and no other process's write may hold it. Returns the time the finished write sets.
-   * The claim's own time differs from it (one later than the version read, the next one later):
-   * a write that read the record half-written, at the claim's time, cannot claim it afterwards.
-   */
-  private async claim(record: StoredRecord<D>): Promise<Date> {
-    const readAt = Math.max(...Object.values(record.docs).map((doc) => doc.modifiedAt.getTime()));
-    const claimedAt = Math.max(Date.now(), readAt + 1);
-    const free = [{ writeLockedUntil: { $exists: false } }, { writeLockedUntil: { $lte: new Date() } }];
-    const claimed = await this.docs.updateMany(
-      { id: record.id, modifiedAt: new Date(readAt), $or: free } as Filter<D>,
-      {
-        $set: { modifiedAt: new Date(claimedAt), writeLockedUntil: new Date(Date.now() + WRITE_LOCK_MS) },
-      } as never,
-    );
-    if (claimed.matchedCount === 0) throw changedMeanwhile(this.options.kind, record.id);
-    return new Date(claimedAt + 1);
   }
 
   /** Number of records (not language documents). */
@@ -316,19 +292,7 @@ export class RecordStore<D extends BaseDoc> {
     const first = await nextIds(this.db, this.options.counter, records.length);
     const ids = records.map((_record, i) => first + i);
     const now = new Date();
-    const docs = records.flatMap((record, i) => {
-      const id = ids[i] as number;
-      const original = this.documents.original(id, record.lang, record.content, now);
-      original.slug = this.documents.bulkSlug(record.content as Record<string, unknown>, original, id);
-      const translations = Object.entries(record.translations ?? {}).flatMap(([lang, content]) => {
-        if (lang === record.lang || !content) return [];
-        const { own } = this.documents.split(content);
-        const doc = this.documents.translation(original, lang as Language, own, now);
-        doc.slug = this.documents.bulkSlug(own, doc, id);
-        return [doc];
-      });
-      return [original, ...translations];
-    });
+    const docs = records.flatMap((record, i) => this.documents.bulkDocuments(ids[i] as number, record, now));
     await this.sync.beginNew(this.options.kind, ids);
     try {
       for (let i = 0; i < docs.length; i += BULK_INSERT_DOCS) {

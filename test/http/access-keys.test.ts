@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { allRoutes } from '../../src/routes';
 import { startServer, type RunningServer } from '../../src/server';
 import type { Config } from '../../config';
-import { callers, expectUnauthorized, type Callers } from '../support/access';
+import { callers, expectUnauthorized, minimalBody, type Callers } from '../support/access';
 import { expectError } from '../support/errors';
 import { request, ROOT, type ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
@@ -173,6 +173,37 @@ describe('access: rate limits', () => {
     expectLimited(good, 30, 'good key from a blocked address');
     expect(good.body.message).to.include('failed authentications');
     expect((await send('GET', '/events')).status).to.equal(200);
+  });
+
+  it('counts wrong event passwords as failed authentications: guesses are limited per address', async () => {
+    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 2, trustedProxies: 1 });
+    const client = (address: string) => ({ 'X-Forwarded-For': address });
+    const created = await send(
+      'POST',
+      '/events',
+      who.administrator.key,
+      { ...minimalBody('events', unique('Guarded')), password: 'members only' },
+      client('198.51.100.9'),
+    );
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const read = (password: string | undefined, address: string) =>
+      send(
+        'GET',
+        `/events/${created.body.id}${password === undefined ? '' : `?password=${encodeURIComponent(password)}`}`,
+        undefined,
+        undefined,
+        client(address),
+      );
+    // Reading without a password is no guess.
+    for (let i = 0; i < 3; i++) expectError(await read(undefined, '198.51.100.10'), 403, 'event-password-protected');
+    for (const guess of ['letmein', 'hunter2'])
+      expectError(await read(guess, '198.51.100.10'), 403, 'event-password-protected', guess);
+    const limitedGuess = await read('members only', '198.51.100.10');
+    expectLimited(limitedGuess, 60, 'the right password after two wrong ones');
+    expect(limitedGuess.body.message).to.include('failed authentications');
+    const elsewhere = await read('members only', '198.51.100.11');
+    expect(elsewhere.status, JSON.stringify(elsewhere.body)).to.equal(200);
+    expect(elsewhere.body.id).to.equal(created.body.id);
   });
 
   it('behind a trusted proxy, limits each forwarded client address, not the proxy', async () => {

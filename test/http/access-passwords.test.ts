@@ -72,6 +72,16 @@ describe('access: event passwords', () => {
     await settle();
   });
 
+  it('lets shared caches keep only what any anonymous caller may read', async () => {
+    const withoutPassword = await api.get(`/events/${event.id}`);
+    expect(withoutPassword.headers.get('cache-control')).to.equal(null);
+    const list = await api.get('/events');
+    expect(list.headers.get('cache-control')).to.equal(null);
+    const refused = await api.get(`/events/${event.id}?password=guess`);
+    expect(refused.status).to.equal(403);
+    expect(refused.headers.get('cache-control')).to.equal('private, no-store');
+  });
+
   it('stores a salted hash only and never returns the password, even to its owner', async () => {
     expectNoSecrets(created.body, 'create');
     expect(created.body.description).to.include(secretWord);
@@ -101,6 +111,8 @@ describe('access: event passwords', () => {
           expect(res.body.description).to.include(secretWord);
           expect(res.body.venue).to.include({ id: venue.id });
           expectNoSecrets(res.body, name);
+          // Unlocked by a key or a password: the caller's alone, never kept by a shared cache.
+          expect(res.headers.get('cache-control'), name).to.equal('private, no-store');
         });
       }
     }

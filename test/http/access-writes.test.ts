@@ -330,8 +330,9 @@ describe('access: writes', () => {
       ['administrator', 'administrator', 'stranger', 'private', true],
     ];
     for (const [label, role, owner, status, allowed] of LINKABLE) {
-      for (const linked of ['venues', 'organizers'] as const) {
-        const param = linked === 'venues' ? 'venue' : 'organizer';
+      // An event's parent follows the same rules as its venue and organizers.
+      for (const linked of ['venues', 'organizers', 'events'] as const) {
+        const param = { venues: 'venue', organizers: 'organizer', events: 'post_parent' }[linked];
         it(`${label} ${allowed ? 'may' : 'may not'} link ${owner === 'own' ? 'its own' : "another's"} ${status} ${param}`, async () => {
           const caller = who[role];
           const target = await recordOf(
@@ -347,6 +348,10 @@ describe('access: writes', () => {
             return;
           }
           expect(res.status, JSON.stringify(res.body)).to.equal(201);
+          if (linked === 'events') {
+            expect(res.body.post_parent).to.equal(target.id);
+            return;
+          }
           const embedded = linked === 'venues' ? [res.body.venue] : res.body.organizer;
           expect(embedded.map((r: { id: number }) => r.id)).to.deep.equal([target.id]);
         });
@@ -442,6 +447,50 @@ describe('access: writes', () => {
       );
       expect(refused?.name).to.equal('ConflictError');
       expect((await adminRead('events', event.id)).body).to.deep.equal(newer);
+    });
+
+    it("a write meeting another process's write is 409 before it makes its inline venue, organizer or terms", async () => {
+      const { stores } = testWorld().services;
+      const event = await recordOf('events', unique('held'), who.editor.userId, 'publish');
+      const before = (await adminRead('events', event.id)).body;
+      // Another API process is writing the event: it holds the claim.
+      await stores.events.docs.updateMany(
+        { id: event.id },
+        { $set: { writeLockedUntil: new Date(Date.now() + 60_000) } },
+      );
+      const name = unique('never made');
+      const refused = await call('PATCH', `/events/${event.id}`, who.editor, {
+        title: 'Loser',
+        venue: { venue: `${name} hall` },
+        organizer: [{ organizer: `${name} org` }],
+        categories: [`${name} category`],
+        tags: [`${name} tag`],
+      });
+      await stores.events.docs.updateMany({ id: event.id }, { $unset: { writeLockedUntil: '' } });
+      expectError(refused, 409, 'rest_conflict');
+      expect(await stores.venues.docs.countDocuments({ venue: `${name} hall` })).to.equal(0);
+      expect(await stores.organizers.docs.countDocuments({ organizer: `${name} org` })).to.equal(0);
+      expect(await stores.categories.docs.countDocuments({ name: `${name} category` })).to.equal(0);
+      expect(await stores.tags.docs.countDocuments({ name: `${name} tag` })).to.equal(0);
+      expect((await adminRead('events', event.id)).body).to.deep.equal(before);
+    });
+
+    it('a write whose linked records cannot be made releases its claim and leaves the record as it was', async () => {
+      const { stores } = testWorld().services;
+      const event = await recordOf('events', unique('released'), who.editor.userId, 'publish');
+      const before = (await adminRead('events', event.id)).body;
+      const failed = await stores.events
+        .update((await stores.events.get(event.id))!, 'en', () => Promise.reject(new Error('MongoDB went away')))
+        .then(
+          () => null,
+          (err: Error) => err.message,
+        );
+      expect(failed).to.equal('MongoDB went away');
+      expect((await adminRead('events', event.id)).body).to.deep.equal(before);
+      // Free at once: not held for the 30 s a crashed writer's claim lasts.
+      const next = await call('PATCH', `/events/${event.id}`, who.editor, { title: 'Next writer' });
+      expect(next.status, JSON.stringify(next.body)).to.equal(200);
+      expect(next.body.title).to.equal('Next writer');
     });
   });
 

@@ -333,19 +333,29 @@ describe('events: category and tag links', () => {
 });
 
 describe('events: post_parent', () => {
-  it('links an existing parent event and clears it with 0', async () => {
+  it('links an existing parent event and clears it with 0, null or a form\'s ""', async () => {
     const parent = await createEvent();
     const child = await createEvent({ post_parent: parent.id });
     expect(child.post_parent).to.equal(parent.id);
     expect((await api.patch(`/events/${child.id}`, { post_parent: 0 })).body.post_parent).to.equal(0);
+    await api.patch(`/events/${child.id}`, { post_parent: parent.id });
+    expect((await api.patch(`/events/${child.id}`, { post_parent: null })).body.post_parent).to.equal(0);
+    await api.patch(`/events/${child.id}`, { post_parent: parent.id });
+    const form = { key: true, raw: 'post_parent=&author=', contentType: 'application/x-www-form-urlencoded' } as const;
+    const cleared = await request('PATCH', `${ROOT}/events/${child.id}`, undefined, form);
+    expect(cleared.status, JSON.stringify(cleared.body)).to.equal(200);
+    expect(cleared.body).to.include({ post_parent: 0, author: 0 });
   });
 
   it('rejects a non-event, a missing event, itself and cycles, naming post_parent', async () => {
     const venue = await created('/venues', { venue: unique('Parent Venue') });
     const a = await createEvent();
     const b = await createEvent({ post_parent: a.id });
+    const trashed = await createEvent();
+    await api.delete(`/events/${trashed.id}`);
     const refusals: [unknown, string][] = [
       [venue.id, `${venue.id} is a venue ID, not an event ID`],
+      [trashed.id, `${trashed.id} is a trashed event: restore it before linking`],
       [99999999, 'there is no event with ID 99999999'],
       [a.id, 'an event cannot be its own parent'],
       [b.id, `event ${b.id} is below event ${a.id} in the hierarchy: an event cannot become its own ancestor`],

@@ -443,6 +443,18 @@ describe('events: fields', () => {
         { cost: 'R$ 1.000', cost_details: { currency_symbol: 'R$', currency_position: 'prefix', values: ['1000'] } },
       ],
       [0, { cost: 'Free', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['0'] } }],
+      // A number is a decimal, whatever its digits (three decimals are no thousands group).
+      [
+        12.345,
+        { cost: '12.345', cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['12.345'] } },
+      ],
+      [
+        1e-7,
+        {
+          cost: '0.0000001',
+          cost_details: { currency_symbol: '', currency_position: 'prefix', values: ['0.0000001'] },
+        },
+      ],
     ];
     for (const [cost, expected] of cases) {
       const res = await createEvent({ cost });
@@ -461,6 +473,14 @@ describe('events: fields', () => {
     expect(cleared.body.json_ld).to.not.have.property('offers');
     expectInvalid(await api.patch(`/events/${priced.body.id}`, { cost: { amount: 5 } }), 'cost');
     expectInvalid(await api.patch(`/events/${priced.body.id}`, { cost: true }), 'cost');
+    for (const negative of [-5, '-5', '$-5', 'USD -5', '− 5 €']) {
+      const refused = await api.patch(`/events/${priced.body.id}`, { cost: negative });
+      expectInvalid(refused, 'cost');
+      expect(refused.body.data.params.cost, String(negative)).to.match(/cannot be negative|greater than or equal to 0/);
+    }
+    expect(
+      (await api.patch(`/events/${priced.body.id}`, { cost: '10 - 20 €' })).body.cost_details.values,
+    ).to.deep.equal(['10', '20']);
   });
 
   it('ignores derived values a client sends', async () => {
@@ -505,7 +525,7 @@ describe('events: fields', () => {
 
 describe('events: dates and time zones', () => {
   it('accepts every date form', async () => {
-    const cases: [string, string][] = [
+    const cases: [string | number, string][] = [
       ['2025-07-14 20:00:00', '2025-07-14 20:00:00'],
       ['2025-07-14 20:00', '2025-07-14 20:00:00'],
       ['2025-07-14', '2025-07-14 00:00:00'],
@@ -513,12 +533,15 @@ describe('events: dates and time zones', () => {
       ['2025-07-14T20:00:00+02:00', '2025-07-14 18:00:00'],
       ['2025-07-14T20:00:00Z', '2025-07-14 20:00:00'],
       ['1752523200', '2025-07-14 20:00:00'],
+      // A JSON client sends a unix timestamp as a number.
+      [1752523200, '2025-07-14 20:00:00'],
     ];
     for (const [input, shown] of cases) {
       const res = await createEvent({ start_date: input, end_date: '2030-01-01 00:00:00' });
-      expect(res.body.start_date, input).to.equal(shown);
-      expect(res.body.start_date_details, input).to.deep.equal(details(shown));
+      expect(res.body.start_date, String(input)).to.equal(shown);
+      expect(res.body.start_date_details, String(input)).to.deep.equal(details(shown));
     }
+    expectInvalid(await api.post('/events', { title: 'x', start_date: 1.5, end_date: '2030-01-01' }), 'start_date');
   });
 
   it('accepts relative dates: now, tomorrow, +2 days', async () => {

@@ -236,6 +236,63 @@ describe('ops: reindex (npm run reindex)', function () {
     expect(await indexesBehind(services.search, alias('de'))).to.deep.equal(before);
   });
 
+  it('of two runs started at once on overlapping aliases, one rebuilds and the other refuses, changing nothing', async () => {
+    const { services } = testWorld();
+    const client = services.search;
+    for (let round = 0; round < 3; round++) {
+      const before = new Map(
+        await Promise.all(LANGUAGES.map(async (lang) => [lang, await indexesBehind(client, alias(lang))] as const)),
+      );
+      const outcomes = await Promise.allSettled([
+        reindex(services, { kinds: ['event'], langs: ['en', 'fr'] }),
+        reindex(services, { kinds: ['event'], langs: ['fr', 'de'] }),
+      ]);
+      const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Error] : []));
+      expect(refused, refused.map((err) => err.message).join('\n')).to.have.length(1);
+      expect(refused[0]).to.be.instanceOf(OpsError);
+      expect(refused[0]!.message).to.match(
+        /^another reindex is rebuilding events \(started \d+ s ago\): wait for it to finish/,
+      );
+      const winner = outcomes.findIndex((outcome) => outcome.status === 'fulfilled');
+      const rebuilt = winner === 0 ? ['en', 'fr'] : ['fr', 'de'];
+      for (const lang of LANGUAGES) {
+        const now = await indexesBehind(client, alias(lang));
+        if (rebuilt.includes(lang)) expect(now, lang).to.not.deep.equal(before.get(lang));
+        else expect(now, lang).to.deep.equal(before.get(lang));
+        // Nothing half-built is left behind the alias: only the index it serves.
+        const versions = Object.keys(await client.indices.get({ index: `${alias(lang)}-v*` }));
+        expect(versions, lang).to.deep.equal(now);
+      }
+      expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
+    }
+    // Both leases were released: the next run starts at once.
+    const next = await reindex(services, { kinds: ['event'], langs: ['fr'] });
+    expect(next.kinds[0]!.aliases[0]!.documents).to.equal(await services.stores.events.countRecords());
+  });
+
+  it('a run killed holding its lease blocks others until the lease expires; the message says when', async () => {
+    const { services } = testWorld();
+    const locks = services.db.collection<{ _id: string; holder: string | null; since: Date; until: Date }>('locks');
+    const id = `reindex:${alias('de')}`;
+    await locks.updateOne(
+      { _id: id },
+      { $set: { holder: 'killed', since: new Date(Date.now() - 10_000), until: new Date(Date.now() + 50_000) } },
+      { upsert: true },
+    );
+    const before = await indexesBehind(services.search, alias('de'));
+    const refused = await reindex(services, { kinds: ['event'], langs: ['de'] }).then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(refused?.message).to.match(
+      /^another reindex is rebuilding events \(started 1\d s ago\): wait for it to finish; if it was killed, run again in (49|50) s$/,
+    );
+    expect(await indexesBehind(services.search, alias('de'))).to.deep.equal(before);
+    await locks.updateOne({ _id: id }, { $set: { until: new Date(Date.now() - 1) } });
+    const after = await reindex(services, { kinds: ['event'], langs: ['de'] });
+    expect(after.kinds[0]!.aliases[0]!.from).to.deep.equal(before);
+  });
+
   it('--dry-run prints the plan and the counts and changes nothing', async () => {
     const { services } = testWorld();
     const before = await indexesBehind(services.search, alias());

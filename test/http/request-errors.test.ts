@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest, STATUS_CODES } from 'node:http';
 import { connect } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { api, request, ROOT } from '../support/api';
+import { api, request, ROOT, type ApiResponse } from '../support/api';
 import { expectInvalid } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { searchReady, unique } from '../support/lists';
@@ -13,12 +13,18 @@ function bare(
   path: string,
   headers: Record<string, string>,
   payload?: string | Buffer,
-): Promise<{ status: number; body: any }> {
+): Promise<ApiResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${testWorld().baseUrl}${path}`, { method, headers }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: text ? JSON.parse(text) : undefined,
+        }),
+      );
     });
     req.on('error', reject);
     req.end(payload);
@@ -146,6 +152,76 @@ describe('request bodies and the error envelope', () => {
     expect((await api.get(`/events/${created.body.id}`, { key: true })).body.status).to.equal('trash');
   });
 
+  it('reads form lists up to 100 items and 1,000 parameters; past them 400 naming body or query, creating nothing', async () => {
+    const auth = { Authorization: `Bearer ${testWorld().adminKey}` };
+    const post = (form: string, query = '') =>
+      bare(
+        'POST',
+        `${ROOT}/events${query}`,
+        {
+          ...auth,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Content-Length': String(Buffer.byteLength(form)),
+        },
+        form,
+      );
+    const title = unique('Many tags');
+    const event = `title=${encodeURIComponent(title)}&start_date=2030-03-01&end_date=2030-03-01`;
+    const tags = (count: number) =>
+      Array.from({ length: count }, (_, i) => `&tags[]=${encodeURIComponent(`${title} ${i}`)}`).join('');
+    const made = await post(`${event}${tags(25)}`);
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    expect(made.body.tags).to.have.length(25);
+
+    const tooMany = await post(`${event}${tags(101)}`.replace(title, `${title} refused`));
+    expectInvalid(tooMany, 'body');
+    expect(tooMany.body.data.params.body).to.equal('Array limit exceeded. Only 100 elements allowed in an array.');
+    const padding = Array.from({ length: 1001 }, (_, i) => `&p${i}=1`).join('');
+    const tooLong = await post(`${event.replace(title, `${title} padded`)}${padding}`);
+    expectInvalid(tooLong, 'body');
+    expect(tooLong.body.data.params.body).to.equal('Parameter limit exceeded. Only 1000 parameters allowed.');
+    const inQuery = await post(`${event.replace(title, `${title} queried`)}`, `?${padding.slice(1)}`);
+    expectInvalid(inQuery, 'query');
+    const { events } = testWorld().services.stores;
+    for (const refused of ['refused', 'padded', 'queried'])
+      expect(await events.docs.countDocuments({ title: `${title} ${refused}` }), refused).to.equal(0);
+  });
+
+  it('refuses text that is no UTF-8 (400) and bodies in other charsets (415), storing nothing garbled', async () => {
+    const auth = { Authorization: `Bearer ${testWorld().adminKey}` };
+    const name = unique('Caf');
+    const send = (contentType: string, payload: Buffer) =>
+      bare(
+        'POST',
+        `${ROOT}/tags`,
+        { ...auth, 'Content-Type': contentType, 'Content-Length': String(payload.length) },
+        payload,
+      );
+    const latin1 = Buffer.concat([Buffer.from(`{"name":"${name} `), Buffer.from([0xe9]), Buffer.from('"}')]);
+    expectInvalid(await send('application/json', latin1), 'body');
+    const declared = await send('application/json; charset=iso-8859-1', latin1);
+    expect(declared.status, JSON.stringify(declared.body)).to.equal(415);
+    expect(declared.body.message).to.equal('Request bodies are read as UTF-8, not iso-8859-1: send them in UTF-8.');
+    const form = await send(
+      'application/x-www-form-urlencoded',
+      Buffer.from(`name=${encodeURIComponent(name)}%20Caf%E9`),
+    );
+    expectInvalid(form, 'body');
+    expect(form.body.data.params.body).to.match(/is not UTF-8 once percent-decoded$/);
+    expect(await testWorld().services.stores.tags.docs.countDocuments({ name: new RegExp(`^${name}`) })).to.equal(0);
+
+    // A stray percent sign is one; escapes around it still decode.
+    const percent = await send(
+      'application/x-www-form-urlencoded',
+      Buffer.from(`name=${encodeURIComponent(name)}%20100% off%21`),
+    );
+    expect(percent.status, JSON.stringify(percent.body)).to.equal(201);
+    expect(percent.body.name).to.equal(`${name} 100% off!`);
+    const utf8 = await send('application/json; charset=UTF-8', Buffer.from(JSON.stringify({ name: `${name} Café` })));
+    expect(utf8.status, JSON.stringify(utf8.body)).to.equal(201);
+    expectInvalid(await request('GET', `${ROOT}/events?search=Caf%E9`), 'query');
+  });
+
   it('reads repeated name[] fields of multipart forms as lists, and refuses file parts 415', async () => {
     const tag = (await api.post('/tags', { name: 'Multipart tag' })).body;
     const form = new FormData();
@@ -178,6 +254,26 @@ describe('request bodies and the error envelope', () => {
       expect(res.status, header).to.equal(401);
       expect(res.headers.get('www-authenticate')).to.match(/^Bearer/);
       expect(res.body.code).to.equal('rest_unauthorized');
+    }
+  });
+
+  it('answers a request with several Authorization headers 401, whichever comes first', async () => {
+    const { port, hostname } = new URL(testWorld().baseUrl);
+    const good = `Authorization: Bearer ${testWorld().adminKey}`;
+    for (const headers of [
+      [good, 'Authorization: Bearer nope'],
+      ['Authorization: Bearer nope', good],
+      [good, good],
+    ]) {
+      const answer = await rawExchange(
+        `GET ${ROOT}/events?status=draft HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${headers.join('\r\n')}\r\nConnection: close\r\n\r\n`,
+      );
+      const [head, body] = answer.split('\r\n\r\n') as [string, string];
+      expect(head.split('\r\n')[0]).to.equal('HTTP/1.1 401 Unauthorized');
+      expect(JSON.parse(body)).to.deep.include({
+        code: 'rest_unauthorized',
+        message: 'Send one Authorization header: this request has several.',
+      });
     }
   });
 

@@ -4,7 +4,7 @@ import { ForbiddenError, ValidationError } from '../../errors';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
 import { type RecordStore } from '../../storage/recordStore';
-import type { BaseDoc } from '../../storage/storedRecord';
+import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
 import { organizerDefinition } from '../organizers/routes';
 import { withArticle } from '../../domain/words';
@@ -45,6 +45,17 @@ async function checkIds(
     const claim = new Set(missing).size === 1 ? `is not ${withArticle(kind)} ID` : `are not ${kind} IDs`;
     throw new ValidationError({ [param]: `${listed(missing)} ${claim}` });
   }
+  assertLinkable(found, param, kind, principal);
+}
+
+/** The records in `found` may be linked by `principal` (else 403) and are not in the trash (else 400). */
+function assertLinkable(
+  found: ReadonlyMap<number, StoredRecord<BaseDoc>>,
+  param: string,
+  kind: string,
+  principal: Principal,
+): void {
+  const ids = [...found.keys()];
   const ownership = (id: number) => recordOwnership(found.get(id)!);
   const unreadable = ids.filter((id) => !mayLink(principal, ownership(id)));
   if (unreadable.length > 0)
@@ -60,6 +71,15 @@ async function checkIds(
         : `are trashed ${kind}s: restore them`;
     throw new ValidationError({ [param]: `${listed(trashed)} ${claim} before linking` });
   }
+}
+
+/**
+ * An event's `post_parent` follows the link rules: an event the caller may link, not in the trash.
+ * A missing parent is left to the hierarchy check, which names what the ID is.
+ */
+export async function checkParentLink(services: Services, principal: Principal, id: number): Promise<void> {
+  const parent = await services.stores.events.get(id);
+  if (parent) assertLinkable(new Map([[id, parent as StoredRecord<BaseDoc>]]), 'post_parent', 'event', principal);
 }
 
 /** Inline records are created as their own create route would: same roles, same statuses. */

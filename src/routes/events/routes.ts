@@ -13,7 +13,7 @@ import type { EventDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
 import { resourceRoutes, type ContentPlan, type ResourceDefinition } from '../resource';
 import { planTermLinks } from '../terms/resolveTerms';
-import { resolveLinks } from './links';
+import { checkParentLink, resolveLinks } from './links';
 import { hashEventPassword, verifyEventPassword } from './password';
 import { EVENT_REQUIRED_ON_CREATE, eventReadSchema, eventWriteSchema } from './schema';
 
@@ -75,8 +75,9 @@ async function planEventContent(
     );
     Object.assign(content, dates);
   }
-  // Checked with the tree locked, as the write commits (resource.ts).
   if (input.post_parent !== undefined) content.post_parent = (input.post_parent as number | null) ?? 0;
+  // Where it stands in the hierarchy is checked with the tree locked, as the write commits (resource.ts).
+  if (content.post_parent) await checkParentLink(services, ctx.state.principal, content.post_parent);
   if (input.cost !== undefined) content.cost = normalizeCost(input.cost as string | number | null);
   const links = await resolveLinks(services, ctx, input);
   const mayCreateTerms = mayManageTerms(ctx.state.principal);
@@ -102,7 +103,12 @@ async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredReco
   const hash = doc.passwordHash;
   if (!hash || !isProtectedFor(ctx.state.principal, doc, true)) return;
   const given = ctx.input.password;
-  if (typeof given === 'string' && given !== '' && (await verifyEventPassword(given, hash))) return;
+  // A wrong password counts as a failed authentication: people choose them, so guesses are limited.
+  if (typeof given === 'string' && given !== '') {
+    ctx.state.authLimits.beforeAuthentication(ctx);
+    if (await verifyEventPassword(given, hash)) return;
+    ctx.state.authLimits.authenticationFailed(ctx);
+  }
   throw new ForbiddenError(
     'event-password-protected',
     'This event is password protected: send the right `password` parameter to read it.',

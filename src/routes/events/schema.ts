@@ -31,6 +31,9 @@ const termRefs = (taxonomy: string) =>
       `Event ${taxonomy}: IDs, slugs or names (JSON array, a[]= repeats or a comma list); digits alone are an ID (a term named "2027" is linked by its ID); an unknown ID is rejected, an unknown name creates the term in the request language; [] or null clears them`,
     );
 
+/** A minus before the first amount (`-5`, `$-5`, `USD -5`); `10 - 20` is a range. */
+const NEGATIVE_COST = /^\s*(?:[A-Z]{0,3}\s*\p{Sc}|[A-Z]{3})?\s*[-\u2212]\s*\d/u;
+
 /** Event write fields (interface.md 2.1, both revisions, plus ours); all optional here. */
 export const eventWriteSchema = Joi.object({
   title: nameText(500, 'Event title (required on create; cannot be cleared)'),
@@ -56,6 +59,11 @@ export const eventWriteSchema = Joi.object({
   cost: Joi.alternatives()
     // Text first: "12.50" stays the client's wording, not the number 12.5.
     .try(text(200).trim(), Joi.number().min(0).max(1e12))
+    .custom((value: unknown, helpers) =>
+      typeof value === 'string' && NEGATIVE_COST.test(value)
+        ? helpers.message({ custom: '{{#label}} cannot be negative' })
+        : value,
+    )
     .allow(null)
     .description('Event cost: a number or text such as "$10", "10 €", "Free", "10 - 20 USD"; null or "" clears it'),
   website: optionalUrl('Event website (the event page URL is returned when unset)'),
@@ -88,11 +96,11 @@ export const eventWriteSchema = Joi.object({
       'Organizers: an ID, or an array of IDs and/or objects with at least `organizer` (the name; created and linked); 0, [] or null clears them',
     ),
   post_parent: Joi.number()
+    .clearable()
     .integer()
     .min(0)
     .max(Number.MAX_SAFE_INTEGER)
-    .allow(null)
-    .description('Parent event ID (ours); 0 or null for none; must be an existing event other than this one'),
+    .description('Parent event ID (ours); 0, null or "" for none; must be an existing event other than this one'),
   password: text(255)
     .allow(null)
     .description(

@@ -81,11 +81,11 @@ export const optionalEmail = (what: string) =>
 export function postWriteKeys(label: string) {
   return {
     author: Joi.number()
+      .clearable()
       .integer()
       .min(0)
       .max(Number.MAX_SAFE_INTEGER)
-      .allow(null)
-      .description(`Author: the user ID of an API key holder; defaults to the caller; null clears it (0)`),
+      .description(`Author: the user ID of an API key holder; defaults to the caller; null or "" clears it (0)`),
     date: Joi.dateInput().description(
       'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS, ISO 8601, unix seconds or now/today/+N days); defaults to now',
     ),

@@ -32,12 +32,12 @@ export function termWriteSchema(kind: TermKind): BaseJoi.ObjectSchema {
   };
   if (kind === 'category') {
     fields.parent = Joi.number()
+      .clearable()
       .integer()
       .min(0)
       .max(MAX_ID)
-      .allow(null)
       .description(
-        'Parent category ID; 0 or null for none. Must be an existing category that is not this category or one of its descendants',
+        'Parent category ID; 0, null or "" for none. Must be an existing category that is not this category or one of its descendants',
       );
   }
   return Joi.object(fields);

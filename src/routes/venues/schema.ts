@@ -3,10 +3,10 @@ import { nameText, optionalFlag, optionalText, optionalUrl, postWriteKeys } from
 
 const coordinate = (limit: number, what: string) =>
   Joi.number()
+    .clearable()
     .min(-limit)
     .max(limit)
-    .allow(null, '')
-    .description(`${what} in decimal degrees (-${limit}..${limit}); null clears it`);
+    .description(`${what} in decimal degrees (-${limit}..${limit}); null or "" clears it`);
 
 /** Venue write fields (interface.md 2.2, all optional here; `venue` is required on create). */
 export const venueWriteSchema = Joi.object({

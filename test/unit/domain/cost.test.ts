@@ -24,6 +24,10 @@ describe('domain/cost', () => {
     ['R$ 50', 'R$ 50', 'R$', 'prefix', ['50']],
     ['US$ 20 - 30', 'US$ 20 - 30', 'US$', 'prefix', ['20', '30']],
     ['12.50', '12.50', '', 'prefix', ['12.50']],
+    // A plain decimal alone is one (a JSON number stored as text), even with three decimals.
+    ['12.345', '12.345', '', 'prefix', ['12.345']],
+    ['1234.567', '1234.567', '', 'prefix', ['1234.567']],
+    ['0.00', 'Free', '', 'prefix', ['0.00']],
     ['10.5.2', '10.5.2', '', 'prefix', []],
     ['TBA', 'TBA', '', 'prefix', []],
     ['Donation', 'Donation', '', 'prefix', []],
@@ -47,6 +51,9 @@ describe('domain/cost', () => {
 
   it('normalizes what is stored: numbers as text, blanks as null', () => {
     expect(normalizeCost(12.5)).to.equal('12.5');
+    expect(normalizeCost(12.345)).to.equal('12.345');
+    expect(normalizeCost(1e-7)).to.equal('0.0000001');
+    expect(normalizeCost(1e12)).to.equal('1000000000000');
     expect(normalizeCost('  $5 ')).to.equal('$5');
     expect(normalizeCost('  ')).to.equal(null);
     expect(normalizeCost(null)).to.equal(null);

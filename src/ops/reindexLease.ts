@@ -1,0 +1,103 @@
+import type { Collection, Db } from 'mongodb';
+import { TARGET_HEARTBEAT_MS, TARGET_STALE_MS } from '../search/reindexTargets';
+import { isDuplicateKey } from '../storage/mongo';
+import { OpsError } from './opsError';
+
+interface LeaseDoc {
+  _id: string;
+  holder: string | null;
+  since: Date;
+  until: Date;
+}
+
+/** A run that stopped renewing its lease (killed, or stalled) loses it after this long. */
+const LEASE_MS = TARGET_STALE_MS;
+
+const leaseId = (alias: string) => `reindex:${alias}`;
+
+/**
+ * One reindex run at a time per alias, across processes: a lease document per alias in `locks`,
+ * taken before the run looks at what earlier runs left, renewed while it runs, released at its
+ * end. Without it, two runs started together could each pass the check for the other, then
+ * delete each other's index or registration.
+ */
+export class ReindexLease {
+  private timer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly locks: Collection<LeaseDoc>,
+    private readonly ids: string[],
+    private readonly holder: string,
+  ) {}
+
+  /** Takes the lease of every alias, or none and throws OpsError naming the run holding one. */
+  static async take(db: Db, aliases: string[], holder: string, label: string): Promise<ReindexLease> {
+    const locks = db.collection<LeaseDoc>('locks');
+    const lease = new ReindexLease(locks, [...aliases].sort().map(leaseId), holder);
+    for (const id of lease.ids) {
+      if (await lease.takeOne(id)) continue;
+      await lease.release();
+      const held = await locks.findOne({ _id: id });
+      const now = Date.now();
+      const sinceS = held ? Math.round((now - held.since.getTime()) / 1000) : 0;
+      const freeInS = held ? Math.max(1, Math.ceil((held.until.getTime() - now) / 1000)) : 1;
+      throw new OpsError(
+        `another reindex is rebuilding ${label} (started ${sinceS} s ago): wait for it to finish; if it was killed, run again in ${freeInS} s`,
+      );
+    }
+    lease.timer = setInterval(() => void lease.renew().catch(() => undefined), TARGET_HEARTBEAT_MS);
+    lease.timer.unref();
+    return lease;
+  }
+
+  private async takeOne(id: string): Promise<boolean> {
+    const now = new Date();
+    try {
+      // Matches a free or expired lease, else inserts one: a duplicate `_id` means it is held.
+      await this.locks.findOneAndUpdate(
+        { _id: id, until: { $lte: now } },
+        { $set: { holder: this.holder, since: now, until: new Date(now.getTime() + LEASE_MS) } },
+        { upsert: true },
+      );
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+    // The stored document says who holds it (jongodb may return another caller's post-image).
+    return (await this.locks.findOne({ _id: id }))?.holder === this.holder;
+  }
+
+  private async renew(): Promise<void> {
+    await this.locks.updateMany(
+      { _id: { $in: this.ids }, holder: this.holder },
+      { $set: { until: new Date(Date.now() + LEASE_MS) } },
+    );
+  }
+
+  /** Renews the lease now and fails when another run took it over meanwhile (this run stalled). */
+  async assertHeld(): Promise<void> {
+    await this.renew();
+    if (!(await this.held())) {
+      throw new OpsError(
+        'this run stalled long enough for another reindex to take over its aliases; the live aliases are unchanged: let the other run finish',
+      );
+    }
+  }
+
+  /** Whether this run still holds the lease of every alias (a failure to read it counts as held). */
+  async held(): Promise<boolean> {
+    const held = await this.locks
+      .countDocuments({ _id: { $in: this.ids }, holder: this.holder })
+      .catch(() => this.ids.length);
+    return held === this.ids.length;
+  }
+
+  async release(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.locks.updateMany(
+      { _id: { $in: this.ids }, holder: this.holder },
+      { $set: { holder: null, until: new Date(0) } },
+    );
+  }
+}
