@@ -38,6 +38,31 @@ export class ValidationError extends CalendarError {
   }
 }
 
+type Results<T extends readonly (() => unknown)[]> = {
+  -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> | undefined;
+};
+
+/**
+ * Runs checks that do not depend on each other, in order, and throws one ValidationError naming
+ * every bad parameter they found (CONTRACT part 2), not the first one only. Any other error (403,
+ * 503) is thrown as it comes. Returns each check's result.
+ */
+export async function checkEach<T extends readonly (() => unknown)[]>(checks: T): Promise<Results<T>> {
+  const results: unknown[] = [];
+  let params: Record<string, string> | null = null;
+  for (const check of checks) {
+    try {
+      results.push(await check());
+    } catch (err) {
+      if (!(err instanceof ValidationError) || err instanceof MissingParamsError) throw err;
+      params = { ...(params ?? {}), ...err.params };
+      results.push(undefined);
+    }
+  }
+  if (params) throw new ValidationError(params);
+  return results as Results<T>;
+}
+
 /**
  * 400 `rest_missing_callback_param`: a required parameter was not sent (CONTRACT part 9, as
  * WordPress names it). data.params still names every bad parameter, missing or not.

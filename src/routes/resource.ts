@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import type { Language } from '../../config';
 import { applyVerdict, decideCreate, decideDelete, decideUpdate, writeRequestOf } from '../auth/policy';
 import { assertReadable, recordOwnership } from '../auth/visibility';
-import { GoneError, invalidKindId, notFound, ValidationError } from '../errors';
+import { checkEach, GoneError, invalidKindId, notFound, ValidationError } from '../errors';
 import { Joi as J, language } from '../http/params';
 import type { Method, Principal, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
@@ -122,6 +122,15 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     return record;
   }
 
+  /** The write's content planned, its author checked too: a write is told every bad parameter at once. */
+  async function planned(ctx: RequestContext<Input>, input: Input, existing: StoredRecord<D> | null) {
+    const [, plan] = await checkEach([
+      () => def.posts && assertKnownAuthor(services, input, ctx.state.principal),
+      () => def.planContent(services, ctx, input, existing),
+    ] as const);
+    return plan!;
+  }
+
   /** Runs `task` holding the tree lock when records of the kind form a tree. */
   const inTree = <T>(task: () => Promise<T>): Promise<T> => (store.tree ? store.tree.hold(task) : task());
 
@@ -189,8 +198,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   async function updateRecord(ctx: RequestContext<Input>, existing: StoredRecord<D>): Promise<void> {
     const verdict = decideUpdate(def.kind, ctx.state.principal, recordOwnership(existing), writeRequestOf(ctx.input));
     const input = applyVerdict(verdict, ctx.input);
-    if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
-    const plan = await def.planContent(services, ctx, input, existing);
+    const plan = await planned(ctx, input, existing);
     // Claimed before the plan commits: a write that loses to another process's makes nothing.
     const updated = await written(input, existing.id, () => store.update(existing, lang(ctx), () => plan.commit()));
     await waitForIndex(ctx, services, def.kind, updated.id);
@@ -239,8 +247,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       errors: [400, 401, 403, ...treeConflicts, 413, 415],
       handler: async (ctx: RequestContext<Input>) => {
         const input = applyVerdict(decideCreate(def.kind, ctx.state.principal, writeRequestOf(ctx.input)), ctx.input);
-        if (def.posts) await assertKnownAuthor(services, input, ctx.state.principal);
-        const plan = await def.planContent(services, ctx, input, null);
+        const plan = await planned(ctx, input, null);
         const created = await written(input, null, async () => store.create(lang(ctx), await plan.commit()));
         await waitForIndex(ctx, services, def.kind, created.id);
         const body = await present(created, ctx);

@@ -254,6 +254,21 @@ describe('events: organizer links', () => {
     expectInvalidParam(await api.patch(`/events/${event.id}`, { organizer: 'abc' }), 'organizer');
   });
 
+  it('names every bad parameter of a write at once, its dates, author and links alike', async () => {
+    const res = await api.post('/events', {
+      title: 'x',
+      start_date: '2025-01-02',
+      end_date: '2025-01-01',
+      author: 987_654_321,
+      venue: 99_999_999,
+      organizer: [99_999_998],
+      categories: [99_999_999],
+      tags: [99_999_997],
+    });
+    expectInvalid(res, 'end_date', 'author', 'venue', 'organizer', 'categories', 'tags');
+    expect(res.body.message).to.equal('Invalid parameter(s): author, end_date, venue, organizer, categories, tags');
+  });
+
   it('creates nothing when another part of the write is invalid', async () => {
     const name = unique('Never Created Org');
     const res = await api.post('/events', {

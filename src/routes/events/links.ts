@@ -1,6 +1,6 @@
 import { applyVerdict, decideCreate, mayLink, writeRequestOf } from '../../auth/policy';
 import { recordOwnership } from '../../auth/visibility';
-import { ForbiddenError, ValidationError } from '../../errors';
+import { checkEach, ForbiddenError, ValidationError } from '../../errors';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
 import { type RecordStore } from '../../storage/recordStore';
@@ -153,19 +153,19 @@ export async function resolveLinks(
   const venueRefs = input.venue === undefined ? undefined : authorizeInline('venue', principal, refsOf(input.venue));
   const organizerRefs =
     input.organizer === undefined ? undefined : authorizeInline('organizer', principal, refsOf(input.organizer));
-  if (venueRefs)
-    await checkIds(services.stores.venues as unknown as RecordStore<BaseDoc>, 'venue', 'venue', venueRefs, principal);
-  if (organizerRefs)
-    await checkIds(
-      services.stores.organizers as unknown as RecordStore<BaseDoc>,
-      'organizer',
-      'organizer',
-      organizerRefs,
-      principal,
-    );
-  const venues = venueRefs && (await stageInline(services, ctx, venueDefinition, input.venue, venueRefs));
-  const organizers =
-    organizerRefs && (await stageInline(services, ctx, organizerDefinition, input.organizer, organizerRefs));
+  const [venues, organizers] = await checkEach([
+    async () => {
+      if (!venueRefs) return undefined;
+      await checkIds(services.stores.venues as unknown as RecordStore<BaseDoc>, 'venue', 'venue', venueRefs, principal);
+      return stageInline(services, ctx, venueDefinition, input.venue, venueRefs);
+    },
+    async () => {
+      if (!organizerRefs) return undefined;
+      const store = services.stores.organizers as unknown as RecordStore<BaseDoc>;
+      await checkIds(store, 'organizer', 'organizer', organizerRefs, principal);
+      return stageInline(services, ctx, organizerDefinition, input.organizer, organizerRefs);
+    },
+  ] as const);
   return {
     async commit() {
       const out: Partial<Pick<EventDoc, LinkField>> = {};

@@ -4,7 +4,7 @@ import { resolveEventDates } from '../../domain/eventDates';
 import { eventJsonLd, type JsonLdEventSource } from '../../domain/jsonLd';
 import { mayManageTerms } from '../../auth/policy';
 import { isProtectedFor, visibleEmbeds } from '../../auth/visibility';
-import { ForbiddenError } from '../../errors';
+import { checkEach, ForbiddenError } from '../../errors';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
 import { type RecordStore } from '../../storage/recordStore';
@@ -42,6 +42,19 @@ export const CREATE_DEFAULTS: Partial<EventDoc> = {
 
 const termList = (value: unknown): (number | string)[] => (Array.isArray(value) ? (value as (number | string)[]) : []);
 
+function eventDates(input: Input, current: EventDoc | null, defaultTimezone: string) {
+  return resolveEventDates(
+    {
+      start_date: input.start_date as string | undefined,
+      end_date: input.end_date as string | undefined,
+      timezone: input.timezone === null ? '' : (input.timezone as string | undefined),
+      all_day: input.all_day === null || input.all_day === '' ? false : (input.all_day as boolean | undefined),
+    },
+    current,
+    defaultTimezone,
+  );
+}
+
 async function planEventContent(
   services: Services,
   ctx: RequestContext<Input>,
@@ -61,36 +74,30 @@ async function planEventContent(
   };
   for (const flag of FLAGS) if (input[flag] !== undefined) content[flag] = input[flag] === true;
 
-  // Checks that can fail come before anything is created (inline venues, organizers, terms).
-  if (!existing || DATE_FIELDS.some((field) => input[field] !== undefined)) {
-    const dates = resolveEventDates(
-      {
-        start_date: input.start_date as string | undefined,
-        end_date: input.end_date as string | undefined,
-        timezone: input.timezone === null ? '' : (input.timezone as string | undefined),
-        all_day: input.all_day === null || input.all_day === '' ? false : (input.all_day as boolean | undefined),
-      },
-      current,
-      services.config.defaultTimezone,
-    );
-    Object.assign(content, dates);
-  }
   if (input.post_parent !== undefined) content.post_parent = (input.post_parent as number | null) ?? 0;
-  // Where it stands in the hierarchy is checked with the tree locked, as the write commits (resource.ts).
-  if (content.post_parent) await checkParentLink(services, ctx.state.principal, content.post_parent);
   if (input.cost !== undefined) content.cost = normalizeCost(input.cost as string | number | null);
-  const links = await resolveLinks(services, ctx, input);
   const mayCreateTerms = mayManageTerms(ctx.state.principal);
-  const categories =
-    input.categories !== undefined &&
-    (await planTermLinks(services, 'category', termList(input.categories), lang, mayCreateTerms));
-  const tags =
-    input.tags !== undefined && (await planTermLinks(services, 'tag', termList(input.tags), lang, mayCreateTerms));
+  const termsOf = (taxonomy: 'category' | 'tag', sent: unknown) =>
+    sent === undefined ? undefined : planTermLinks(services, taxonomy, termList(sent), lang, mayCreateTerms);
+  // Checks that can fail come before anything is created (inline venues, organizers, terms), and
+  // a write is told every bad parameter at once.
+  const [dates, , links, categories, tags] = await checkEach([
+    () =>
+      !existing || DATE_FIELDS.some((field) => input[field] !== undefined)
+        ? eventDates(input, current, services.config.defaultTimezone)
+        : {},
+    // Where it stands in the hierarchy is checked with the tree locked, as the write commits (resource.ts).
+    () => content.post_parent && checkParentLink(services, ctx.state.principal, content.post_parent),
+    () => resolveLinks(services, ctx, input),
+    () => termsOf('category', input.categories),
+    () => termsOf('tag', input.tags),
+  ] as const);
+  Object.assign(content, dates);
   if (input.password !== undefined)
     content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
   return {
     async commit() {
-      Object.assign(content, await links.commit());
+      Object.assign(content, await links!.commit());
       if (categories) content.categories = await categories.commit();
       if (tags) content.tags = await tags.commit();
       return content;
