@@ -113,7 +113,7 @@ function eventDocument(
     location: points.length > 0 ? points : null,
     record: apiRecord,
     // Terms (counts), venues and organizers (has_events, upcoming) follow these.
-    deps: hash({ status: doc.status, end: doc.end.toISOString(), ...ids }),
+    deps: hash({ status: doc.status, end: doc.end.toISOString(), protected: isProtected, ...ids }),
   };
 }
 

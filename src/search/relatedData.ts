@@ -45,7 +45,8 @@ export async function loadRelated(
       stores.events,
       PLURAL[kind],
       records.map((r) => r.id),
-      { latestEnd: true },
+      // A password-protected event hides its venue and organizers: it must not show through here.
+      { latestEnd: true, unprotectedOnly: true },
     );
   }
   return related;

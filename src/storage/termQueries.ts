@@ -16,8 +16,8 @@ export interface LinkedEventStats {
 }
 
 /**
- * Published events linked to each of `ids` through `field`, one aggregation for all of them;
- * with `latestEnd`, also the latest end among them. The events collection holds one document per
+ * Published events (with `unprotectedOnly`, those without a password) linked to each of `ids`
+ * through `field`, one aggregation for all of them; with `latestEnd`, also the latest end among them. The events collection holds one document per
  * language, so documents are first grouped into one row per event (links and dates are shared
  * fields, identical in every language), then counted per linked record.
  */
@@ -25,7 +25,7 @@ export async function publishedEventStats(
   events: RecordStore<EventDoc>,
   field: EventLinkField,
   linkedIds: number[],
-  options: { latestEnd?: boolean } = {},
+  options: { latestEnd?: boolean; unprotectedOnly?: boolean } = {},
 ): Promise<Map<number, LinkedEventStats>> {
   const stats = new Map<number, LinkedEventStats>();
   const ids = [...new Set(linkedIds)];
@@ -33,7 +33,13 @@ export async function publishedEventStats(
   const end = options.latestEnd ? { end: { $first: '$end' } } : {};
   const rows = await events.docs
     .aggregate<{ _id: number; published: number; end?: Date | null }>([
-      { $match: { status: 'publish', [field]: { $in: ids } } },
+      {
+        $match: {
+          status: 'publish',
+          ...(options.unprotectedOnly ? { passwordHash: null } : {}),
+          [field]: { $in: ids },
+        },
+      },
       { $group: { _id: '$id', linked: { $first: `$${field}` }, ...end } },
       { $unwind: '$linked' },
       { $match: { linked: { $in: ids } } },

@@ -72,6 +72,40 @@ describe('access: event passwords', () => {
     await settle();
   });
 
+  it("does not count a protected event towards its venue's and organizer's has_events and only_with_upcoming", async () => {
+    const listed = async (plural: string, word: string, filter: string) =>
+      ((await api.get(`/${plural}?search=${word}&${filter}`)).body[plural] as { id: number }[]).map((r) => r.id);
+    for (const [plural, word, record] of [
+      ['venues', venueWord, venue],
+      ['organizers', organizerWord, organizer],
+    ] as const) {
+      expect(await listed(plural, word, 'has_events=true'), plural).to.deep.equal([]);
+      expect(await listed(plural, word, 'has_events=false'), plural).to.deep.equal([record.id]);
+      expect(await listed(plural, word, 'only_with_upcoming=true'), plural).to.deep.equal([]);
+    }
+    // Without its password the event shows its venue and organizer: they have events again.
+    const open = await api.post(
+      '/events',
+      {
+        title: `${titleWord} open`,
+        start_date: daysFromNow(12, '18:00:00'),
+        end_date: daysFromNow(12, '20:00:00'),
+        venue: venue.id,
+        organizer: [organizer.id],
+        password: PASSWORD,
+      },
+      as(who.stranger),
+    );
+    await settle();
+    expect(await listed('venues', venueWord, 'has_events=true')).to.deep.equal([]);
+    await api.patch(`/events/${open.body.id}`, { password: null }, as(who.stranger));
+    await settle();
+    expect(await listed('venues', venueWord, 'has_events=true')).to.deep.equal([venue.id]);
+    expect(await listed('organizers', organizerWord, 'only_with_upcoming=true')).to.deep.equal([organizer.id]);
+    await api.delete(`/events/${open.body.id}?force=true`);
+    await settle();
+  });
+
   it('lets shared caches keep only what any anonymous caller may read', async () => {
     const withoutPassword = await api.get(`/events/${event.id}`);
     expect(withoutPassword.headers.get('cache-control')).to.equal(null);
