@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { ChangeStream, Collection, Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
+import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes } from './mongo';
 import type { RecordKind } from '../domain/kinds';
@@ -180,37 +181,9 @@ export class SyncQueue extends EventEmitter {
     );
   }
 
-  /**
-   * Calls `onChange` when any process marks a record dirty, from a change stream (MongoDB replica
-   * sets). A server without change streams (jongodb) calls `onUnavailable` once instead: the
-   * caller keeps polling. Returns the function that stops watching.
-   */
+  /** See `watchDirtyEntries`: calls `onChange` when any process marks a record dirty. */
   watchDirty(onChange: () => void, onUnavailable: (err: Error) => void): () => Promise<void> {
-    let stream: ChangeStream<SyncEntry> | undefined;
-    const stop = async () => {
-      await stream?.close().catch(() => undefined);
-      stream = undefined;
-    };
-    try {
-      // Every begin, commit and markDirty bumps `version` (claims and completions do not). Matching
-      // `pending: true` missed commits: begin had already set it, and unchanged fields are not listed.
-      stream = this.entries.watch([
-        {
-          $match: {
-            $or: [{ operationType: 'insert' }, { 'updateDescription.updatedFields.version': { $exists: true } }],
-          },
-        },
-      ]);
-    } catch (err) {
-      onUnavailable(err as Error);
-      return stop;
-    }
-    stream.on('change', onChange);
-    stream.once('error', (err: Error) => {
-      onUnavailable(err);
-      void stop();
-    });
-    return stop;
+    return watchDirtyEntries(this.entries, onChange, onUnavailable);
   }
 
   /** Whether any change is not indexed yet (then figures the index derives may be behind). */
