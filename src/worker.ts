@@ -36,6 +36,12 @@ async function main(): Promise<void> {
   });
   const worker = startSyncWorker(services);
   log.info({ owner: worker.owner }, 'sync worker started');
+  // Lists serve the links the worker stored: without the API's address, they point elsewhere.
+  if (!process.env.PUBLIC_API_URL)
+    log.warn(
+      { apiUrl: config.apiUrl },
+      `PUBLIC_API_URL is not set: lists will link to ${config.apiUrl} (from HOST and PORT); give the worker the API's PUBLIC_API_URL`,
+    );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

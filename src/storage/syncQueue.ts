@@ -18,8 +18,11 @@ export interface SyncEntry {
   indexedVersion: number;
   pending: boolean;
   dirtyAt: Date;
+  /** A worker's lease: it is indexing the record until then (others leave the entry alone). */
   leaseUntil: Date;
   owner: string | null;
+  /** A writer is changing the record's documents until then (absent on entries never written so). */
+  writingUntil?: Date;
 }
 
 export interface ClaimedEntry {
@@ -32,23 +35,32 @@ export interface ClaimedEntry {
 }
 
 const EPOCH = new Date(0);
+/** The fields of a new entry that writes do not set: never indexed, no worker's lease. */
+const NEW_ENTRY = { indexedVersion: 0, leaseUntil: EPOCH, owner: null };
 /** How long an in-flight write holds its record back from the worker (a crashed writer's grace). */
 const WRITE_GRACE_MS = 10_000;
-
-/** The owner of the entries of records being written (begin, beginNew) until their commit. */
-const WRITER = 'writer';
 
 export const syncKey = (kind: RecordKind, id: number): string => `${kind}:${id}`;
 
 /** Whether a writer is changing the record now: its documents may be half written. */
-export function isBeingWritten(entry: Pick<SyncEntry, 'owner' | 'leaseUntil'>, now: Date = new Date()): boolean {
-  return entry.owner === WRITER && entry.leaseUntil.getTime() > now.getTime();
+export function isBeingWritten(entry: Pick<SyncEntry, 'writingUntil'>, now: Date = new Date()): boolean {
+  return entry.writingUntil !== undefined && entry.writingUntil.getTime() > now.getTime();
 }
+
+/** Entries no writer holds back (a filter). */
+const notBeingWritten = (now: Date) => ({
+  $or: [{ writingUntil: { $exists: false } }, { writingUntil: { $lte: now } }],
+});
 
 /**
  * Writers call `begin` before changing a record's documents and `commit` after: `begin` makes the
  * record pending (so a crash mid-write is still indexed once the grace lapses), `commit` bumps the
  * version again so a worker that read mid-write re-reads the finished state.
+ *
+ * Writes never take an entry from the worker indexing it: they bump its version, and the worker's
+ * `complete` then leaves it pending for the next batch. So no two batches ever index one record
+ * at once, and each batch reads, as the record's previous index documents, those of the batch
+ * before it, which tell what changed for the records that embed or count it.
  */
 export class SyncQueue extends EventEmitter {
   readonly entries: Collection<SyncEntry>;
@@ -66,12 +78,12 @@ export class SyncQueue extends EventEmitter {
   }
 
   async begin(kind: RecordKind, id: number): Promise<void> {
-    await this.touch(kind, id, new Date(Date.now() + WRITE_GRACE_MS), WRITER);
+    await this.touch(kind, id, new Date(Date.now() + WRITE_GRACE_MS));
   }
 
   /** Returns the version that, once indexed, makes this write searchable. */
   async commit(kind: RecordKind, id: number): Promise<number> {
-    const version = await this.touch(kind, id, EPOCH, null);
+    const version = await this.touch(kind, id, EPOCH);
     this.emit('dirty');
     return version;
   }
@@ -87,7 +99,7 @@ export class SyncQueue extends EventEmitter {
     for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), [kind, id]);
     if (records.size === 0) return;
     const keys = [...records.keys()];
-    const dirty = { pending: true, dirtyAt: new Date(), leaseUntil: EPOCH, owner: null };
+    const dirty = { pending: true, dirtyAt: new Date() };
     // One write for the entries that exist (every write costs a collection pass on some servers);
     // upserts only for the few records that never had one.
     const updated = await this.entries.updateMany({ _id: { $in: keys } }, { $inc: { version: 1 }, $set: dirty });
@@ -99,7 +111,7 @@ export class SyncQueue extends EventEmitter {
           missing.map(([key, [kind, id]]) => ({
             updateOne: {
               filter: { _id: key },
-              update: { $inc: { version: 1 }, $set: dirty, $setOnInsert: { kind, id, indexedVersion: 0 } },
+              update: { $inc: { version: 1 }, $set: dirty, $setOnInsert: { kind, id, ...NEW_ENTRY } },
               upsert: true,
             },
           })),
@@ -110,13 +122,13 @@ export class SyncQueue extends EventEmitter {
     this.emit('dirty');
   }
 
-  private async touch(kind: RecordKind, id: number, leaseUntil: Date, owner: string | null): Promise<number> {
+  private async touch(kind: RecordKind, id: number, writingUntil: Date): Promise<number> {
     const entry = await this.entries.findOneAndUpdate(
       { _id: syncKey(kind, id) },
       {
         $inc: { version: 1 },
-        $set: { pending: true, dirtyAt: new Date(), leaseUntil, owner },
-        $setOnInsert: { kind, id, indexedVersion: 0 },
+        $set: { pending: true, dirtyAt: new Date(), writingUntil },
+        $setOnInsert: { kind, id, ...NEW_ENTRY },
       },
       { upsert: true, returnDocument: 'after' },
     );
@@ -126,20 +138,14 @@ export class SyncQueue extends EventEmitter {
   /** Leases up to `limit` pending entries for `owner`; several workers never get the same entry. */
   async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]> {
     const now = new Date();
-    const candidates = await this.entries
-      .find({ pending: true, leaseUntil: { $lte: now } })
-      .sort({ dirtyAt: 1 })
-      .limit(limit)
-      .toArray();
+    const free = { pending: true, leaseUntil: { $lte: now }, ...notBeingWritten(now) };
+    const candidates = await this.entries.find(free).sort({ dirtyAt: 1 }).limit(limit).toArray();
     if (candidates.length === 0) return [];
     const keys = candidates.map((candidate) => candidate._id);
     const leaseUntil = new Date(now.getTime() + leaseMs);
     // One write leases every candidate still free (each one atomically: one worker wins it), then
     // one read says which this call won and at which version (a writer may have bumped it).
-    const leased = await this.entries.updateMany(
-      { _id: { $in: keys }, pending: true, leaseUntil: { $lte: now } },
-      { $set: { leaseUntil, owner } },
-    );
+    const leased = await this.entries.updateMany({ _id: { $in: keys }, ...free }, { $set: { leaseUntil, owner } });
     if (leased.modifiedCount === 0) return [];
     const won = new Map(
       (await this.entries.find({ _id: { $in: keys }, owner, leaseUntil }).toArray()).map((entry) => [entry._id, entry]),
@@ -263,10 +269,10 @@ export class SyncQueue extends EventEmitter {
   async beginNew(kind: RecordKind, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
     const now = new Date();
-    const hold = { pending: true, dirtyAt: now, leaseUntil: new Date(now.getTime() + WRITE_GRACE_MS), owner: WRITER };
+    const hold = { pending: true, dirtyAt: now, writingUntil: new Date(now.getTime() + WRITE_GRACE_MS) };
     try {
       await this.entries.insertMany(
-        ids.map((id) => ({ _id: syncKey(kind, id), kind, id, version: 1, indexedVersion: 0, ...hold })),
+        ids.map((id) => ({ _id: syncKey(kind, id), kind, id, version: 1, ...NEW_ENTRY, ...hold })),
         { ordered: false },
       );
     } catch (err) {
@@ -275,7 +281,7 @@ export class SyncQueue extends EventEmitter {
         ids.map((id) => ({
           updateOne: {
             filter: { _id: syncKey(kind, id) },
-            update: { $inc: { version: 1 }, $set: hold, $setOnInsert: { kind, id, indexedVersion: 0 } },
+            update: { $inc: { version: 1 }, $set: hold, $setOnInsert: { kind, id, ...NEW_ENTRY } },
             upsert: true,
           },
         })),
@@ -292,7 +298,7 @@ export class SyncQueue extends EventEmitter {
     if (ids.length === 0) return;
     await this.entries.updateMany(
       { _id: { $in: ids.map((id) => syncKey(kind, id)) } },
-      { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), leaseUntil: EPOCH, owner: null } },
+      { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), writingUntil: EPOCH } },
     );
     if (options.queue) this.emit('dirty');
   }

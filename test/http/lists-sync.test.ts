@@ -284,16 +284,18 @@ describe('lists: sync worker and consistency', () => {
       expect(kept._source?.title).to.equal('newer');
       await indexer.push({ action: 'delete', index, id, version: 11 });
 
-      // Through workers: a slow worker holding an old claim indexes after a newer version landed.
+      // Through workers: a slow worker whose claim lapsed indexes after a newer version landed.
       const slow = new SyncWorker(services, { owner: 'slow' });
       const fast = new SyncWorker(services, { owner: 'fast' });
       await whileWorkerStopped(async () => {
         try {
           await api.post(`/events/${event}`, { title: 'Evening set v2' });
-          const [stale] = await services.sync
-            .claim('slow', 10, 30_000)
-            .then((all) => all.filter((c) => c.id === event));
+          const [stale] = await services.sync.claim('slow', 10, 300).then((all) => all.filter((c) => c.id === event));
           await api.post(`/events/${event}`, { title: 'Evening set v3' });
+          // A write leaves a claimed entry to its worker: no other batch indexes the record meanwhile.
+          // (A 1 ms lease: whatever else this probe claims is free again at once.)
+          expect((await services.sync.claim('probe', 10, 1)).map((c) => c.id)).to.not.include(event);
+          await sleep(350);
           await fast.runOnce();
           const current = (await services.sync.entries.findOne({ _id: syncKey('event', event) }))?.version as number;
           expect(stale!.version).to.be.below(current);

@@ -4,6 +4,7 @@ import type { Services } from '../../src/services';
 import { syncKey } from '../../src/storage/syncQueue';
 import { testWorld } from '../support/harness';
 import { storeEventIn } from '../support/records';
+import { envOf, kill, spawnScript } from './support/childProcess';
 import { FaultProxy } from './support/faultProxy';
 import { call, until } from './support/http';
 import { openPrivateWorld, type PrivateWorld } from './support/privateWorld';
@@ -68,6 +69,20 @@ describe('reliability: a sync worker stopping while Elasticsearch hangs', functi
       );
     } finally {
       await next.close();
+    }
+  });
+
+  it('a standalone worker without PUBLIC_API_URL warns that lists will link to HOST and PORT', async () => {
+    const { PUBLIC_API_URL: _unset, ...env } = envOf(world.config);
+    const child = spawnScript('src/worker.ts', env);
+    try {
+      await until(async () => /PUBLIC_API_URL is not set/.test(child.output()), 30_000, 'the warning');
+      expect(child.output()).to.include(
+        "lists will link to http://127.0.0.1:8080 (from HOST and PORT); give the worker the API's PUBLIC_API_URL",
+      );
+    } finally {
+      kill(child, 'SIGTERM');
+      await child.exited;
     }
   });
 

@@ -75,8 +75,9 @@ function fakes(
       kind: 'event',
       id,
       version: versions.get(id),
-      owner: held.has(id) ? 'writer' : null,
-      leaseUntil: new Date(Date.now() + (held.get(id) ?? -1)),
+      owner: null,
+      leaseUntil: new Date(0),
+      ...(held.has(id) ? { writingUntil: new Date(Date.now() + held.get(id)!) } : {}),
     }) as unknown as SyncEntry;
   const recordsOf = (ids: number[]) =>
     new Map(
