@@ -20,24 +20,25 @@ const SPACE_GROUPED = /(\d)[ \u00A0\u202F](?=\d{3}(?!\d))/g;
 const SYMBOL = /(?:\b[A-Z]{1,2})?\p{Sc}/u;
 const CODE = /\b[A-Z]{3}\b/;
 
-// A number as programs write it: digits, a point, digits, and nothing else.
-const PLAIN_DECIMAL = /^\d+\.\d+$/;
-
-/** The cost as stored: the client's text trimmed (numbers as plain decimals, `1e-7` as `0.0000001`), or null. */
-export function normalizeCost(raw: string | number | null | undefined): string | null {
+/**
+ * The cost as stored: a number as sent (a JSON number is a decimal, whatever its digits: `12.345`
+ * is no thousands group), the client's text trimmed, or null.
+ */
+export function normalizeCost(raw: string | number | null | undefined): string | number | null {
   if (raw === null || raw === undefined) return null;
-  const text =
-    typeof raw === 'number'
-      ? raw.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
-      : raw.trim();
+  if (typeof raw === 'number') return raw;
+  const text = raw.trim();
   return text === '' ? null : text;
 }
+
+/** A number as a plain decimal (`1e-7` as `0.0000001`). */
+const decimalText = (value: number) => value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
 
 /**
  * One amount as a plain decimal string, or null when it is no number (`10.5.2`). A separator
  * that appears several times groups thousands, as does a single one followed by exactly three
- * digits (`1,000`, `1.000`: prices rarely have three decimals); otherwise the last separator is
- * the decimal one.
+ * digits after a whole part other than 0 (`1,000`, `1.000`: prices rarely have three decimals;
+ * `0,500` is half); otherwise the last separator is the decimal one.
  */
 function normalizeAmount(text: string): string | null {
   const separators = text.replace(/\d/g, '');
@@ -46,7 +47,7 @@ function normalizeAmount(text: string): string | null {
   const lastCount = separators.split('').filter((c) => c === last).length;
   const afterLast = text.length - text.lastIndexOf(last) - 1;
   const grouped = (part: string) => /^(\d+|\d{1,3}([.,]\d{3})+)$/.test(part);
-  if (lastCount > 1 || (separators.length === 1 && afterLast === 3 && !/^[.,]/.test(text))) {
+  if (lastCount > 1 || (separators.length === 1 && afterLast === 3 && !/^0*[.,]/.test(text))) {
     return grouped(text) ? text.replace(/[.,]/g, '') : null;
   }
   const position = text.lastIndexOf(last);
@@ -56,19 +57,18 @@ function normalizeAmount(text: string): string | null {
 }
 
 /**
- * Reads an untyped cost ("$10", "10 €", "Free", "10 - 20 USD", "5,50 €", 25) into the display
+ * Reads a cost ("$10", "10 €", "Free", "10 - 20 USD", "5,50 €", 25) into the display
  * string and `cost_details`. The display keeps the client's wording; a cost of zero shows "Free".
  */
-export function parseCost(stored: string | null | undefined): PresentedCost {
-  const text = (stored ?? '').trim();
-  // A plain decimal alone (`12.345`, as a JSON number is stored) is one, whatever its digits.
-  if (PLAIN_DECIMAL.test(text)) {
-    const isZero = Number(text) === 0;
+export function parseCost(stored: string | number | null | undefined): PresentedCost {
+  if (typeof stored === 'number') {
+    const text = decimalText(stored);
     return {
-      cost: isZero ? 'Free' : text,
+      cost: stored === 0 ? 'Free' : text,
       cost_details: { currency_symbol: '', currency_position: 'prefix', values: [text] },
     };
   }
+  const text = (stored ?? '').trim();
   // Amounts and the symbol are found in the same text, so their positions compare.
   const read = text.replace(SPACE_GROUPED, '$1');
   const amounts = [...read.matchAll(AMOUNT)].flatMap((m) => {

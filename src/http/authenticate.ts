@@ -26,8 +26,8 @@ export function authenticate(
     const header = ctx.get('Authorization');
     ctx.state.principal = ANONYMOUS;
     ctx.state.authLimits = limits;
-    // What a key or an event password unlocks is the caller's alone: no shared cache may keep it.
-    if (header || /(?:^|&)password=/.test(ctx.querystring)) ctx.set('Cache-Control', 'private, no-store');
+    // What a key unlocks is the caller's alone: no shared cache may keep it (event passwords: routes/events).
+    if (header) ctx.set('Cache-Control', 'private, no-store');
     if (header) {
       // Node keeps the first of repeated headers; a proxy might keep another: refuse to guess.
       if (headerCount(ctx.req.rawHeaders, 'authorization') > 1)

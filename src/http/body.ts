@@ -8,8 +8,6 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_TYPES = ['json', 'urlencoded', 'multipart'];
 const ACCEPTED = 'application/json, application/x-www-form-urlencoded or multipart/form-data';
 
-const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
-
 /** Whether any string in a parsed body (keys included) holds U+FFFD; iterative, for any depth. */
 function holdsReplacementCharacter(body: unknown): boolean {
   const pending: unknown[] = [body];
@@ -93,9 +91,6 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
         : `A request body needs a Content-Type: ${ACCEPTED}.`;
       throw new UnsupportedMediaTypeError(problem);
     }
-    const charset = ctx.request.charset;
-    if (charset && !UTF8_CHARSETS.has(charset.toLowerCase()))
-      throw new UnsupportedMediaTypeError(`Request bodies are read as UTF-8, not ${charset}: send them in UTF-8.`);
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw new PayloadTooLargeError();
     let parsed = false;
@@ -103,9 +98,12 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
       await parser(ctx, async () => {
         parsed = true;
         const request = ctx.request as { body?: unknown };
-        // The decoder put U+FFFD where the bytes were no UTF-8: refused, not stored as `Caf� crème`.
+        // Bodies are read as UTF-8, whatever charset they declare (ASCII is the same), and bytes
+        // that are no UTF-8 come out as U+FFFD: refused, not stored as `Caf� crème`.
         if (holdsReplacementCharacter(request.body))
-          throw new ValidationError({ body: 'The request body is not valid UTF-8.' });
+          throw new ValidationError({
+            body: 'The request body is not valid UTF-8 (or holds U+FFFD, the character such bytes become).',
+          });
         if (ctx.is('multipart') && request.body && typeof request.body === 'object')
           request.body = foldArrayFields(request.body as Record<string, unknown>);
         await next();

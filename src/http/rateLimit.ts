@@ -52,19 +52,32 @@ export class TokenBuckets {
     if (wait === 0) this.buckets.get(key)!.tokens -= 1;
     return wait;
   }
+
+  /** Returns a token taken for an attempt that turned out well. */
+  giveBack(key: string): void {
+    const bucket = this.refill(key);
+    bucket.tokens = Math.min(this.perMinute, bucket.tokens + 1);
+  }
 }
 
 /** Failed authentications per address: unknown API keys and wrong event passwords alike. */
 export interface AuthenticationLimits {
-  /** Before checking a presented key or password: 429 while the caller's address has failed too often. */
+  /** Before checking a presented key: 429 while the caller's address has failed too often. */
   beforeAuthentication(ctx: AppContext): void;
   /** After a failed authentication from the caller's address. */
   authenticationFailed(ctx: AppContext): void;
+  /**
+   * Before checking a secret people choose (an event password): counts the attempt as a failure
+   * at once (429 when none is left), so that parallel guesses cannot all pass before the first
+   * one fails. Returns the call that takes it back when the secret was right.
+   */
+  attempt(ctx: AppContext): { succeeded(): void };
 }
 
 export const NO_AUTHENTICATION_LIMITS: AuthenticationLimits = Object.freeze({
   beforeAuthentication: () => undefined,
   authenticationFailed: () => undefined,
+  attempt: () => ({ succeeded: () => undefined }),
 });
 
 /** The limits of one API process (CONTRACT part 6 "Abuse"; documented in the /doc guide). */
@@ -105,6 +118,12 @@ export function createRateLimits(config: Config['rateLimit'], now: () => number 
     },
     authenticationFailed(ctx) {
       failures.take(clientAddress(ctx, config.trustedProxies));
+    },
+    attempt(ctx) {
+      const address = clientAddress(ctx, config.trustedProxies);
+      const wait = failures.take(address);
+      if (wait > 0) throw tooMany('failed authentications from this address', wait);
+      return { succeeded: () => failures.giveBack(address) };
     },
     /** Writes: one token from the address's bucket and, with a key, one from the key's. */
     middleware: async (ctx, next) => {

@@ -123,9 +123,9 @@ export async function deleteIndexes(client: Client, indexes: string[]): Promise<
 }
 
 /** Removes a write alias wherever it is (a crashed run may have left it on any index). */
-export async function removeWriteAlias(client: Client, writeAlias: string): Promise<void> {
+export async function removeWriteAlias(client: Client, writeAlias: string, from = '_all'): Promise<void> {
   try {
-    await client.indices.deleteAlias({ index: '_all', name: writeAlias });
+    await client.indices.deleteAlias({ index: from, name: writeAlias });
   } catch (err) {
     if (statusOf(err) !== 404) throw err;
   }

@@ -44,22 +44,6 @@ export class RebuildRegistration {
     return registration;
   }
 
-  /** Refuses (OpsError) while another run's registration of one of `aliases` is alive (its heartbeat is fresh). */
-  static async assertNoOtherAlive(db: Db, aliases: string[], runId: string, label: string): Promise<void> {
-    const found = await reindexTargets(db)
-      .find({ alias: { $in: aliases } })
-      .toArray();
-    const beats = found
-      .filter((target) => target.runId !== runId)
-      .map((target) => Date.now() - target.heartbeatAt.getTime())
-      .filter((age) => age < TARGET_STALE_MS);
-    if (beats.length === 0) return;
-    const ageS = Math.round(Math.min(...beats) / 1000);
-    throw new OpsError(
-      `another reindex is rebuilding ${label} (heartbeat ${ageS} s ago): wait for it to finish; if it was killed, run again in ${Math.max(1, Math.round(TARGET_STALE_MS / 1000) - ageS)} s`,
-    );
-  }
-
   /** Forgets the registrations of `aliases` (left by crashed runs). */
   static async clear(db: Db, aliases: string[]): Promise<void> {
     await reindexTargets(db).deleteMany({ alias: { $in: aliases } });
@@ -68,10 +52,7 @@ export class RebuildRegistration {
   private async beat(): Promise<void> {
     const now = Date.now();
     try {
-      await reindexTargets(this.db).updateMany(
-        { _id: { $in: this.targets.map((t) => t._id) } },
-        { $set: { heartbeatAt: new Date(now) } },
-      );
+      await reindexTargets(this.db).updateMany(this.own(), { $set: { heartbeatAt: new Date(now) } });
       this.maxGapMs = Math.max(this.maxGapMs, now - this.lastBeat);
       this.lastBeat = now;
     } catch {
@@ -94,6 +75,11 @@ export class RebuildRegistration {
   async release(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await reindexTargets(this.db).deleteMany({ _id: { $in: this.targets.map((t) => t._id) } });
+    await reindexTargets(this.db).deleteMany(this.own());
+  }
+
+  /** This run's registrations: a run that stalled past its lease leaves the next run's alone. */
+  private own() {
+    return { _id: { $in: this.targets.map((t) => t._id) }, runId: { $in: this.targets.map((t) => t.runId) } };
   }
 }

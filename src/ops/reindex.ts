@@ -157,7 +157,6 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
     const states = await Promise.all(
       run.langs.map((lang) => admin.readAliasState(client, services.config, kind, lang)),
     );
-    await RebuildRegistration.assertNoOtherAlive(services.db, aliases, run.id, admin.label(kind));
     const builds: Build[] = states.map((state) => ({
       state,
       index: admin.nextIndexName(services.config, state),
@@ -219,17 +218,14 @@ async function rebuild(
     for (const alias of report.aliases) alias.from = before.get(alias.alias) ?? [];
     oldIndexes.push(...[...before.values()].flat());
   } catch (err) {
-    // A run that lost its lease leaves the write aliases and registrations to the run that took it.
-    if (await lease.held()) {
-      await abandon(run, builds, registration).catch((cleanup: Error) =>
-        run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`),
-      );
-    }
+    await abandon(run, builds, registration).catch((cleanup: Error) =>
+      run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`),
+    );
     throw err;
   }
   // Swapped: what remains is tidying up; a failure here leaves leftovers the next run removes.
   await registration.release().catch(() => undefined);
-  await Promise.all(builds.map((b) => admin.removeWriteAlias(client, b.writeAlias).catch(() => undefined)));
+  await Promise.all(builds.map((b) => admin.removeWriteAlias(client, b.writeAlias, b.index).catch(() => undefined)));
   for (const alias of report.aliases)
     run.say(
       `${admin.label(kind, alias.lang)}: ${alias.alias} → ${alias.to} (${alias.documents} documents; was ${alias.from.join(', ') || 'none'})`,
@@ -301,11 +297,15 @@ async function clearLeftovers(run: Run, builds: Build[]): Promise<void> {
   }
 }
 
-/** Undoes a rebuild that did not swap: never deletes an index an alias serves from. */
+/**
+ * Undoes a rebuild that did not swap, touching only what this run made (its registration, its
+ * index and the write alias on it): a run that stalled past its lease must not undo the run that
+ * took over. Never deletes an index an alias serves from.
+ */
 async function abandon(run: Run, builds: Build[], registration: RebuildRegistration | undefined): Promise<void> {
   await registration?.release();
   for (const build of builds.filter((b) => b.created)) {
-    await admin.removeWriteAlias(run.client, build.writeAlias);
+    await admin.removeWriteAlias(run.client, build.writeAlias, build.index);
     const live = await admin.indexesBehind(run.client, build.state.alias);
     if (!live.includes(build.index)) await admin.deleteIndexes(run.client, [build.index]);
   }

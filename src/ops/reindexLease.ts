@@ -35,7 +35,11 @@ export class ReindexLease {
     const locks = db.collection<LeaseDoc>('locks');
     const lease = new ReindexLease(locks, [...aliases].sort().map(leaseId), holder);
     for (const id of lease.ids) {
-      if (await lease.takeOne(id)) continue;
+      const taken = await lease.takeOne(id).catch(async (err: unknown) => {
+        await lease.release().catch(() => undefined);
+        throw err;
+      });
+      if (taken) continue;
       await lease.release();
       const held = await locks.findOne({ _id: id });
       const now = Date.now();
@@ -77,19 +81,12 @@ export class ReindexLease {
   /** Renews the lease now and fails when another run took it over meanwhile (this run stalled). */
   async assertHeld(): Promise<void> {
     await this.renew();
-    if (!(await this.held())) {
+    const held = await this.locks.countDocuments({ _id: { $in: this.ids }, holder: this.holder });
+    if (held < this.ids.length) {
       throw new OpsError(
-        'this run stalled long enough for another reindex to take over its aliases; the live aliases are unchanged: let the other run finish',
+        `this run stalled past its lease (${LEASE_MS / 1000} s), so another reindex may have started; the live aliases are unchanged: run the reindex again`,
       );
     }
-  }
-
-  /** Whether this run still holds the lease of every alias (a failure to read it counts as held). */
-  async held(): Promise<boolean> {
-    const held = await this.locks
-      .countDocuments({ _id: { $in: this.ids }, holder: this.holder })
-      .catch(() => this.ids.length);
-    return held === this.ids.length;
   }
 
   async release(): Promise<void> {

@@ -91,6 +91,7 @@ export class SyncWorker {
 
   start(): this {
     if (this.running) return this;
+    if (this.loop) throw new Error('the sync worker is stopping: start it again once stop() has resolved');
     this.running = true;
     if (this.aborter.signal.aborted) {
       this.aborter = new AbortController();
@@ -276,6 +277,7 @@ export class SyncWorker {
           await this.idle(this.pollMs);
         }
       } catch (err) {
+        if (!this.running) break; // stopped mid-claim: an aborted request is no failure
         errorsInARow++;
         this.services.log.error({ err }, 'sync: could not claim work');
         await this.idle(Math.min(MAX_RETRY_MS, BASE_RETRY_MS * 2 ** Math.min(errorsInARow, 6)), false);

@@ -51,7 +51,8 @@ export interface EventDoc extends PostDoc {
   end: Date;
   timezone: string;
   all_day: boolean;
-  cost: string | null;
+  /** As sent: a JSON number stays a number (a decimal), text stays text (see domain/cost). */
+  cost: string | number | null;
   website: string | null;
   show_map: boolean | null;
   show_map_link: boolean | null;

@@ -23,6 +23,8 @@ export interface SyncEntry {
   owner: string | null;
   /** A writer is changing the record's documents until then (absent on entries never written so). */
   writingUntil?: Date;
+  /** After a failed indexing, not before then (absent until one failed); a new write clears it. */
+  retryAfter?: Date;
 }
 
 export interface ClaimedEntry {
@@ -47,9 +49,9 @@ export function isBeingWritten(entry: Pick<SyncEntry, 'writingUntil'>, now: Date
   return entry.writingUntil !== undefined && entry.writingUntil.getTime() > now.getTime();
 }
 
-/** Entries no writer holds back (a filter). */
-const notBeingWritten = (now: Date) => ({
-  $or: [{ writingUntil: { $exists: false } }, { writingUntil: { $lte: now } }],
+/** Entries whose optional hold `field` has lapsed or was never set (a filter). */
+const lapsed = (field: 'writingUntil' | 'retryAfter', now: Date) => ({
+  $or: [{ [field]: { $exists: false } }, { [field]: { $lte: now } }],
 });
 
 /**
@@ -58,9 +60,9 @@ const notBeingWritten = (now: Date) => ({
  * version again so a worker that read mid-write re-reads the finished state.
  *
  * Writes never take an entry from the worker indexing it: they bump its version, and the worker's
- * `complete` then leaves it pending for the next batch. So no two batches ever index one record
- * at once, and each batch reads, as the record's previous index documents, those of the batch
- * before it, which tell what changed for the records that embed or count it.
+ * `complete` then leaves it pending for the next batch. So, while a worker's lease lasts, no other
+ * batch indexes the record, and each batch reads, as the record's previous index documents, those
+ * of the batch before it, which tell what changed for the records that embed or count it.
  */
 export class SyncQueue extends EventEmitter {
   readonly entries: Collection<SyncEntry>;
@@ -99,7 +101,7 @@ export class SyncQueue extends EventEmitter {
     for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), [kind, id]);
     if (records.size === 0) return;
     const keys = [...records.keys()];
-    const dirty = { pending: true, dirtyAt: new Date() };
+    const dirty = { pending: true, dirtyAt: new Date(), retryAfter: EPOCH };
     // One write for the entries that exist (every write costs a collection pass on some servers);
     // upserts only for the few records that never had one.
     const updated = await this.entries.updateMany({ _id: { $in: keys } }, { $inc: { version: 1 }, $set: dirty });
@@ -127,7 +129,7 @@ export class SyncQueue extends EventEmitter {
       { _id: syncKey(kind, id) },
       {
         $inc: { version: 1 },
-        $set: { pending: true, dirtyAt: new Date(), writingUntil },
+        $set: { pending: true, dirtyAt: new Date(), writingUntil, retryAfter: EPOCH },
         $setOnInsert: { kind, id, ...NEW_ENTRY },
       },
       { upsert: true, returnDocument: 'after' },
@@ -138,7 +140,12 @@ export class SyncQueue extends EventEmitter {
   /** Leases up to `limit` pending entries for `owner`; several workers never get the same entry. */
   async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]> {
     const now = new Date();
-    const free = { pending: true, leaseUntil: { $lte: now }, ...notBeingWritten(now) };
+    // Pending, and neither leased to a worker, nor being written, nor waiting to retry.
+    const free = {
+      pending: true,
+      leaseUntil: { $lte: now },
+      $and: [lapsed('writingUntil', now), lapsed('retryAfter', now)],
+    };
     const candidates = await this.entries.find(free).sort({ dirtyAt: 1 }).limit(limit).toArray();
     if (candidates.length === 0) return [];
     const keys = candidates.map((candidate) => candidate._id);
@@ -178,12 +185,12 @@ export class SyncQueue extends EventEmitter {
     this.emit('indexed');
   }
 
-  /** Gives entries back after a failure, to be retried once `retryInMs` has passed. */
+  /** Gives entries back after a failure, to be retried once `retryInMs` has passed (or once written again). */
   async release(owner: string, entries: ClaimedEntry[], retryInMs: number): Promise<void> {
-    const leaseUntil = new Date(Date.now() + retryInMs);
+    const retryAfter = new Date(Date.now() + retryInMs);
     await this.entries.updateMany(
       { _id: { $in: entries.map((e) => e.key) }, owner },
-      { $set: { leaseUntil, owner: null } },
+      { $set: { leaseUntil: EPOCH, owner: null, retryAfter } },
     );
   }
 
@@ -245,11 +252,9 @@ export class SyncQueue extends EventEmitter {
             kind,
             id,
             version: floor,
-            indexedVersion: 0,
             pending: false,
             dirtyAt: new Date(),
-            leaseUntil: EPOCH,
-            owner: null,
+            ...NEW_ENTRY,
           };
           return this.entries.insertOne(created).then(
             () => true,

@@ -17,7 +17,8 @@ export interface LinkedEventStats {
 
 /**
  * Published events (with `unprotectedOnly`, those without a password) linked to each of `ids`
- * through `field`, one aggregation for all of them; with `latestEnd`, also the latest end among them. The events collection holds one document per
+ * through `field`, one aggregation for all of them; with `latestEnd`, also the latest end among
+ * them. The events collection holds one document per
  * language, so documents are first grouped into one row per event (links and dates are shared
  * fields, identical in every language), then counted per linked record.
  */

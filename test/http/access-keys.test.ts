@@ -204,6 +204,9 @@ describe('access: rate limits', () => {
     const elsewhere = await read('members only', '198.51.100.11');
     expect(elsewhere.status, JSON.stringify(elsewhere.body)).to.equal(200);
     expect(elsewhere.body.id).to.equal(created.body.id);
+    // A right password costs nothing; parallel guesses cannot all pass before the first one fails.
+    const guesses = await Promise.all(Array.from({ length: 10 }, (_, i) => read(`guess ${i}`, '198.51.100.11')));
+    expect(guesses.map((res) => res.status).sort()).to.deep.equal([403, 403, ...Array(8).fill(429)]);
   });
 
   it('behind a trusted proxy, limits each forwarded client address, not the proxy', async () => {

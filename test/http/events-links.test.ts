@@ -266,7 +266,6 @@ describe('events: organizer links', () => {
       tags: [99_999_997],
     });
     expectInvalid(res, 'end_date', 'author', 'venue', 'organizer', 'categories', 'tags');
-    expect(res.body.message).to.equal('Invalid parameter(s): author, end_date, venue, organizer, categories, tags');
   });
 
   it('creates nothing when another part of the write is invalid', async () => {

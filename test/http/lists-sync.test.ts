@@ -290,12 +290,18 @@ describe('lists: sync worker and consistency', () => {
       await whileWorkerStopped(async () => {
         try {
           await api.post(`/events/${event}`, { title: 'Evening set v2' });
-          const [stale] = await services.sync.claim('slow', 10, 300).then((all) => all.filter((c) => c.id === event));
+          const [stale] = await services.sync
+            .claim('slow', 10, 60_000)
+            .then((all) => all.filter((c) => c.id === event));
           await api.post(`/events/${event}`, { title: 'Evening set v3' });
           // A write leaves a claimed entry to its worker: no other batch indexes the record meanwhile.
           // (A 1 ms lease: whatever else this probe claims is free again at once.)
           expect((await services.sync.claim('probe', 10, 1)).map((c) => c.id)).to.not.include(event);
-          await sleep(350);
+          // The slow worker's lease lapses.
+          await services.sync.entries.updateOne(
+            { _id: syncKey('event', event) },
+            { $set: { leaseUntil: new Date(0) } },
+          );
           await fast.runOnce();
           const current = (await services.sync.entries.findOne({ _id: syncKey('event', event) }))?.version as number;
           expect(stale!.version).to.be.below(current);
@@ -312,6 +318,24 @@ describe('lists: sync worker and consistency', () => {
           await fast.close();
         }
       });
+    });
+
+    it('a write retries at once a record whose indexing failed, instead of waiting out its backoff', async () => {
+      const { services } = testWorld();
+      await whileWorkerStopped(async () => {
+        await api.post(`/events/${event}`, { title: 'Evening set, failing' });
+        const claimed = (await services.sync.claim('failing', 500, 60_000)).filter((c) => c.id === event);
+        expect(claimed).to.have.length(1);
+        await services.sync.release('failing', claimed, 60_000);
+        const probe = async () => (await services.sync.claim('probe', 500, 1)).some((c) => c.id === event);
+        expect(await probe(), 'while backing off').to.equal(false);
+        await api.post(`/events/${event}`, { title: 'Evening set, fixed' });
+        expect(await probe(), 'once written again').to.equal(true);
+      });
+      await settle();
+      expect(
+        (await api.get(`/events?search=fixed&include=${event}`)).body.events.map((e: { id: number }) => e.id),
+      ).to.deep.equal([event]);
     });
 
     it('lists answer 503 search-unavailable within 2 s when Elasticsearch is down or hangs, while reads by ID work', async function () {

@@ -208,34 +208,6 @@ describe('ops: reindex (npm run reindex)', function () {
     expect(await reindexTargets(services.db).countDocuments({})).to.equal(0);
   });
 
-  it('refuses to start while another live run rebuilds the same alias, and changes nothing', async () => {
-    const { services } = testWorld();
-    const before = await indexesBehind(services.search, alias('de'));
-    await reindexTargets(services.db).insertOne({
-      _id: `${alias('de')}-rebuild`,
-      alias: alias('de'),
-      index: `${alias('de')}-v99`,
-      kind: 'event',
-      lang: 'de',
-      runId: 'other',
-      startedAt: new Date(),
-      heartbeatAt: new Date(),
-    });
-    try {
-      const error = await reindex(services, { kinds: ['event'], langs: ['de'] }).then(
-        () => null,
-        (err: unknown) => err,
-      );
-      expect(error).to.be.instanceOf(OpsError);
-      expect((error as Error).message).to.match(
-        /^another reindex is rebuilding events \(heartbeat \d+ s ago\): wait for it to finish/,
-      );
-    } finally {
-      await reindexTargets(services.db).deleteMany({ runId: 'other' });
-    }
-    expect(await indexesBehind(services.search, alias('de'))).to.deep.equal(before);
-  });
-
   it('of two runs started at once on overlapping aliases, one rebuilds and the other refuses, changing nothing', async () => {
     const { services } = testWorld();
     const client = services.search;
@@ -291,6 +263,59 @@ describe('ops: reindex (npm run reindex)', function () {
     await locks.updateOne({ _id: id }, { $set: { until: new Date(Date.now() - 1) } });
     const after = await reindex(services, { kinds: ['event'], langs: ['de'] });
     expect(after.kinds[0]!.aliases[0]!.from).to.deep.equal(before);
+  });
+
+  it('a run that stalled past its lease does not swap, and undoes only what it made', async () => {
+    const { services } = testWorld();
+    const locks = services.db.collection<{ _id: string; holder: string | null; until: Date }>('locks');
+    const id = `reindex:${alias('fr')}`;
+    const before = await indexesBehind(services.search, alias('fr'));
+    const otherRegistration = {
+      // The same write alias: the run that took over cleared this one's registration first.
+      _id: `${alias('fr')}-rebuild`,
+      alias: alias('fr'),
+      index: `${alias('fr')}-v999`,
+      kind: 'event' as const,
+      lang: 'fr' as const,
+      runId: 'took-over',
+      startedAt: new Date(),
+      heartbeatAt: new Date(),
+    };
+    let built: string | undefined;
+    let tookOver = false;
+    const failed = await reindex(services, {
+      kinds: ['event'],
+      langs: ['fr'],
+      batchSize: 10,
+      // While this run loads, another takes its expired lease over and registers its own build.
+      onBatch: async () => {
+        if (tookOver) return;
+        tookOver = true;
+        built = (await reindexTargets(services.db).findOne({ alias: alias('fr') }))!.index;
+        await locks.updateOne({ _id: id }, { $set: { holder: 'took-over', until: new Date(Date.now() + 60_000) } });
+        await reindexTargets(services.db).deleteMany({ alias: alias('fr') });
+        await reindexTargets(services.db).insertOne(otherRegistration);
+      },
+    }).then(
+      () => null,
+      (err: Error) => err,
+    );
+    try {
+      expect(failed?.message).to.equal(
+        'this run stalled past its lease (60 s), so another reindex may have started; the live aliases are unchanged: run the reindex again',
+      );
+      expect(await indexesBehind(services.search, alias('fr'))).to.deep.equal(before);
+      expect(await services.search.indices.exists({ index: built! })).to.equal(false);
+      expect(
+        await reindexTargets(services.db)
+          .find({ alias: alias('fr') })
+          .toArray(),
+      ).to.deep.equal([otherRegistration]);
+      expect((await locks.findOne({ _id: id }))?.holder).to.equal('took-over');
+    } finally {
+      await reindexTargets(services.db).deleteOne({ _id: otherRegistration._id });
+      await locks.updateOne({ _id: id }, { $set: { holder: null, until: new Date(0) } });
+    }
   });
 
   it('--dry-run prints the plan and the counts and changes nothing', async () => {

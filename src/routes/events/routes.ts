@@ -112,9 +112,10 @@ async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredReco
   const given = ctx.input.password;
   // A wrong password counts as a failed authentication: people choose them, so guesses are limited.
   if (typeof given === 'string' && given !== '') {
-    ctx.state.authLimits.beforeAuthentication(ctx);
-    if (await verifyEventPassword(given, hash)) return;
-    ctx.state.authLimits.authenticationFailed(ctx);
+    // What a password unlocks, and the refusal of a guess, are this caller's alone.
+    ctx.set('Cache-Control', 'private, no-store');
+    const attempt = ctx.state.authLimits.attempt(ctx);
+    if (await verifyEventPassword(given, hash)) return attempt.succeeded();
   }
   throw new ForbiddenError(
     'event-password-protected',

@@ -24,9 +24,9 @@ describe('domain/cost', () => {
     ['R$ 50', 'R$ 50', 'R$', 'prefix', ['50']],
     ['US$ 20 - 30', 'US$ 20 - 30', 'US$', 'prefix', ['20', '30']],
     ['12.50', '12.50', '', 'prefix', ['12.50']],
-    // A plain decimal alone is one (a JSON number stored as text), even with three decimals.
-    ['12.345', '12.345', '', 'prefix', ['12.345']],
-    ['1234.567', '1234.567', '', 'prefix', ['1234.567']],
+    // Three digits after a whole part of 0 are decimals, not a thousands group.
+    ['0,500 €', '0,500 €', '€', 'postfix', ['0.500']],
+    ['0.999', '0.999', '', 'prefix', ['0.999']],
     ['0.00', 'Free', '', 'prefix', ['0.00']],
     ['10.5.2', '10.5.2', '', 'prefix', []],
     ['TBA', 'TBA', '', 'prefix', []],
@@ -42,6 +42,16 @@ describe('domain/cost', () => {
     });
   }
 
+  it('reads a number as a decimal, whatever its digits', () => {
+    const plain = (values: string[]) => ({ currency_symbol: '', currency_position: 'prefix', values });
+    expect(parseCost(12.345)).to.deep.equal({ cost: '12.345', cost_details: plain(['12.345']) });
+    expect(parseCost(1e-7)).to.deep.equal({ cost: '0.0000001', cost_details: plain(['0.0000001']) });
+    expect(parseCost(1e12)).to.deep.equal({ cost: '1000000000000', cost_details: plain(['1000000000000']) });
+    expect(parseCost(0)).to.deep.equal({ cost: 'Free', cost_details: plain(['0']) });
+    // The same digits as text keep the text's reading: a German thousands group.
+    expect(parseCost('2.500').cost_details.values).to.deep.equal(['2500']);
+  });
+
   it('reads a missing cost as empty', () => {
     expect(parseCost(null)).to.deep.equal({
       cost: '',
@@ -49,11 +59,8 @@ describe('domain/cost', () => {
     });
   });
 
-  it('normalizes what is stored: numbers as text, blanks as null', () => {
-    expect(normalizeCost(12.5)).to.equal('12.5');
-    expect(normalizeCost(12.345)).to.equal('12.345');
-    expect(normalizeCost(1e-7)).to.equal('0.0000001');
-    expect(normalizeCost(1e12)).to.equal('1000000000000');
+  it('normalizes what is stored: numbers as numbers, text trimmed, blanks as null', () => {
+    expect(normalizeCost(12.5)).to.equal(12.5);
     expect(normalizeCost('  $5 ')).to.equal('$5');
     expect(normalizeCost('  ')).to.equal(null);
     expect(normalizeCost(null)).to.equal(null);
