@@ -23,6 +23,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
 import type { Services } from '../services';
+import { markDirtyAbove } from '../storage/syncRepair';
 import { storeOf } from '../storage/stores';
 import { createBackgroundSearchClient } from '../search/client';
 import { aliasName } from '../search/indexNames';
@@ -227,7 +228,7 @@ async function repair(
 ): Promise<void> {
   const floorOf = (drift: Drift) =>
     drift.type === 'missing' ? (entries.get(drift.id)?.version ?? 0) + 1 : (versions.get(drift.id) ?? 0);
-  await services.sync.markDirtyAbove(kind, new Map(drifts.map((drift) => [drift.id, floorOf(drift)])));
+  await markDirtyAbove(services.sync, kind, new Map(drifts.map((drift) => [drift.id, floorOf(drift)])));
 }
 
 export function formatVerifyReport(report: VerifyReport, options: { repair?: boolean } = {}): string[] {
