@@ -16,7 +16,7 @@ export const ANONYMOUS: Principal = Object.freeze({ keyId: null, userId: 0, role
 /**
  * Resolves `Authorization: Bearer <key>` to a principal; a bad key is 401 even on reads. An
  * address that failed too often is 429 before its key is even looked at (`limits`, which routes
- * checking other secrets, event passwords, find in `ctx.state.authLimits`).
+ * checking another secret, an event password, find in `ctx.state.authLimits`).
  */
 export function authenticate(
   keys: ApiKeyStore,
@@ -26,19 +26,23 @@ export function authenticate(
     const header = ctx.get('Authorization');
     ctx.state.principal = ANONYMOUS;
     ctx.state.authLimits = limits;
-    // What a key unlocks is the caller's alone: no shared cache may keep it (event passwords: routes/events).
-    if (header) ctx.set('Cache-Control', 'private, no-store');
     if (header) {
+      // What a key unlocks is the caller's alone: no shared cache may keep it (event passwords: routes/events).
+      ctx.set('Cache-Control', 'private, no-store');
       // Node keeps the first of repeated headers; a proxy might keep another: refuse to guess.
       if (headerCount(ctx.req.rawHeaders, 'authorization') > 1)
         throw new UnauthorizedError('Send one Authorization header: this request has several.');
-      limits.beforeAuthentication(ctx);
+      const refund = limits.attempt(ctx);
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const record = match ? await keys.verify(match[1]!) : null;
-      if (!record) {
-        limits.authenticationFailed(ctx);
-        throw new UnauthorizedError('The API key is missing, malformed, unknown or revoked.');
+      let record;
+      try {
+        record = match ? await keys.verify(match[1]!) : null;
+      } catch (err) {
+        refund(); // MongoDB did not answer (503): no failure of the caller's
+        throw err;
       }
+      if (!record) throw new UnauthorizedError('The API key is missing, malformed, unknown or revoked.');
+      refund();
       ctx.state.principal = { keyId: record.id, userId: record.userId, role: record.role };
     }
     await next();

@@ -62,23 +62,15 @@ export class TokenBuckets {
 
 /** Failed authentications per address: unknown API keys and wrong event passwords alike. */
 export interface AuthenticationLimits {
-  /** Before checking a presented key: 429 while the caller's address has failed too often. */
-  beforeAuthentication(ctx: AppContext): void;
-  /** After a failed authentication from the caller's address. */
-  authenticationFailed(ctx: AppContext): void;
   /**
-   * Before checking a secret people choose (an event password): counts the attempt as a failure
-   * at once (429 when none is left), so that parallel guesses cannot all pass before the first
-   * one fails. Returns the call that takes it back when the secret was right.
+   * Before checking a presented key or password: counts the attempt as a failure of the caller's
+   * address at once (429 when none is left), so that parallel guesses cannot all pass before the
+   * first one fails. Returns the call that takes it back when the attempt was no failure.
    */
-  attempt(ctx: AppContext): { succeeded(): void };
+  attempt(ctx: AppContext): () => void;
 }
 
-export const NO_AUTHENTICATION_LIMITS: AuthenticationLimits = Object.freeze({
-  beforeAuthentication: () => undefined,
-  authenticationFailed: () => undefined,
-  attempt: () => ({ succeeded: () => undefined }),
-});
+export const NO_AUTHENTICATION_LIMITS: AuthenticationLimits = Object.freeze({ attempt: () => () => undefined });
 
 /** The limits of one API process (CONTRACT part 6 "Abuse"; documented in the /doc guide). */
 export interface RateLimits extends AuthenticationLimits {
@@ -112,18 +104,11 @@ export function createRateLimits(config: Config['rateLimit'], now: () => number 
   const writesPerKey = new TokenBuckets(config.writesPerKey, now);
   const writesPerIp = new TokenBuckets(config.writesPerIp, now);
   return {
-    beforeAuthentication(ctx) {
-      const wait = failures.waitSeconds(clientAddress(ctx, config.trustedProxies));
-      if (wait > 0) throw tooMany('failed authentications from this address', wait);
-    },
-    authenticationFailed(ctx) {
-      failures.take(clientAddress(ctx, config.trustedProxies));
-    },
     attempt(ctx) {
       const address = clientAddress(ctx, config.trustedProxies);
       const wait = failures.take(address);
       if (wait > 0) throw tooMany('failed authentications from this address', wait);
-      return { succeeded: () => failures.giveBack(address) };
+      return () => failures.giveBack(address);
     },
     /** Writes: one token from the address's bucket and, with a key, one from the key's. */
     middleware: async (ctx, next) => {

@@ -1,14 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { TARGET_HEARTBEAT_MS, TARGET_STALE_MS } from '../search/reindexTargets';
-import { isDuplicateKey } from '../storage/mongo';
+import { leaseCollection, releaseLeases, takeLease, type LeaseDoc } from '../storage/leases';
 import { OpsError } from './opsError';
-
-interface LeaseDoc {
-  _id: string;
-  holder: string | null;
-  since: Date;
-  until: Date;
-}
 
 /** A run that stopped renewing its lease (killed, or stalled) loses it after this long. */
 const LEASE_MS = TARGET_STALE_MS;
@@ -32,10 +25,10 @@ export class ReindexLease {
 
   /** Takes the lease of every alias, or none and throws OpsError naming the run holding one. */
   static async take(db: Db, aliases: string[], holder: string, label: string): Promise<ReindexLease> {
-    const locks = db.collection<LeaseDoc>('locks');
+    const locks = leaseCollection(db);
     const lease = new ReindexLease(locks, [...aliases].sort().map(leaseId), holder);
     for (const id of lease.ids) {
-      const taken = await lease.takeOne(id).catch(async (err: unknown) => {
+      const taken = await takeLease(locks, id, holder, LEASE_MS).catch(async (err: unknown) => {
         await lease.release().catch(() => undefined);
         throw err;
       });
@@ -52,23 +45,6 @@ export class ReindexLease {
     lease.timer = setInterval(() => void lease.renew().catch(() => undefined), TARGET_HEARTBEAT_MS);
     lease.timer.unref();
     return lease;
-  }
-
-  private async takeOne(id: string): Promise<boolean> {
-    const now = new Date();
-    try {
-      // Matches a free or expired lease, else inserts one: a duplicate `_id` means it is held.
-      await this.locks.findOneAndUpdate(
-        { _id: id, until: { $lte: now } },
-        { $set: { holder: this.holder, since: now, until: new Date(now.getTime() + LEASE_MS) } },
-        { upsert: true },
-      );
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
-    // The stored document says who holds it (jongodb may return another caller's post-image).
-    return (await this.locks.findOne({ _id: id }))?.holder === this.holder;
   }
 
   private async renew(): Promise<void> {
@@ -92,9 +68,6 @@ export class ReindexLease {
   async release(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.locks.updateMany(
-      { _id: { $in: this.ids }, holder: this.holder },
-      { $set: { holder: null, until: new Date(0) } },
-    );
+    await releaseLeases(this.locks, this.ids, this.holder);
   }
 }

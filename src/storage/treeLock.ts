@@ -3,13 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection, Db } from 'mongodb';
 import { ConflictError } from '../errors';
 import { KeyedQueue } from './keyedQueue';
-import { isDuplicateKey } from './mongo';
-
-interface LockDoc {
-  _id: string;
-  holder: string | null;
-  until: Date;
-}
+import { leaseCollection, releaseLeases, takeLease, type LeaseDoc } from './leases';
 
 /** How long a holder keeps the lock at most: a process that crashed holding it blocks no longer. */
 const TREE_LEASE_MS = 30_000;
@@ -23,13 +17,12 @@ const RETRY_MS = 20;
  * alone could both pass, X under Y and Y under X.
  *
  * Holders in this process queue; across processes the lock is a lease document in `locks`,
- * taken only when free or expired and released when the task ends. Tasks are a check and a few
- * writes, far shorter than the lease; like `writeLockedUntil`, the lease assumes the API
- * processes' clocks agree to well within it.
+ * taken only when free or expired and released when the task ends (`./leases`). Tasks are a
+ * check and a few writes, far shorter than the lease.
  */
 export class TreeLock {
   private readonly queue = new KeyedQueue<string>();
-  private readonly locks: Collection<LockDoc>;
+  private readonly locks: Collection<LeaseDoc>;
 
   constructor(
     db: Db,
@@ -38,7 +31,7 @@ export class TreeLock {
     /** What a write that could not get the lock in time is told is busy. */
     private readonly what: string,
   ) {
-    this.locks = db.collection<LockDoc>('locks');
+    this.locks = leaseCollection(db);
   }
 
   /** Runs `task` holding the lock; 409 when it is not free within TREE_WAIT_MS of this call. */
@@ -50,9 +43,7 @@ export class TreeLock {
         return await task();
       } finally {
         // The task's outcome stands either way: a lease not released expires.
-        await this.locks
-          .updateOne({ _id: this.name, holder }, { $set: { holder: null, until: new Date(0) } })
-          .catch(() => undefined);
+        await releaseLeases(this.locks, [this.name], holder).catch(() => undefined);
       }
     });
   }
@@ -61,20 +52,7 @@ export class TreeLock {
   private async acquire(deadline: number): Promise<string> {
     const holder = randomBytes(8).toString('hex');
     for (;;) {
-      const now = new Date();
-      try {
-        // Matches a free or expired lease, else inserts one: a duplicate `_id` means it is held.
-        const doc = await this.locks.findOneAndUpdate(
-          { _id: this.name, until: { $lte: now } },
-          { $set: { holder, until: new Date(now.getTime() + TREE_LEASE_MS) } },
-          { upsert: true, returnDocument: 'after' },
-        );
-        // jongodb can return another caller's post-image under concurrent calls: the stored
-        // document says who holds the lease.
-        if (doc?.holder === holder || (await this.locks.findOne({ _id: this.name }))?.holder === holder) return holder;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
+      if (await takeLease(this.locks, this.name, holder, TREE_LEASE_MS)) return holder;
       if (Date.now() >= deadline) {
         throw new ConflictError(`Another write is changing the ${this.what} at the same time; send the change again.`);
       }

@@ -7,6 +7,7 @@ import { reindex } from '../../src/ops/reindex';
 import { verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { reindexTargets } from '../../src/search/reindexTargets';
+import { leaseCollection } from '../../src/storage/leases';
 import { syncKey } from '../../src/storage/syncQueue';
 import { api } from '../support/api';
 import { testWorld } from '../support/harness';
@@ -244,7 +245,7 @@ describe('ops: reindex (npm run reindex)', function () {
 
   it('a run killed holding its lease blocks others until the lease expires; the message says when', async () => {
     const { services } = testWorld();
-    const locks = services.db.collection<{ _id: string; holder: string | null; since: Date; until: Date }>('locks');
+    const locks = leaseCollection(services.db);
     const id = `reindex:${alias('de')}`;
     await locks.updateOne(
       { _id: id },
@@ -267,7 +268,7 @@ describe('ops: reindex (npm run reindex)', function () {
 
   it('a run that stalled past its lease does not swap, and undoes only what it made', async () => {
     const { services } = testWorld();
-    const locks = services.db.collection<{ _id: string; holder: string | null; until: Date }>('locks');
+    const locks = leaseCollection(services.db);
     const id = `reindex:${alias('fr')}`;
     const before = await indexesBehind(services.search, alias('fr'));
     const otherRegistration = {

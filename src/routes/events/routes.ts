@@ -114,8 +114,8 @@ async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredReco
   if (typeof given === 'string' && given !== '') {
     // What a password unlocks, and the refusal of a guess, are this caller's alone.
     ctx.set('Cache-Control', 'private, no-store');
-    const attempt = ctx.state.authLimits.attempt(ctx);
-    if (await verifyEventPassword(given, hash)) return attempt.succeeded();
+    const refund = ctx.state.authLimits.attempt(ctx);
+    if (await verifyEventPassword(given, hash)) return refund();
   }
   throw new ForbiddenError(
     'event-password-protected',

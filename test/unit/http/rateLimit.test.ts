@@ -35,15 +35,16 @@ describe('http/rateLimit', () => {
       { enabled: true, writesPerKey: 10, writesPerIp: 10, authFailuresPerIp: 2, trustedProxies: 0 },
       () => now,
     );
-    limits.beforeAuthentication(from('1.2.3.4'));
-    limits.authenticationFailed(from('1.2.3.4'));
-    limits.authenticationFailed(from('1.2.3.4'));
-    expect(() => limits.beforeAuthentication(from('1.2.3.4')))
+    // An attempt that was no failure (a right key or password) is taken back and costs nothing.
+    limits.attempt(from('1.2.3.4'))();
+    limits.attempt(from('1.2.3.4'));
+    limits.attempt(from('1.2.3.4'));
+    expect(() => limits.attempt(from('1.2.3.4')))
       .to.throw(RateLimitedError)
       .that.deep.includes({ status: 429, code: 'rest_rate_limited', headers: { 'Retry-After': '30' } });
-    limits.beforeAuthentication(from('5.6.7.8'));
+    limits.attempt(from('5.6.7.8'));
     now += 30_000;
-    limits.beforeAuthentication(from('1.2.3.4'));
+    limits.attempt(from('1.2.3.4'));
   });
 
   it('does nothing when turned off', async () => {
@@ -54,8 +55,8 @@ describe('http/rateLimit', () => {
       authFailuresPerIp: 1,
       trustedProxies: 0,
     });
-    for (let i = 0; i < 5; i++) limits.authenticationFailed(from('1.2.3.4'));
-    limits.beforeAuthentication(from('1.2.3.4'));
+    for (let i = 0; i < 5; i++) limits.attempt(from('1.2.3.4'));
+    limits.attempt(from('1.2.3.4'));
     let calls = 0;
     const ctx = { method: 'POST', ip: '1.2.3.4', state: { principal: { keyId: 'k' } } } as never;
     for (let i = 0; i < 5; i++) await limits.middleware(ctx, async () => void calls++);
