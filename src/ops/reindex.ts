@@ -36,7 +36,8 @@ import { aliasName } from '../search/indexNames';
 import * as admin from './indexAdmin';
 import { InterruptedError, OpsError } from './opsError';
 import { startProgress, type ProgressFactory } from './progress';
-import { RebuildRegistration } from './rebuildRegistration';
+import type { RebuildRegistration } from './rebuildRegistration';
+import { abandonBuilds, clearLeftovers, createBuilds, planBuilds, type Build } from './reindexBuilds';
 import { ReindexLease } from './reindexLease';
 import { checkCounts, loadRecords } from './reindexLoad';
 import { RECORD_KINDS, type RecordKind } from '../domain/kinds';
@@ -97,14 +98,6 @@ interface Loaded {
   aliases: ReindexedAlias[];
 }
 
-interface Build {
-  state: admin.AliasState;
-  index: string;
-  writeAlias: string;
-  /** Whether this run created `index` (and may delete it). */
-  created?: boolean;
-}
-
 export async function reindex(services: Services, options: ReindexOptions = {}): Promise<ReindexResult> {
   const started = Date.now();
   const client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
@@ -154,14 +147,7 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
   // Taken before anything is read: what this run sees no other run changes until it is done.
   const lease = run.options.dryRun ? null : await ReindexLease.take(services.db, aliases, run.id, admin.label(kind));
   try {
-    const states = await Promise.all(
-      run.langs.map((lang) => admin.readAliasState(client, services.config, kind, lang)),
-    );
-    const builds: Build[] = states.map((state) => ({
-      state,
-      index: admin.nextIndexName(services.config, state),
-      writeAlias: admin.rebuildAlias(state.alias),
-    }));
+    const builds = await planBuilds(client, services.config, kind, run.langs);
     const records = await storeOf(services.stores, kind).countRecords();
     if (!lease) return await describeDryRun(run, kind, builds, records);
     const rebuilt = await rebuild(run, kind, builds, records, lease, oldIndexes);
@@ -181,32 +167,13 @@ async function rebuild(
   oldIndexes: string[],
 ): Promise<Loaded> {
   const { services, client } = run;
-  await clearLeftovers(run, builds);
+  await clearLeftovers(client, services.db, builds, run.say);
   let registration: RebuildRegistration | undefined;
   let report: Loaded;
   try {
     for (const build of builds.filter((b) => b.state.live.length === 0))
       run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
-    // Settled, not all: a failure must not leave a creation running past the cleanup.
-    const created = await Promise.allSettled(
-      builds.map(async (build) => {
-        await admin.createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias);
-        build.created = true;
-      }),
-    );
-    const failed = created.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
-    registration = await RebuildRegistration.register(
-      services.db,
-      builds.map((b) => ({
-        _id: b.writeAlias,
-        alias: b.state.alias,
-        index: b.index,
-        kind,
-        lang: b.state.lang,
-        runId: run.id,
-      })),
-    );
+    registration = await createBuilds(client, services.db, kind, builds, run.id);
     report = await loadAndCheck(run, kind, builds, records, registration);
     run.options.signal?.throwIfAborted();
     await registration.assertAlive();
@@ -218,7 +185,7 @@ async function rebuild(
     for (const alias of report.aliases) alias.from = before.get(alias.alias) ?? [];
     oldIndexes.push(...[...before.values()].flat());
   } catch (err) {
-    await abandon(run, builds, registration).catch((cleanup: Error) =>
+    await abandonBuilds(client, builds, registration).catch((cleanup: Error) =>
       run.say(`cleanup failed (the next reindex will finish it): ${cleanup.message}`),
     );
     throw err;
@@ -279,36 +246,6 @@ async function loadAndCheck(
     documents: counts[i] as number,
   }));
   return { records: loaded.records, aliases };
-}
-
-/** Registrations and half-built indexes of earlier, interrupted runs. */
-async function clearLeftovers(run: Run, builds: Build[]): Promise<void> {
-  const { services, client } = run;
-  await RebuildRegistration.clear(
-    services.db,
-    builds.map((b) => b.state.alias),
-  );
-  for (const build of builds) {
-    await admin.removeWriteAlias(client, build.writeAlias);
-    if (build.state.leftovers.length > 0) {
-      run.say(`deleting ${build.state.leftovers.join(', ')}, left half-built by an earlier run`);
-      await admin.deleteIndexes(client, build.state.leftovers);
-    }
-  }
-}
-
-/**
- * Undoes a rebuild that did not swap, touching only what this run made (its registration, its
- * index and the write alias on it): a run that stalled past its lease must not undo the run that
- * took over. Never deletes an index an alias serves from.
- */
-async function abandon(run: Run, builds: Build[], registration: RebuildRegistration | undefined): Promise<void> {
-  await registration?.release();
-  for (const build of builds.filter((b) => b.created)) {
-    await admin.removeWriteAlias(run.client, build.writeAlias, build.index);
-    const live = await admin.indexesBehind(run.client, build.state.alias);
-    if (!live.includes(build.index)) await admin.deleteIndexes(run.client, [build.index]);
-  }
 }
 
 async function describeDryRun(run: Run, kind: RecordKind, builds: Build[], records: number): Promise<KindReport> {

@@ -9,6 +9,7 @@ import { BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer
 import { createBackgroundSearchClient } from './client';
 import { ensureSearchIndexes } from './ensureIndexes';
 import { activeReindexTargets, withReindexTargets } from './reindexTargets';
+import { RetryBackoff, retryDelayMs } from './retryBackoff';
 import type { RecordKind } from '../domain/kinds';
 
 export interface SyncWorkerOptions {
@@ -23,8 +24,6 @@ export interface SyncWorkerOptions {
   reporter?: SyncReporter;
 }
 
-const MAX_RETRY_MS = 30_000;
-const BASE_RETRY_MS = 500;
 /**
  * How long `stop()` lets the batches in flight finish before aborting their Elasticsearch
  * requests (their entries go back to the queue): a hung Elasticsearch would otherwise hold a
@@ -58,7 +57,7 @@ export class SyncWorker {
   private wake: (() => void) | null = null;
   private backlogTimer: NodeJS.Timeout | null = null;
   private indexesReady = false;
-  private readonly failures = new Map<string, number>();
+  private readonly backoff = new RetryBackoff<string>();
   private readonly onDirty = () => this.requestWake();
   private stopWatching: (() => Promise<void>) | null = null;
 
@@ -200,7 +199,7 @@ export class SyncWorker {
     }
     if (done.length > 0) {
       await this.services.sync.complete(this.owner, done);
-      for (const entry of done) this.failures.delete(entry.key);
+      for (const entry of done) this.backoff.succeeded(entry.key);
       this.reporter.indexed(done);
     }
     if (failed.length > 0) this.reporter.failed(failed);
@@ -221,9 +220,7 @@ export class SyncWorker {
   private async releaseWithBackoff(entries: ClaimedEntry[]): Promise<void> {
     const byDelay = new Map<number, ClaimedEntry[]>();
     for (const entry of entries) {
-      const attempts = (this.failures.get(entry.key) ?? 0) + 1;
-      this.failures.set(entry.key, attempts);
-      const delay = Math.min(MAX_RETRY_MS, BASE_RETRY_MS * 2 ** (attempts - 1));
+      const delay = this.backoff.failed(entry.key);
       byDelay.set(delay, [...(byDelay.get(delay) ?? []), entry]);
     }
     await Promise.all([...byDelay].map(([delay, group]) => this.services.sync.release(this.owner, group, delay)));
@@ -280,7 +277,7 @@ export class SyncWorker {
         if (!this.running) break; // stopped mid-claim: an aborted request is no failure
         errorsInARow++;
         this.services.log.error({ err }, 'sync: could not claim work');
-        await this.idle(Math.min(MAX_RETRY_MS, BASE_RETRY_MS * 2 ** Math.min(errorsInARow, 6)), false);
+        await this.idle(retryDelayMs(errorsInARow + 1), false);
       }
     }
     await Promise.all(inFlight);

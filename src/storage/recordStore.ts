@@ -6,6 +6,7 @@ import { KeyedQueue } from './keyedQueue';
 import { RecordTree } from './recordTree';
 import { ensureIndexes, isDuplicateId, type WantedIndex } from './mongo';
 import { WriteClaims } from './writeClaims';
+import { DeletedReferences } from './deletedReferences';
 import { inLanguage, recordsOf, type BaseDoc, type StoredRecord } from './storedRecord';
 import { DocumentBuilder, type Content, type NewRecord } from './documentBuilder';
 import type { SyncQueue } from './syncQueue';
@@ -28,9 +29,6 @@ export interface RecordStoreOptions<D> {
 /** Documents per insertMany of `createMany`: each command stays well within the socket timeout. */
 const BULK_INSERT_DOCS = 500;
 
-/** Tries to unlink a record from one holder that other writes keep changing. */
-const MAX_UNLINK_ATTEMPTS = 5;
-
 /**
  * Stores records as one MongoDB document per record and language: translatable fields per
  * document, shared fields copied identically to every document of the record. Every write is
@@ -44,6 +42,7 @@ export class RecordStore<D extends BaseDoc> {
   readonly docs: Collection<D>;
   private readonly documents: DocumentBuilder;
   private readonly claims: WriteClaims<D>;
+  private readonly references: DeletedReferences<D>;
 
   constructor(
     private readonly db: Db,
@@ -53,6 +52,7 @@ export class RecordStore<D extends BaseDoc> {
     this.docs = db.collection<D>(options.collection);
     this.documents = new DocumentBuilder(options.translatable, options.slugSource);
     this.claims = new WriteClaims(this.docs, options.kind);
+    this.references = new DeletedReferences(this.docs, sync, options.kind);
     const { collection, treeField, kind } = options;
     this.tree = treeField ? new RecordTree(db, collection, kind, treeField) : null;
   }
@@ -238,43 +238,13 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   /** Sets the shared field `field` to `to` on every record where it is `from` (`from` was deleted). */
-  async reassign(field: keyof D & string, from: number, to: number): Promise<number[]> {
-    const ids = (await this.docs.distinct('id', { [field]: from } as Filter<D>)) as number[];
-    for (const id of ids) {
-      await this.sync.begin(this.options.kind, id);
-      await this.docs.updateMany(
-        { id, [field]: from } as Filter<D>,
-        { $set: { [field]: to, modifiedAt: new Date() } } as never,
-      );
-      await this.sync.commit(this.options.kind, id);
-    }
-    return ids;
+  reassign(field: keyof D & string, from: number, to: number): Promise<number[]> {
+    return this.references.reassign(field, from, to);
   }
 
-  /**
-   * Removes `linkedId` from the array field `field` of every record that holds it (a linked
-   * record was deleted). Read-modify-write, since not every MongoDB-protocol server has `$pull`:
-   * each write applies only to the array it read, and a record changed meanwhile is read again.
-   */
-  async unlinkEverywhere(field: keyof D & string, linkedId: number): Promise<number[]> {
-    const holding = { [field]: linkedId } as Filter<D>;
-    const holders = (await this.docs.find(holding).toArray()) as D[];
-    const ids = [...new Set(holders.map((doc) => doc.id))];
-    for (const id of ids) {
-      await this.sync.begin(this.options.kind, id);
-      let current: D | null = holders.find((doc) => doc.id === id) ?? null;
-      for (let attempt = 1; current && attempt <= MAX_UNLINK_ATTEMPTS; attempt++) {
-        const before = (current as unknown as Record<string, number[] | undefined>)[field] ?? [];
-        const written = await this.docs.updateMany(
-          { id, [field]: before } as Filter<D>,
-          { $set: { [field]: before.filter((value) => value !== linkedId), modifiedAt: new Date() } } as never,
-        );
-        if (written.matchedCount > 0) break;
-        current = (await this.docs.findOne({ id, ...holding } as Filter<D>)) as D | null;
-      }
-      await this.sync.commit(this.options.kind, id);
-    }
-    return ids;
+  /** Removes `linkedId` from the array field `field` of every record that holds it (it was deleted). */
+  unlinkEverywhere(field: keyof D & string, linkedId: number): Promise<number[]> {
+    return this.references.unlinkEverywhere(field, linkedId);
   }
 
   /**

@@ -9,7 +9,7 @@ import type { EventDoc } from '../../storage/stores';
 import { organizerDefinition } from '../organizers/routes';
 import { withArticle } from '../../domain/words';
 import { assertKnownAuthor } from '../posts/postContent';
-import type { ContentPlan, ResourceDefinition } from '../resource';
+import type { ContentPlan, ResourceDefinition } from '../resourceDefinition';
 import { venueDefinition } from '../venues/routes';
 import type { RecordKind } from '../../domain/kinds';
 

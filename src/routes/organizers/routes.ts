@@ -4,7 +4,8 @@ import type { RecordStore } from '../../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import type { OrganizerDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
-import { ready, resourceRoutes, type ResourceDefinition } from '../resource';
+import { resourceRoutes } from '../resource';
+import { ready, type ResourceDefinition } from '../resourceDefinition';
 import { ORGANIZER_PLAIN_FIELDS, ORGANIZER_REQUIRED_ON_CREATE, organizerWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { Language } from '../../../config';
 import { type RecordStore } from '../../storage/recordStore';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
-import { ready, type ResourceDefinition } from '../resource';
+import { ready, type ResourceDefinition } from '../resourceDefinition';
 import { TERM_DESCRIPTION_MAX, termWriteSchema } from './schema';
 import { OTHER_TERM_KIND, PLURAL, type TermKind } from '../../domain/kinds';
 

@@ -6,7 +6,8 @@ import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import { inLanguage } from '../../storage/storedRecord';
 import type { PostDoc, VenueDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
-import { ready, resourceRoutes, type ResourceDefinition } from '../resource';
+import { resourceRoutes } from '../resource';
+import { ready, type ResourceDefinition } from '../resourceDefinition';
 import { VENUE_PLAIN_FIELDS, VENUE_REQUIRED_ON_CREATE, venueWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;

@@ -1,0 +1,59 @@
+import type { Collection, Filter } from 'mongodb';
+import type { RecordKind } from '../domain/kinds';
+import type { BaseDoc } from './storedRecord';
+import type { SyncQueue } from './syncQueue';
+
+/** Tries to unlink a record from one holder that other writes keep changing. */
+const MAX_UNLINK_ATTEMPTS = 5;
+
+/**
+ * The writes that remove a deleted record from the records of one kind referring to it (a
+ * parent, a linked venue or term), each bracketed by the sync queue like a RecordStore write.
+ */
+export class DeletedReferences<D extends BaseDoc> {
+  constructor(
+    private readonly docs: Collection<D>,
+    private readonly sync: SyncQueue,
+    private readonly kind: RecordKind,
+  ) {}
+
+  /** Sets the shared field `field` to `to` on every record where it is `from` (`from` was deleted). */
+  async reassign(field: keyof D & string, from: number, to: number): Promise<number[]> {
+    const ids = (await this.docs.distinct('id', { [field]: from } as Filter<D>)) as number[];
+    for (const id of ids) {
+      await this.sync.begin(this.kind, id);
+      await this.docs.updateMany(
+        { id, [field]: from } as Filter<D>,
+        { $set: { [field]: to, modifiedAt: new Date() } } as never,
+      );
+      await this.sync.commit(this.kind, id);
+    }
+    return ids;
+  }
+
+  /**
+   * Removes `linkedId` from the array field `field` of every record that holds it (a linked
+   * record was deleted). Read-modify-write, since not every MongoDB-protocol server has `$pull`:
+   * each write applies only to the array it read, and a record changed meanwhile is read again.
+   */
+  async unlinkEverywhere(field: keyof D & string, linkedId: number): Promise<number[]> {
+    const holding = { [field]: linkedId } as Filter<D>;
+    const holders = (await this.docs.find(holding).toArray()) as D[];
+    const ids = [...new Set(holders.map((doc) => doc.id))];
+    for (const id of ids) {
+      await this.sync.begin(this.kind, id);
+      let current: D | null = holders.find((doc) => doc.id === id) ?? null;
+      for (let attempt = 1; current && attempt <= MAX_UNLINK_ATTEMPTS; attempt++) {
+        const before = (current as unknown as Record<string, number[] | undefined>)[field] ?? [];
+        const written = await this.docs.updateMany(
+          { id, [field]: before } as Filter<D>,
+          { $set: { [field]: before.filter((value) => value !== linkedId), modifiedAt: new Date() } } as never,
+        );
+        if (written.matchedCount > 0) break;
+        current = (await this.docs.findOne({ id, ...holding } as Filter<D>)) as D | null;
+      }
+      await this.sync.commit(this.kind, id);
+    }
+    return ids;
+  }
+}
