@@ -52,6 +52,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Processes launched and not stopped yet, to be stopped together (an exit during startup). */
+export class ProcessGroup {
+  private readonly handles = new Set<ProcessHandle>();
+
+  track(pid: number): ProcessHandle {
+    const handle = { pid, stop: () => stopPid(pid).finally(() => this.handles.delete(handle)) };
+    this.handles.add(handle);
+    return handle;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.handles].map((handle) => handle.stop()));
+  }
+}
+
+/** The servers this process launched (unless given another group). */
+const launched = new ProcessGroup();
+
 /**
  * Starts a server process in its own process group with output sent to `logFile`, so it can
  * outlive this process (services:start) or be stopped as a group.
@@ -60,24 +78,20 @@ export function launch(
   command: string,
   args: string[],
   logFile: string,
-  options: Pick<SpawnOptions, 'env' | 'cwd' | 'uid' | 'gid'> = {},
+  options: Pick<SpawnOptions, 'env' | 'cwd' | 'uid' | 'gid'> & { group?: ProcessGroup } = {},
 ): ProcessHandle {
+  const { group = launched, ...spawnOptions } = options;
   const out = openSync(logFile, 'a');
-  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', out, out] });
+  const child = spawn(command, args, { ...spawnOptions, detached: true, stdio: ['ignore', out, out] });
   closeSync(out);
   child.unref();
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
-  const pid = child.pid;
-  const handle = { pid, stop: () => stopPid(pid).finally(() => launched.delete(handle)) };
-  launched.add(handle);
-  return handle;
+  return group.track(child.pid);
 }
 
-const launched = new Set<ProcessHandle>();
-
 /** Stops every server this process launched and has not stopped: an exit during startup. */
-export async function stopLaunched(): Promise<void> {
-  await Promise.all([...launched].map((handle) => handle.stop()));
+export function stopLaunched(): Promise<void> {
+  return launched.stopAll();
 }
 
 /** Thrown by a readiness probe when the process it waits for has already exited. */

@@ -124,6 +124,8 @@ describe('access: event passwords', () => {
     expect(JSON.stringify(doc)).not.to.include(PASSWORD);
     for (const name of READERS) {
       const res = await api.get(`/events/${event.id}?password=${encodeURIComponent(PASSWORD)}`, as(reader(name)));
+      expect(res.status, name).to.equal(200);
+      expect(res.body.description, name).to.include(secretWord);
       expectNoSecrets(res.body, name);
     }
   });

@@ -316,25 +316,39 @@ describe('access: reads', () => {
       await settle();
     });
 
-    const FILTERS: [string, (id: number) => string, string][] = [
-      ['venues?event', (id) => `/venues?event=${id}`, 'event'],
-      ['organizers?event', (id) => `/organizers?event=${id}`, 'event'],
-      ['categories?event', (id) => `/categories?event=${id}`, 'event'],
-      ['tags?post', (id) => `/tags?post=${id}`, 'post'],
-      ['events?post_parent', (id) => `/events?post_parent=${id}`, 'post_parent'],
+    /** Label, path, the parameter named, the list's key and what it lists for the draft, then for the author's own. */
+    type Filter = [string, (id: number) => string, string, string, () => [number[], number[]]];
+    const FILTERS: Filter[] = [
+      ['venues?event', (id) => `/venues?event=${id}`, 'event', 'venues', () => [[venueOfDraft.id], [venueOfDraft.id]]],
+      ['organizers?event', (id) => `/organizers?event=${id}`, 'event', 'organizers', () => [[], []]],
+      [
+        'categories?event',
+        (id) => `/categories?hide_empty=false&event=${id}`,
+        'event',
+        'categories',
+        () => [[categoryOfDraft.id], []],
+      ],
+      ['tags?post', (id) => `/tags?post=${id}`, 'post', 'tags', () => [[], []]],
+      ['events?post_parent', (id) => `/events?post_parent=${id}`, 'post_parent', 'events', () => [[], []]],
     ];
-    for (const [label, path, param] of FILTERS) {
+    for (const [label, path, param, key, expected] of FILTERS) {
       for (const role of CALLER_ROLES) {
         const readsDraft = EDITORS.includes(role);
         it(`${label}: ${role} ${readsDraft ? 'may' : 'may not'} filter by another's draft event, and by its own`, async () => {
+          const [ofDraft, ofOwn] = expected();
+          const listed = (res: { status: number; body: Record<string, { id: number }[]> }) => {
+            expect(res.status, JSON.stringify(res.body)).to.equal(200);
+            return res.body[key]!.map((record) => record.id);
+          };
           const res = await api.get(path(draftEvent.id), as(who[role]));
-          if (readsDraft) expect(res.status, JSON.stringify(res.body)).to.equal(200);
+          if (readsDraft) expect(listed(res)).to.deep.equal(ofDraft);
           else {
             expectError(res, 400, 'rest_invalid_param');
             expect(res.body.data.params).to.deep.equal({ [param]: `${draftEvent.id} is not an event` });
           }
           const own = await api.get(path(ownDraft.id), as(who[role]));
-          expect(own.status).to.equal(role === 'author' || readsDraft ? 200 : 400);
+          if (role === 'author' || readsDraft) expect(listed(own)).to.deep.equal(ofOwn);
+          else expectError(own, 400, 'rest_invalid_param');
         });
       }
     }

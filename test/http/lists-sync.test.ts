@@ -192,7 +192,8 @@ describe('lists: sync worker and consistency', () => {
         const created = await postEvent('Unindexed', {});
         const started = Date.now();
         expect(await waitUntilSearchable(services, 'event', created.body.id, 300)).to.equal(false);
-        expect(Date.now() - started).to.be.below(1000);
+        // Given up, not waited out the worker (generous: this machine's two cores are shared).
+        expect(Date.now() - started).to.be.below(5_000);
       });
       await settle();
     });
@@ -201,7 +202,7 @@ describe('lists: sync worker and consistency', () => {
   describe('robustness', () => {
     it('a worker that crashed after indexing, before checkpointing: another one finishes after the lease', async () => {
       const { services } = testWorld();
-      const crashed = new SyncWorker(services, { owner: 'crashed', leaseMs: 1000 });
+      const crashed = new SyncWorker(services, { owner: 'crashed', leaseMs: 60_000 });
       const rescuer = new SyncWorker(services, { owner: 'rescuer', pollMs: 20 });
       const complete = services.sync.complete;
       await whileWorkerStopped(async () => {
@@ -221,6 +222,8 @@ describe('lists: sync worker and consistency', () => {
           rescuer.start();
           await sleep(300);
           expect((await services.sync.entries.findOne({ _id: key }))?.owner, 'lease still held').to.equal('crashed');
+          // The crashed worker's lease lapses.
+          await services.sync.entries.updateOne({ _id: key }, { $set: { leaseUntil: new Date(0) } });
           await until(async () => (await services.sync.entries.findOne({ _id: key }))?.pending === false);
           const done = await services.sync.entries.findOne({ _id: key });
           expect(done?.indexedVersion).to.equal(leased?.version);
@@ -363,7 +366,7 @@ describe('lists: sync worker and consistency', () => {
           try {
             const started = Date.now();
             const res = await fetch(`${server.url}${ROOT}/events`);
-            expect(Date.now() - started, url).to.be.below(2000);
+            expect(Date.now() - started, url).to.be.below(5_000); // the search deadline (1.5 s), not the retries (30 s and more)
             expect(res.status).to.equal(503);
             expect(res.headers.get('retry-after')).to.equal('5');
             expect(((await res.json()) as { code: string }).code).to.equal('search-unavailable');
