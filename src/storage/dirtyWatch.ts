@@ -31,7 +31,11 @@ export function watchDirtyEntries(
     return stop;
   }
   stream.on('change', onChange);
-  stream.once('error', (err: Error) => {
+  // `on`, not `once`: a second error (a getMore failing while the stream closes) must not go unheard and crash the process.
+  let failed = false;
+  stream.on('error', (err: Error) => {
+    if (failed) return;
+    failed = true;
     onUnavailable(err);
     void stop();
   });

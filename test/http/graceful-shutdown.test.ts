@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../src/embedded/managedProcess';
 import { startServer } from '../../src/server';
+import { emptyDatabase } from '../../src/services';
 import { testWorld } from '../support/harness';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -84,10 +85,7 @@ describe('npm start: startup and graceful shutdown', function () {
   after(async () => {
     if (main && main.child.exitCode === null && main.child.signalCode === null) main.child.kill('SIGKILL');
     const { services, config } = testWorld();
-    await services.db.client
-      .db(database)
-      .dropDatabase()
-      .catch(() => undefined);
+    await emptyDatabase({ ...services, db: services.db.client.db(database) }).catch(() => undefined);
     await services.search.indices
       .delete({ index: `${config.elasticsearch.indexPrefix}-main-*`, ignore_unavailable: true })
       .catch(() => undefined);
@@ -160,6 +158,64 @@ describe('npm start: startup and graceful shutdown', function () {
     const { code, signal, at } = await started.exited;
     expect({ code, signal }, started.output()).to.deep.equal({ code: 0, signal: null });
     expect(at - signalledAt, 'seconds from SIGTERM to exit').to.be.below(5_000);
+  });
+
+  it('creates the bootstrap administrator key on the first start only, not again on the same database', async () => {
+    const { services, config } = testWorld();
+    const bootDatabase = `${database}_boot`;
+    const keys = services.db.client.db(bootDatabase).collection('api_keys');
+    const prefix = { INDEX_PREFIX: `${config.elasticsearch.indexPrefix}-boot` };
+    let running: ReturnType<typeof startMain> | undefined;
+    /** Starts `npm start` on the boot database and waits until it listens. */
+    const startListening = async () => {
+      const port = await freePort();
+      running = startMain(port, bootDatabase, prefix);
+      const started = running;
+      let exit: Exit | undefined;
+      void started.exited.then((e) => (exit = e));
+      await waitFor(
+        () => /calendar API listening on /.test(started.output()) || exit !== undefined,
+        90_000,
+        () => `"listening" (output so far: ${started.output()})`,
+      );
+      expect(exit, started.output()).to.equal(undefined);
+      return { started, base: `http://127.0.0.1:${port}` };
+    };
+    const stop = async (started: ReturnType<typeof startMain>) => {
+      started.child.kill('SIGTERM');
+      const { code, signal } = await started.exited;
+      expect({ code, signal }, started.output()).to.deep.equal({ code: 0, signal: null });
+    };
+    const authenticated = (base: string, key: string) =>
+      fetch(`${base}/calendar/events/v1/events?per_page=1`, { headers: { Authorization: `Bearer ${key}` } });
+    try {
+      expect(await keys.countDocuments({}), 'a new database').to.equal(0);
+      const first = await startListening();
+      const key = /^\s+(cal_\S+)$/m.exec(first.started.output())?.[1];
+      expect(key, first.started.output()).to.be.a('string');
+      expect(await keys.countDocuments({})).to.equal(1);
+      const stored = await keys.find({}, { projection: { _id: 1, hash: 1, role: 1 } }).toArray();
+      expect(stored[0]?.role).to.equal('administrator');
+      await stop(first.started);
+
+      const second = await startListening();
+      expect(second.started.output(), 'a second key was printed').not.to.include('cal_');
+      expect(second.started.output()).not.to.include('No API keys existed');
+      expect(await keys.find({}, { projection: { _id: 1, hash: 1, role: 1 } }).toArray()).to.deep.equal(stored);
+      // The first start's key still opens the second instance (a wrong key is 401 even on reads).
+      expect((await authenticated(second.base, key!)).status).to.equal(200);
+      const wrong = `${key!.slice(0, -1)}${key!.endsWith('A') ? 'B' : 'A'}`;
+      expect((await authenticated(second.base, wrong)).status).to.equal(401);
+      await stop(second.started);
+    } finally {
+      if (running && running.child.exitCode === null && running.child.signalCode === null)
+        running.child.kill('SIGKILL');
+      // jongodb can neither drop nor list databases: this one is emptied like the test world's.
+      await emptyDatabase({ ...services, db: services.db.client.db(bootDatabase) });
+      await services.search.indices
+        .delete({ index: `${prefix.INDEX_PREFIX}-*`, ignore_unavailable: true })
+        .catch(() => undefined);
+    }
   });
 });
 

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { toCalendarError } from '../../../src/http/errorBoundary';
+import type { AddressInfo } from 'node:net';
+import Joi from 'joi';
+import { loadConfig } from '../../../config';
+import { createApp } from '../../../src/app';
+import type { ApiKeyStore } from '../../../src/auth/apiKeys';
+import { errorBoundary, toCalendarError } from '../../../src/http/errorBoundary';
+import type { AppContext, RouteSpec } from '../../../src/http/types';
+import { createLogger } from '../../../src/log';
 
 function named(name: string, props: Record<string, unknown> = {}): Error {
   const err = new Error(`a ${name}`);
@@ -59,5 +66,65 @@ describe('toCalendarError', () => {
     const refused = named('ResponseError', { meta: { statusCode: 400 }, statusCode: 400 });
     expect(mapped(refused)).to.deep.equal([500, 'rest_internal_error']);
     expect(mapped('a string')).to.deep.equal([500, 'rest_internal_error']);
+  });
+});
+
+/** An unexpected error whose message holds what a caller must never see. */
+const leaky = () => new TypeError('connect mongodb://user:secret@db.internal:27017 failed');
+
+describe('errorBoundary: unexpected errors', () => {
+  it('answers 500 with the generic message, without the internals of the thrown error', async () => {
+    const ctx = { path: '/calendar/events/v1/events', response: { get: () => '' }, set() {}, state: {} };
+    await errorBoundary('en')(ctx as unknown as AppContext, () => Promise.reject(leaky()));
+    const { status, body } = ctx as unknown as { status: number; body: unknown };
+    expect(status).to.equal(500);
+    expect(body).to.deep.equal({
+      code: 'rest_internal_error',
+      message: 'Internal server error.',
+      data: { status: 500 },
+    });
+    const text = JSON.stringify(body);
+    expect(text).not.to.include('secret');
+    expect(text).not.to.include('mongodb://');
+  });
+
+  it('keeps the internals out of the HTTP answer of the whole application', async () => {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    const failing: RouteSpec = {
+      methods: ['GET'],
+      path: '/leaky',
+      resource: 'test',
+      summary: 'throws an unexpected error',
+      input: Joi.object({}),
+      access: 'read',
+      handler: () => Promise.reject(leaky()),
+    };
+    const app = createApp({
+      config,
+      log: createLogger('silent'),
+      // Anonymous requests never look a key up.
+      apiKeys: {} as ApiKeyStore,
+      routes: [failing],
+      health: { mongo: async () => true, elasticsearch: async () => true },
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/calendar/events/v1/leaky`);
+      const text = await res.text();
+      expect(res.status).to.equal(500);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      expect(JSON.parse(text)).to.deep.equal({
+        code: 'rest_internal_error',
+        message: 'Internal server error.',
+        data: { status: 500 },
+      });
+      expect(text).not.to.include('secret');
+      expect(text).not.to.include('mongodb://');
+      for (const [name, value] of res.headers) expect(`${name}: ${value}`).not.to.include('secret');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
