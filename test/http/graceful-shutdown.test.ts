@@ -117,7 +117,8 @@ describe('npm start: startup and graceful shutdown', function () {
     expect(index.status).to.equal(200);
     expect(((await index.json()) as { namespace: string }).namespace).to.equal('calendar/events/v1');
 
-    // A request in flight: headers and half the body sent before SIGTERM, the rest after.
+    // A request in flight: headers and half the body sent before SIGTERM, the rest after. The
+    // server's "100 Continue" says it has parsed the request: no sleep guessing when it has.
     const key = /^\s+(cal_\S+)$/m.exec(started.output())?.[1];
     expect(key, started.output()).to.be.a('string');
     const inFlight = await connect(port);
@@ -126,19 +127,30 @@ describe('npm start: startup and graceful shutdown', function () {
     const half = Math.floor(BODY.length / 2);
     inFlight.write(
       `POST /calendar/events/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
-        `Content-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, half)}`,
+        `Content-Type: application/json\r\nExpect: 100-continue\r\n` +
+        `Content-Length: ${Buffer.byteLength(BODY)}\r\n\r\n`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(
+      () => response.includes('100 Continue'),
+      10_000,
+      () => `"100 Continue" (${response})`,
+    );
+    response = '';
+    inFlight.write(BODY.slice(0, half));
 
     const signalledAt = Date.now();
     started.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // New connections are refused once the server stops listening, while the request is still served.
+    const deadline = Date.now() + 5_000;
+    let refused = false;
+    while (!refused && exit === undefined && Date.now() < deadline) {
+      refused = await connect(port).then(
+        (socket) => (socket.destroy(), false),
+        (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED',
+      );
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(exit, 'exited before the in-flight request finished').to.equal(undefined);
-    const refused = await connect(port).then(
-      (socket) => (socket.destroy(), false),
-      (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED',
-    );
     expect(refused, 'new connections are refused while stopping').to.equal(true);
 
     inFlight.write(BODY.slice(half));
