@@ -7,9 +7,22 @@ const INTEGER_TEXT = /^\s*([+-]?\d+)?\s*$/;
 const TRUTHY = ['1', 'yes', 'on', 1];
 const FALSY = ['0', 'no', 'off', 0];
 
+/** `[2,3]` or `["jazz","rock"]` sent as text (a query string's JSON array), else undefined. */
+function jsonArrayIn(text: string): unknown[] | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('[') || !trimmed.endsWith(']')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Joi with the parameter forms of CONTRACT part 2: integers sent as text must be digits; `list`
- * accepts a JSON array, repeated `a[]=` values or a comma-separated string; `flag` accepts
+ * accepts a JSON array (in a JSON body, or as text in a query string or form), repeated `a[]=`
+ * values or a comma-separated string; `flag` accepts
  * true/false, 1/0, yes/no, on/off in any case; `dateInput` accepts the date forms of part 2 and
  * keeps the text for time-zone-aware parsing.
  */
@@ -20,10 +33,12 @@ export const Joi = BaseJoi.extend(
     coerce: {
       from: 'string',
       method: (value: string) => ({
-        value: value
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part !== ''),
+        value:
+          jsonArrayIn(value) ??
+          value
+            .split(',')
+            .map((part) => part.trim())
+            .filter((part) => part !== ''),
       }),
     },
   }),

@@ -7,8 +7,11 @@ import { SingleBar } from 'cli-progress';
 export interface Progress {
   /** `records` more done, `errors` of them failed. */
   tick(records: number, errors?: number): void;
-  /** Stops the display and returns (and prints) the summary. */
-  finish(): ProgressSummary;
+  /**
+   * Stops the display and returns (and prints) the summary; `stopped`: the task ended on an
+   * error, so what it counted is partial (the error is told after).
+   */
+  finish(stopped?: boolean): ProgressSummary;
 }
 
 export interface ProgressSummary {
@@ -19,6 +22,8 @@ export interface ProgressSummary {
   noun?: string;
   seconds: number;
   recordsPerSecond: number;
+  /** The task ended on an error. */
+  stopped?: boolean;
 }
 
 export interface ProgressOptions {
@@ -48,6 +53,8 @@ export function formatRate(recordsPerSecond: number): string {
 const counted = (n: number, noun = 'error') => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export function formatSummary(summary: ProgressSummary): string {
+  if (summary.stopped)
+    return `${summary.label}: stopped after ${summary.records} records in ${summary.seconds.toFixed(1)} s`;
   const errors = counted(summary.errors, summary.noun);
   return `${summary.label}: ${summary.records} records in ${summary.seconds.toFixed(1)} s (${formatRate(summary.recordsPerSecond)} records/s), ${errors}`;
 }
@@ -106,7 +113,7 @@ export function startProgress(options: ProgressOptions): Progress {
         bar.update(done, { rate: formatRate((done * 1000) / Math.max(1, Date.now() - started)), errors });
       }
     },
-    finish() {
+    finish(stopped = false) {
       if (timer) clearInterval(timer);
       bar?.stop();
       const seconds = (Date.now() - started) / 1000;
@@ -117,6 +124,7 @@ export function startProgress(options: ProgressOptions): Progress {
         noun: options.noun,
         seconds,
         recordsPerSecond: seconds > 0 ? done / seconds : 0,
+        stopped,
       };
       if (!options.silent) stream.write(`${formatSummary(summary)}\n`);
       return summary;

@@ -222,9 +222,11 @@ async function loadAndCheck(
       progress,
       onBatch: run.options.onBatch,
     });
-  } finally {
-    progress.finish();
+  } catch (err) {
+    progress.finish(true);
+    throw err;
   }
+  progress.finish();
   if (loaded.errors > 0) {
     throw new OpsError(
       `${loaded.errors} ${admin.label(kind)} could not be indexed (${loaded.samples.join('; ')}); the live aliases are unchanged: fix them and run the reindex again`,

@@ -151,6 +151,7 @@ async function verifyAlias(
     'difference',
   );
   let suspects: Pair[] = [];
+  let completed = false;
   try {
     for await (const pair of mergeById(database, index)) {
       if (pair.database) {
@@ -167,9 +168,10 @@ async function verifyAlias(
       }
     }
     await settleSuspects(services, client, check, suspects, options);
+    completed = true;
   } finally {
     progress.tick(check.database % pageSize, check.missing + check.extra + check.stale);
-    progress.finish();
+    progress.finish(!completed);
     await Promise.all([database.close(), index.close()]);
   }
   return check;

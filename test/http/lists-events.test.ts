@@ -148,6 +148,10 @@ describe('lists: GET /events filters', () => {
       ids['Hidden Rehearsal'],
       ids['Far Future Expo'],
     ]);
+    // The same as a JSON array, and as repeated values (CONTRACT 2).
+    const asJson = await list(`include=${encodeURIComponent(JSON.stringify(wanted))}`);
+    expect(asJson).to.deep.equal(await list(wanted.map((id) => `include[]=${id}`).join('&')));
+    expect(asJson).to.have.members(wanted);
     expect((await api.get('/events?include=abc')).status).to.equal(400);
   });
 

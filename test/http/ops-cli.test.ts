@@ -194,6 +194,9 @@ describe('ops scripts: flags, failures, output', function () {
       expect(result.stderr).to.match(
         /^reindex: Elasticsearch stopped answering \(.+\): the live aliases are unchanged; once it answers, run the reindex again$/m,
       );
+      // Its progress summary does not read as a complete run ("N records …, 0 errors").
+      expect(result.stderr).to.match(/^reindex events: stopped after \d+ records in \d+\.\d s$/m);
+      expect(result.stderr).not.to.match(/^reindex events: \d+ records in/m);
       expect(await indexesBehind(services.search, alias)).to.deep.equal(before);
       // Its leftovers (the half-built index, the registration) are for the next run to clear.
       const rerun = await runScript('reindex', ['--kind', 'events']);

@@ -31,6 +31,17 @@ describe('http/params and validate', () => {
     expect(validateInput(schema, { ids: ['4', '5'] })).to.deep.equal({ ids: [4, 5] });
   });
 
+  it('reads a JSON array sent as text (a query string), and tells what is wrong inside one', () => {
+    expect(validateInput(schema, { ids: '[2,3]' })).to.deep.equal({ ids: [2, 3] });
+    expect(validateInput(schema, { ids: ' ["6", 7] ' })).to.deep.equal({ ids: [6, 7] });
+    const names = Joi.object({ names: Joi.list().items(Joi.string()) });
+    expect(validateInput(names, { names: '["jazz, blues","rock"]' })).to.deep.equal({ names: ['jazz, blues', 'rock'] });
+    // Not JSON: the text is a comma-separated list as before.
+    expect(validateInput(names, { names: '[draft],rock' })).to.deep.equal({ names: ['[draft]', 'rock'] });
+    for (const bad of ['[1,[2]]', '[{"$gt":1}]', '[1.5]'])
+      expect(() => validateInput(schema, { ids: bad }), bad).to.throw(ValidationError);
+  });
+
   it('reads booleans in every contract form, any case', () => {
     for (const [raw, value] of [
       ['true', true],

@@ -41,6 +41,14 @@ describe('ops/progress', () => {
     expect(lines.at(-1)).to.match(/^reindex tags: 10 records in \d+\.\d s \([\d.]+ records\/s\), 1 error$/);
   });
 
+  it('a task stopped by an error says so, without counts that would read as complete', () => {
+    const out = sink();
+    const progress = startProgress({ label: 'reindex events', total: 120, stream: out, tty: false });
+    progress.tick(46);
+    expect(progress.finish(true)).to.include({ records: 46, errors: 0, stopped: true });
+    expect(out.text().trim().split('\n').at(-1)).to.match(/^reindex events: stopped after 46 records in \d+\.\d s$/);
+  });
+
   it('on a terminal, draws a bar with rate and ETA', () => {
     const out = sink();
     const progress = startProgress({ label: 'reindex events', total: 100, stream: out, tty: true });
