@@ -22,6 +22,8 @@ export const MAX_RATE_PER_MINUTE = 1_000_000;
 export const DEFAULT_SEARCH_TIMEOUT_MS = 2_000;
 export const DEFAULT_STORAGE_TIMEOUT_MS = 2_000;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** A whole body, once the headers are in: 1 MiB at about 17 KB/s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 /** Within docker's 10 s between SIGTERM and SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 8_000;
 export const DEFAULT_SYNC_POLL_MS = 200;
@@ -46,6 +48,8 @@ export interface Config {
     host: string;
     port: number;
     bodyLimitBytes: number;
+    /** How long a client may take to send its whole body (408 after). */
+    bodyTimeoutMs: number;
     /** How long a shutdown waits for requests in flight before closing their connections. */
     shutdownGraceMs: number;
     /** Origins whose pages may call the API (CORS): any (`'*'`), or only these (none when empty). */
@@ -109,6 +113,7 @@ const schema = Joi.object({
   HOST: Joi.string().hostname().default(DEFAULT_HOST),
   PORT: Joi.number().integer().min(0).max(65535).default(DEFAULT_PORT),
   BODY_LIMIT_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BODY_LIMIT_BYTES),
+  BODY_TIMEOUT_MS: Joi.number().integer().min(100).max(MAX_DURATION_MS).default(DEFAULT_BODY_TIMEOUT_MS),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(MAX_DURATION_MS).default(DEFAULT_SHUTDOWN_GRACE_MS),
   CORS_ORIGINS: Joi.string()
     .custom((value: string) => corsOrigins(value), 'origins')
@@ -206,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       host: v.HOST,
       port: v.PORT,
       bodyLimitBytes: v.BODY_LIMIT_BYTES,
+      bodyTimeoutMs: v.BODY_TIMEOUT_MS,
       shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
       corsOrigins: v.CORS_ORIGINS,
     },

@@ -35,7 +35,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
   app.silent = true;
   const router = buildRouter(deps.routes, [
-    parseBody(deps.config.http.bodyLimitBytes),
+    parseBody(deps.config.http.bodyLimitBytes, deps.config.http.bodyTimeoutMs),
     negotiateLanguage(deps.config.defaultLanguage),
   ]);
   app.use(requestId(deps.log));

@@ -119,6 +119,16 @@ export class PayloadTooLargeError extends CalendarError {
   }
 }
 
+/** 408 `rest_request_timeout`: the body was not received in time; the connection is closed after the answer. */
+export class RequestTimeoutError extends CalendarError {
+  override name = 'RequestTimeoutError';
+  constructor(seconds: number) {
+    super(408, 'rest_request_timeout', `The request body was not received within ${seconds} s.`, {
+      headers: { Connection: 'close' },
+    });
+  }
+}
+
 /** 415 `rest_unsupported_media_type`: a body type (or an upload) this API does not read. */
 export class UnsupportedMediaTypeError extends CalendarError {
   override name = 'UnsupportedMediaTypeError';
@@ -128,8 +138,9 @@ export class UnsupportedMediaTypeError extends CalendarError {
 }
 
 /**
- * 409 `rest_conflict`: another write changed the record between this write's checks (access,
- * links, dates) and its own write, so those checks may no longer hold.
+ * 409 `rest_conflict`: another write got in the way: it changed the record between this write's
+ * checks (access, links, dates) and its own write, so those checks may no longer hold, or kept
+ * taking the slug this write wanted.
  */
 export class ConflictError extends CalendarError {
   override name = 'ConflictError';

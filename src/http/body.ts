@@ -1,6 +1,12 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import {
+  BadRequestError,
+  PayloadTooLargeError,
+  RequestTimeoutError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../errors';
 import { QS_OPTIONS, unreadableParams } from './query';
 import type { AppState } from './types';
 
@@ -8,16 +14,22 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_TYPES = ['json', 'urlencoded', 'multipart'];
 const ACCEPTED = 'application/json, application/x-www-form-urlencoded or multipart/form-data';
 
-/** Whether any string in a parsed body (keys included) holds U+FFFD; iterative, for any depth. */
-function holdsReplacementCharacter(body: unknown): boolean {
+/**
+ * U+FFFD (what bytes that are no UTF-8 become) or half a surrogate pair (a JSON `"\ud800"` escape,
+ * which MongoDB would store as U+FFFD): text no client means to store.
+ */
+const UNREADABLE_TEXT = /\uFFFD|\p{Cs}/u;
+
+/** Whether any string in a parsed body (keys included) holds unreadable text; iterative, for any depth. */
+function holdsUnreadableText(body: unknown): boolean {
   const pending: unknown[] = [body];
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value === 'string') {
-      if (value.includes('\uFFFD')) return true;
+      if (UNREADABLE_TEXT.test(value)) return true;
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
-        if (key.includes('\uFFFD')) return true;
+        if (UNREADABLE_TEXT.test(key)) return true;
         pending.push(item);
       }
     }
@@ -62,11 +74,23 @@ function unreadableBody(err: unknown, encoding: string): unknown {
   });
 }
 
+/** What reading a body failed with: a client that left is no server failure (raw-body's error code reads as one). */
+function readingFailure(err: unknown, encoding: string): unknown {
+  if ((err as { type?: string }).type === 'request.aborted')
+    return new BadRequestError(
+      'rest_request_aborted',
+      'The client closed the connection before sending its whole body.',
+    );
+  const refused = unreadableParams(err, 'body');
+  return refused !== err ? refused : unreadableBody(err, encoding);
+}
+
 /**
- * Parses JSON, form and multipart bodies (CONTRACT part 2); any other body type is 415 and
- * bodies past the limit are 413. Errors surface to the error boundary.
+ * Parses JSON, form and multipart bodies (CONTRACT part 2); any other body type is 415, bodies
+ * past the limit are 413, and bodies not received within `timeoutMs` are 408 (Node's own
+ * `requestTimeout` does not bound a body still arriving). Errors surface to the error boundary.
  */
-export function parseBody(limitBytes: number): Middleware<AppState> {
+export function parseBody(limitBytes: number, timeoutMs: number): Middleware<AppState> {
   const parser = koaBody({
     multipart: true,
     jsonLimit: limitBytes,
@@ -94,24 +118,39 @@ export function parseBody(limitBytes: number): Middleware<AppState> {
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw new PayloadTooLargeError();
     let parsed = false;
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new RequestTimeoutError(Math.round(timeoutMs / 1000)));
+      }, timeoutMs);
+    });
+    const reading = parser(ctx, async () => {
+      clearTimeout(timer);
+      // Answered 408 already: a body arriving after that is not acted on.
+      if (timedOut) return;
+      parsed = true;
+      const request = ctx.request as { body?: unknown };
+      // Bodies are read as UTF-8, whatever charset they declare (ASCII is the same), and bytes
+      // that are no UTF-8 come out as U+FFFD: refused, not stored as `Caf� crème`.
+      if (holdsUnreadableText(request.body))
+        throw new ValidationError({
+          body: 'The request body is not valid UTF-8 (or holds U+FFFD, the character such bytes become, or half a UTF-16 surrogate pair).',
+        });
+      if (ctx.is('multipart') && request.body && typeof request.body === 'object')
+        request.body = foldArrayFields(request.body as Record<string, unknown>);
+      await next();
+    });
+    // After a 408 the read ends when the connection closes: that failure has no one to tell.
+    reading.catch(() => undefined);
     try {
-      await parser(ctx, async () => {
-        parsed = true;
-        const request = ctx.request as { body?: unknown };
-        // Bodies are read as UTF-8, whatever charset they declare (ASCII is the same), and bytes
-        // that are no UTF-8 come out as U+FFFD: refused, not stored as `Caf� crème`.
-        if (holdsReplacementCharacter(request.body))
-          throw new ValidationError({
-            body: 'The request body is not valid UTF-8 (or holds U+FFFD, the character such bytes become).',
-          });
-        if (ctx.is('multipart') && request.body && typeof request.body === 'object')
-          request.body = foldArrayFields(request.body as Record<string, unknown>);
-        await next();
-      });
+      await Promise.race([reading, deadline]);
     } catch (err) {
       if (parsed) throw err;
-      const refused = unreadableParams(err, 'body');
-      throw refused !== err ? refused : unreadableBody(err, ctx.get('Content-Encoding'));
+      throw timedOut ? err : readingFailure(err, ctx.get('Content-Encoding'));
+    } finally {
+      clearTimeout(timer);
     }
   };
 }

@@ -40,7 +40,9 @@ function whenResponsesDone(socket: Socket, then: () => void): void {
  */
 export function clientErrorHandler(defaultLanguage: Language): (err: ParserError, socket: Socket) => void {
   return (err, socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+    // Gone, or gone mid-request (its side closed before the body was all sent): no one to answer,
+    // and waiting for the unfinished request's response first would hold the connection forever.
+    if (err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE' || !socket.writable) {
       socket.destroy();
       return;
     }

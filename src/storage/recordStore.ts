@@ -111,9 +111,16 @@ export class RecordStore<D extends BaseDoc> {
     return hit ? this.get((hit as D).id) : null;
   }
 
-  /** getBySlug for a slug as a client may write it: slugs are stored normalised (`Café-Zürich` finds `cafe-zurich`). */
-  getBySlugAsWritten(text: string, lang: Language): Promise<StoredRecord<D> | null> {
-    return this.getBySlug(slugify(text) || text, lang);
+  /**
+   * getBySlug for a slug as a client may write it: as stored first, then normalised (`Café-Zürich`
+   * finds `cafe-zurich`). Normalising alone would cut a long suffixed slug (`…-2`) to the length a
+   * new slug is cut to, and find the record it was suffixed against.
+   */
+  async getBySlugAsWritten(text: string, lang: Language): Promise<StoredRecord<D> | null> {
+    const normalised = slugify(text);
+    const exact = await this.getBySlug(text, lang);
+    if (exact || !normalised || normalised === text) return exact;
+    return this.getBySlug(normalised, lang);
   }
 
   async exists(id: number): Promise<boolean> {
@@ -152,13 +159,10 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   /**
-   * Applies a merge update in `lang`: translatable fields to that language's document (created
-   * from the original language's content when missing), shared fields to every document.
-   * Writes to `record` as it was read: when another write changed the record since, nothing is
-   * written and ConflictError (409) is thrown, since what the caller checked against the record
-   * (access, status, links) may no longer hold. `content` may be a function making what the
-   * content links to (inline venues, new terms): it runs only once the record is claimed, and a
-   * failure there releases the claim, leaving the record as it was.
+   * Applies a merge update in `lang`: translatable fields to that language's document, shared
+   * fields to every document. Writes to `record` as it was read, or to nothing (409) when another
+   * write changed it since. `content` may be a function making what the content links to (inline
+   * venues, new terms): it runs once the record is claimed; any failure before the write releases it.
    */
   async update(
     record: StoredRecord<D>,
@@ -176,24 +180,13 @@ export class RecordStore<D extends BaseDoc> {
     const { own, shared } = this.documents.split(written);
     const { id, writtenAt: now } = claim;
     await this.sync.begin(this.options.kind, id);
-    const existing = record.docs[lang];
-    if (existing) {
-      if (Object.keys(own).length > 0) await setWithUniqueSlug(this.docs, existing, own);
-    } else {
-      const original = inLanguage(record, record.originalLang);
-      const copied = this.documents.translation(original as unknown as Record<string, unknown>, lang, own, now);
-      const source =
-        (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
-      const inserted = await insertWithUniqueSlug(this.docs, copied, source).then(
-        () => true,
-        (err: unknown) => {
-          if (isDuplicateId(err)) return false;
-          throw err;
-        },
-      );
-      // A concurrent write created this language first: this one updates it, as if it came later.
-      const created = inserted ? null : await this.docs.findOne({ _id: copied._id } as Filter<D>);
-      if (created && Object.keys(own).length > 0) await setWithUniqueSlug(this.docs, created as D, own);
+    try {
+      await this.writeOwnFields(record, lang, own, now);
+    } catch (err) {
+      // Refused as a whole (no free slug) or failed: the record is left as it was read, free for other writes.
+      await this.claims.release(claim).catch(() => undefined);
+      await this.sync.commit(this.options.kind, id).catch(() => undefined);
+      throw err;
     }
     await this.docs.updateMany(
       { id } as Filter<D>,
@@ -201,6 +194,34 @@ export class RecordStore<D extends BaseDoc> {
     );
     await this.sync.commit(this.options.kind, id);
     return (await this.get(id)) as StoredRecord<D>;
+  }
+
+  /** Writes the translatable fields of an update to `lang`'s document, created from the original when missing. */
+  private async writeOwnFields(
+    record: StoredRecord<D>,
+    lang: Language,
+    own: Record<string, unknown>,
+    now: Date,
+  ): Promise<void> {
+    const existing = record.docs[lang];
+    if (existing) {
+      if (Object.keys(own).length > 0) await setWithUniqueSlug(this.docs, existing, own);
+      return;
+    }
+    const original = inLanguage(record, record.originalLang);
+    const copied = this.documents.translation(original as unknown as Record<string, unknown>, lang, own, now);
+    const source =
+      (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
+    const inserted = await insertWithUniqueSlug(this.docs, copied, source).then(
+      () => true,
+      (err: unknown) => {
+        if (isDuplicateId(err)) return false;
+        throw err;
+      },
+    );
+    // A concurrent write created this language first: this one updates it, as if it came later.
+    const created = inserted ? null : await this.docs.findOne({ _id: copied._id } as Filter<D>);
+    if (created && Object.keys(own).length > 0) await setWithUniqueSlug(this.docs, created as D, own);
   }
 
   /** Number of records (not language documents). */

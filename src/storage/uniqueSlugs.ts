@@ -1,10 +1,17 @@
+import { randomInt } from 'node:crypto';
 import type { Collection, Filter } from 'mongodb';
 import type { Language } from '../../config';
 import { slugify } from '../domain/slug';
+import { ConflictError } from '../errors';
 import { escapeRegex, isDuplicateKey } from './mongo';
 
-/** Slugs tried before a write gives up (each try follows a unique-index refusal). */
-const MAX_SLUG_ATTEMPTS = 20;
+/**
+ * Slugs tried by counting (`-2`, `-3`…) before the record's own ID decides: writers wanting one
+ * slug at once all count to the same next number, so a crowd of them would take turns for long.
+ */
+const COUNTED_ATTEMPTS = 4;
+/** Slugs tried in all before a write gives up (each try follows a unique-index refusal). */
+const MAX_SLUG_ATTEMPTS = 8;
 
 interface SlugDoc {
   _id: string;
@@ -27,6 +34,27 @@ async function freeSlug<D extends SlugDoc>(
   for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
+/**
+ * The slug a write tries at `attempt` (after `attempt` refusals): `base` first, then the first
+ * free `base-N`, then `base-<record ID>` (no other record has that ID), then that with a random
+ * suffix (a record named so by hand).
+ */
+async function candidate<D extends SlugDoc>(
+  docs: Collection<D>,
+  base: string,
+  doc: { id: number; lang: Language },
+  attempt: number,
+): Promise<string> {
+  if (attempt === 0) return base;
+  if (attempt < COUNTED_ATTEMPTS) return freeSlug(docs, base, doc.lang, doc.id);
+  if (attempt === COUNTED_ATTEMPTS) return `${base}-${doc.id}`;
+  return `${base}-${doc.id}-${randomInt(2, 1_000_000)}`;
+}
+
+function noFreeSlug(base: string): ConflictError {
+  return new ConflictError(`Other writes kept taking the slug "${base}" and its variants; try again.`);
+}
+
 /** Inserts `doc` with a free slug made of `source`; returns the document inserted. */
 export async function insertWithUniqueSlug<D extends SlugDoc>(
   docs: Collection<D>,
@@ -34,18 +62,17 @@ export async function insertWithUniqueSlug<D extends SlugDoc>(
   source: string,
 ): Promise<Record<string, unknown>> {
   const base = slugify(source) || String(doc.id);
+  const record = doc as { id: number; lang: Language };
   for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-    // Most slugs are new: try the base itself before looking for the taken ones.
-    const slug = attempt === 0 ? base : await freeSlug(docs, base, doc.lang as Language, doc.id as number);
+    const inserted = { ...doc, slug: await candidate(docs, base, record, attempt) };
     try {
-      const inserted = { ...doc, slug };
       await docs.insertOne(inserted as never);
       return inserted;
     } catch (err) {
       if (!isDuplicateKey(err) || !/slug/.test(String((err as Error).message))) throw err;
     }
   }
-  throw new Error(`could not find a free slug for ${base}`);
+  throw noFreeSlug(base);
 }
 
 /** Sets the fields `own` of `doc`, its `slug` (when given) made free in its language. */
@@ -55,18 +82,16 @@ export async function setWithUniqueSlug<D extends SlugDoc>(
   own: Record<string, unknown>,
 ): Promise<void> {
   const wanted = own.slug === undefined ? undefined : slugify(String(own.slug)) || String(doc.id);
+  const changes = wanted !== undefined && wanted !== doc.slug;
   for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-    const slug =
-      wanted === undefined || wanted === doc.slug ? undefined : await freeSlug(docs, wanted, doc.lang, doc.id);
+    // Counting starts at once: the wanted slug itself is mostly what was found taken.
+    const slug = changes ? await candidate(docs, wanted, doc, Math.max(attempt, 1)) : doc.slug;
     try {
-      await docs.updateOne(
-        { _id: doc._id } as Filter<D>,
-        { $set: { ...own, ...(slug ? { slug } : { slug: doc.slug }) } } as never,
-      );
+      await docs.updateOne({ _id: doc._id } as Filter<D>, { $set: { ...own, slug } } as never);
       return;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
   }
-  throw new Error(`could not find a free slug for ${wanted}`);
+  throw noFreeSlug(wanted ?? doc.slug);
 }

@@ -231,6 +231,11 @@ describe('lists: GET /events filters', () => {
     );
     expect(km.body.events.map((e: { distance: number }) => e.distance)).to.have.length(1);
     expect(km.body.events[0].distance).to.be.closeTo(17.5, 0.6);
+    // Any case, as `order` and `orderby` take theirs.
+    const upper = await api.get(
+      `/events?tags=${tag}&geoloc_lat=48.8049&geoloc_lng=2.1204&geoloc_radius=18&geoloc_unit=KM&order=ASC`,
+    );
+    expect(upper.body.events).to.deep.equal(km.body.events);
     const far = await api.get(
       `/events?tags=${tag}&geoloc_lat=48.8049&geoloc_lng=2.1204&geoloc_radius=500&geoloc_unit=km&orderby=distance&order=desc`,
     );

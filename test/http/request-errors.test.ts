@@ -215,6 +215,12 @@ describe('request bodies and the error envelope', () => {
     );
     expectInvalid(form, 'body');
     expect(form.body.data.params.body).to.match(/is not UTF-8 once percent-decoded$/);
+    // Half a surrogate pair, written as a JSON escape: MongoDB would store it as U+FFFD.
+    for (const escaped of ['\\ud800', '\\udfff x', 'x \\ud83d']) {
+      const lone = await send('application/json', Buffer.from(`{"name":"${name} ${escaped}"}`));
+      expectInvalid(lone, 'body');
+      expect(lone.body.data.params.body).to.match(/half a UTF-16 surrogate pair\)\.$/);
+    }
     expect(await testWorld().services.stores.tags.docs.countDocuments({ name: new RegExp(`^${name}`) })).to.equal(0);
 
     // A stray percent sign is one; escapes around it still decode.
@@ -226,6 +232,9 @@ describe('request bodies and the error envelope', () => {
     expect(percent.body.name).to.equal(`${name} 100% off!`);
     const utf8 = await send('application/json; charset=UTF-8', Buffer.from(JSON.stringify({ name: `${name} Café` })));
     expect(utf8.status, JSON.stringify(utf8.body)).to.equal(201);
+    // A whole pair, escaped or not, is a character like any other.
+    const pair = await send('application/json', Buffer.from(`{"name":"${name} \\ud83c\\udfb7 🎷"}`));
+    expect([pair.status, pair.body.name]).to.deep.equal([201, `${name} 🎷 🎷`]);
     // An older client's declared charset does not matter while the bytes are ASCII.
     const ascii = await send(
       'application/x-www-form-urlencoded; charset=ISO-8859-1',

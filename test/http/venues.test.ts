@@ -350,6 +350,19 @@ describe('venues: by slug', () => {
     expect(tooLong.body.data.params.slug).to.match(/^slug length must be/);
   });
 
+  it('addresses each of two records whose long names share a slug, the suffixed one included', async () => {
+    // A slug is cut to 190 characters; the second one's "-2" makes it longer than that.
+    const name = `${unique('Long')} ${'hall '.repeat(40)}`.slice(0, 199);
+    const first = await createVenue({ venue: name });
+    const second = await createVenue({ venue: name });
+    expect(second.slug).to.equal(`${first.slug}-2`);
+    for (const venue of [first, second])
+      expect((await api.get(`/venues/by-slug/${venue.slug}`)).body.id, venue.slug).to.equal(venue.id);
+    const trashed = await api.delete(`/venues/by-slug/${second.slug}`);
+    expect([trashed.status, trashed.body.id, trashed.body.status]).to.deep.equal([200, second.id, 'trash']);
+    expect((await api.get(`/venues/${first.id}`)).body.status).to.equal('publish');
+  });
+
   it('reads, updates (changing the slug) and deletes by slug', async () => {
     const venue = await createVenue({ venue: unique('Slugged Place'), city: 'Rome' });
     const read = await api.get(`/venues/by-slug/${venue.slug}`);

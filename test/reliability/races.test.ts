@@ -138,6 +138,27 @@ describe('reliability: racing writes', function () {
     );
   });
 
+  it('a crowd of writers wanting one slug all succeed: creates, then renames, each slug naming its record', async () => {
+    const distinctAndAddressable = async (answers: Answer[]) => {
+      expect(new Set(answers.map((res) => res.body.slug)).size).to.equal(answers.length);
+      for (const res of answers) {
+        const read = await send('GET', `/organizers/by-slug/${res.body.slug}`);
+        expect(read.body, `${res.body.slug}: ${JSON.stringify(read.body)}`).to.include({ id: res.body.id });
+      }
+    };
+    const created = await all(60, () => send('POST', '/organizers', { organizer: 'Crowded name' }));
+    expect(statuses(created)).to.deep.equal(created.map(() => '201'));
+    await distinctAndAddressable(created);
+    const renamed = await all(60, (i) => send('PATCH', `/organizers/${created[i]!.body.id}`, { slug: 'crowded-slug' }));
+    expect(statuses(renamed)).to.deep.equal(renamed.map(() => '200'));
+    await distinctAndAddressable(renamed);
+    // No write is left holding a record: each takes another change at once.
+    const next = await all(60, (i) => send('PATCH', `/organizers/${created[i]!.body.id}`, { city: 'Lyon' }));
+    expect(statuses(next)).to.deep.equal(next.map(() => '200'));
+    await indexMatchesDatabase();
+    figures.push('60 concurrent creates of "Crowded name", then 60 renames to "crowded-slug": 60 + 60 distinct slugs');
+  });
+
   it('concurrent term creation by name does not duplicate the term', async () => {
     const events = await all(20, (i) =>
       send(

@@ -27,7 +27,14 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).to.deep.equal({
       env: 'development',
-      http: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, shutdownGraceMs: 8000, corsOrigins: '*' },
+      http: {
+        host: '127.0.0.1',
+        port: 8080,
+        bodyLimitBytes: 1024 * 1024,
+        bodyTimeoutMs: 60_000,
+        shutdownGraceMs: 8000,
+        corsOrigins: '*',
+      },
       siteUrl: 'http://127.0.0.1:8080',
       apiUrl: 'http://127.0.0.1:8080',
       defaultLanguage: 'en',
@@ -152,6 +159,8 @@ describe('config', () => {
     ['ELASTICSEARCH_TIMEOUT_MS', '99999999999'],
     ['MONGO_TIMEOUT_MS', '3000000000'],
     ['SYNC_POLL_MS', '3000000000'],
+    ['BODY_TIMEOUT_MS', '50'],
+    ['BODY_TIMEOUT_MS', '3000000000'],
     ['BULK_FLUSH_BYTES', '1000000000'],
     ['RATE_LIMIT_WRITES_PER_KEY', '2000000'],
     ['CORS_ORIGINS', 'https://events.example/path'],

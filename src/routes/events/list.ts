@@ -54,6 +54,7 @@ export const eventListSchema = Joi.object({
     .default(25)
     .description('Search radius around geoloc_lat/geoloc_lng'),
   geoloc_unit: Joi.string()
+    .lowercase()
     .valid('mi', 'km')
     .default('mi')
     .description("Unit of geoloc_radius and of each result's distance"),
