@@ -74,6 +74,19 @@ function connect(port: number): Promise<net.Socket> {
   });
 }
 
+/** Waits until `started` listens; returns what tells whether it has exited since (undefined while it runs). */
+async function listening(started: ReturnType<typeof startMain>): Promise<() => Exit | undefined> {
+  let exit: Exit | undefined;
+  void started.exited.then((e) => (exit = e));
+  await waitFor(
+    () => /calendar API listening on /.test(started.output()) || exit !== undefined,
+    90_000,
+    () => `"listening" (output so far: ${started.output()})`,
+  );
+  expect(exit, started.output()).to.equal(undefined);
+  return () => exit;
+}
+
 describe('npm start: startup and graceful shutdown', function () {
   this.timeout(120_000);
   let main: ReturnType<typeof startMain> | undefined;
@@ -96,14 +109,7 @@ describe('npm start: startup and graceful shutdown', function () {
     const base = `http://127.0.0.1:${port}`;
     main = startMain(port, database);
     const started = main;
-    let exit: Exit | undefined;
-    void started.exited.then((e) => (exit = e));
-    await waitFor(
-      () => /calendar API listening on /.test(started.output()) || exit !== undefined,
-      90_000,
-      () => `"listening" (output so far: ${started.output()})`,
-    );
-    expect(exit, started.output()).to.equal(undefined);
+    const exitOf = await listening(started);
     expect(started.output()).to.include(`calendar API listening on ${base}/calendar/events/v1`);
 
     const ready = await fetch(`${base}/readyz`);
@@ -143,14 +149,14 @@ describe('npm start: startup and graceful shutdown', function () {
     // New connections are refused once the server stops listening, while the request is still served.
     const deadline = Date.now() + 5_000;
     let refused = false;
-    while (!refused && exit === undefined && Date.now() < deadline) {
+    while (!refused && exitOf() === undefined && Date.now() < deadline) {
       refused = await connect(port).then(
         (socket) => (socket.destroy(), false),
         (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED',
       );
       if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(exit, 'exited before the in-flight request finished').to.equal(undefined);
+    expect(exitOf(), 'exited before the in-flight request finished').to.equal(undefined);
     expect(refused, 'new connections are refused while stopping').to.equal(true);
 
     inFlight.write(BODY.slice(half));
@@ -182,16 +188,8 @@ describe('npm start: startup and graceful shutdown', function () {
     const startListening = async () => {
       const port = await freePort();
       running = startMain(port, bootDatabase, prefix);
-      const started = running;
-      let exit: Exit | undefined;
-      void started.exited.then((e) => (exit = e));
-      await waitFor(
-        () => /calendar API listening on /.test(started.output()) || exit !== undefined,
-        90_000,
-        () => `"listening" (output so far: ${started.output()})`,
-      );
-      expect(exit, started.output()).to.equal(undefined);
-      return { started, base: `http://127.0.0.1:${port}` };
+      await listening(running);
+      return { started: running, base: `http://127.0.0.1:${port}` };
     };
     const stop = async (started: ReturnType<typeof startMain>) => {
       started.child.kill('SIGTERM');

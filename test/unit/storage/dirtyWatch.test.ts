@@ -125,92 +125,76 @@ const CHANGES = {
   },
 };
 
+/** Watches a fake collection, counting the changes and the failures reported. */
+function watching(options?: Parameters<typeof fakeEntries>[0]) {
+  const { collection, streams } = fakeEntries(options);
+  const seen = { changes: 0, unavailable: [] as Error[] };
+  const stop = watchDirtyEntries(
+    collection,
+    () => seen.changes++,
+    (err) => seen.unavailable.push(err),
+  );
+  return { streams, stop, seen };
+}
+
 describe('storage/dirtyWatch watchDirtyEntries', () => {
   it('calls onChange for inserts and version bumps (begin, commit, markDirty) only', () => {
-    const { collection, streams } = fakeEntries();
-    const seen: unknown[] = [];
-    const unavailable: Error[] = [];
-    watchDirtyEntries(
-      collection,
-      () => seen.push('change'),
-      (err) => unavailable.push(err),
-    );
+    const { streams, seen } = watching();
     expect(streams).to.have.length(1);
     const stream = streams[0]!;
     const delivered = (change: Doc) => {
-      seen.length = 0;
+      const before = seen.changes;
       stream.happen(change);
-      return seen.length;
+      return seen.changes - before;
     };
     expect(delivered(CHANGES.insert), 'insert').to.equal(1);
     expect(delivered(CHANGES.commit), 'commit').to.equal(1);
     expect(delivered(CHANGES.markDirtyOnly), 'markDirty').to.equal(1);
     for (const name of ['claim', 'complete', 'release', 'remove', 'indexedVersionOnly'] as const)
       expect(delivered(CHANGES[name]), name).to.equal(0);
-    expect(unavailable).to.deep.equal([]);
+    expect(seen.unavailable).to.deep.equal([]);
     expect(stream.closes).to.equal(0);
   });
 
   it('reports a failing stream once through onUnavailable and closes it (the worker keeps polling)', async () => {
-    const { collection, streams } = fakeEntries();
-    let changes = 0;
-    const unavailable: Error[] = [];
-    const stop = watchDirtyEntries(
-      collection,
-      () => changes++,
-      (err) => unavailable.push(err),
-    );
+    const { streams, stop, seen } = watching();
     const stream = streams[0]!;
     stream.happen(CHANGES.commit);
-    expect(changes).to.equal(1);
+    expect(seen.changes).to.equal(1);
 
     const refused = new Error('unsupported aggregation stage: $changeStream');
     stream.emit('error', refused);
     // A second error (a getMore failing as the stream closes) is heard, not thrown, and reported once.
     stream.emit('error', new Error('cursor killed'));
-    expect(unavailable).to.deep.equal([refused]);
+    expect(seen.unavailable).to.deep.equal([refused]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(stream.closes, 'the failed stream is closed').to.equal(1);
     // Closed: nothing more is delivered, and stopping later does not close it again.
     stream.happen(CHANGES.commit);
-    expect(changes).to.equal(1);
+    expect(seen.changes).to.equal(1);
     await stop();
     expect(stream.closes).to.equal(1);
-    expect(unavailable).to.have.length(1);
+    expect(seen.unavailable).to.have.length(1);
   });
 
   it('reports a collection that cannot be watched at all, and its stop does nothing', async () => {
     const refused = new Error('change streams are not supported');
-    const { collection, streams } = fakeEntries({ watchThrows: refused });
-    const unavailable: Error[] = [];
-    let changes = 0;
-    const stop = watchDirtyEntries(
-      collection,
-      () => changes++,
-      (err) => unavailable.push(err),
-    );
-    expect(unavailable).to.deep.equal([refused]);
+    const { streams, stop, seen } = watching({ watchThrows: refused });
+    expect(seen.unavailable).to.deep.equal([refused]);
     expect(streams).to.deep.equal([]);
     await stop();
-    expect(changes).to.equal(0);
+    expect(seen.changes).to.equal(0);
   });
 
   it('stops by closing the stream once, a failing close included', async () => {
-    const { collection, streams } = fakeEntries({ closeFails: true });
-    let changes = 0;
-    const unavailable: Error[] = [];
-    const stop = watchDirtyEntries(
-      collection,
-      () => changes++,
-      (err) => unavailable.push(err),
-    );
+    const { streams, stop, seen } = watching({ closeFails: true });
     const stream = streams[0]!;
     await stop();
     expect(stream.closes).to.equal(1);
     await stop();
     expect(stream.closes, 'a second stop').to.equal(1);
     stream.happen(CHANGES.insert);
-    expect(changes).to.equal(0);
-    expect(unavailable).to.deep.equal([]);
+    expect(seen.changes).to.equal(0);
+    expect(seen.unavailable).to.deep.equal([]);
   });
 });
