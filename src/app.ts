@@ -5,6 +5,7 @@ import { authenticate } from './http/authenticate';
 import { crossOriginAccess, noSniff } from './http/browsers';
 import { parseBody } from './http/body';
 import { errorBoundary } from './http/errorBoundary';
+import { requireHostHeader } from './http/hostHeader';
 import { negotiateLanguage } from './http/language';
 import { createRateLimits } from './http/rateLimit';
 import { requestId } from './http/requestId';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   app.use(crossOriginAccess(deps.config.http.corsOrigins));
   app.use(noSniff());
   app.use(errorBoundary(deps.config.defaultLanguage));
+  app.use(requireHostHeader());
   app.use(healthRoutes(deps.health));
   if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   app.use(routeFallback(router));

@@ -1,8 +1,8 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpOrigin } from '../config';
 import { createApp } from './app';
-import { clientErrorHandler } from './http/clientErrors';
+import { clientErrorHandler, connectHandler } from './http/clientErrors';
 import { pingSearch } from './search/client';
 import type { Services } from './services';
 import { pingMongo } from './storage/mongo';
@@ -38,11 +38,13 @@ export async function startServer(services: Services, host: string, port: number
     }),
   });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
+    // Node answers an HTTP/1.1 request without Host with a bare 400: the app answers it in the envelope.
+    const s = createServer({ requireHostHeader: false }, app.callback()).listen(port, host, () => resolve(s));
     s.once('error', reject);
   });
   server.keepAliveTimeout = 5_000;
   server.on('clientError', clientErrorHandler(services.config.defaultLanguage));
+  server.on('connect', connectHandler(services.config.defaultLanguage));
   // While stopping, in-flight (and late keep-alive) requests are answered with `Connection: close`,
   // so their connections end with the response instead of idling until the keep-alive timeout.
   let closing = false;

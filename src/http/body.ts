@@ -115,6 +115,11 @@ export function parseBody(limitBytes: number, timeoutMs: number): Middleware<App
         : `A request body needs a Content-Type: ${ACCEPTED}.`;
       throw new UnsupportedMediaTypeError(problem);
     }
+    const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+    if (ctx.is('multipart') && encoding !== '' && encoding !== 'identity')
+      throw new UnsupportedMediaTypeError(
+        `A multipart body is read uncompressed only (it came with Content-Encoding ${encoding}): send it as is, or as JSON or a urlencoded form.`,
+      );
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw new PayloadTooLargeError();
     let parsed = false;

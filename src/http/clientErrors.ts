@@ -47,13 +47,26 @@ export function clientErrorHandler(defaultLanguage: Language): (err: ParserError
       return;
     }
     const [status, code, message] = statusOf(err);
-    const body = JSON.stringify({ code, message, data: { status } });
-    whenResponsesDone(socket, () => {
-      if (!socket.writable) return socket.destroy();
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Language: ${defaultLanguage}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    });
+    whenResponsesDone(socket, () => endWithError(socket, [status, code, message], defaultLanguage));
   };
+}
+
+/** Writes an error envelope straight to `socket` (no request object to answer through) and closes it. */
+function endWithError(socket: Socket, [status, code, message]: [number, string, string], language: Language): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify({ code, message, data: { status } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Language: ${language}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** A `connect` handler: this API is no proxy, so CONNECT gets the error envelope, not a dropped connection. */
+export function connectHandler(defaultLanguage: Language): (req: unknown, socket: Socket) => void {
+  return (_req, socket) =>
+    endWithError(
+      socket,
+      [501, 'rest_method_not_implemented', 'CONNECT is not implemented: this server is no proxy.'],
+      defaultLanguage,
+    );
 }

@@ -62,14 +62,21 @@ export function buildRouter(routes: RouteSpec[], readRequest: Middleware<AppStat
   };
 }
 
-/** After the router: 405 with `Allow` for a known path, otherwise 404 `rest_no_route`. */
+/**
+ * After the router: for a known path, `OPTIONS` is 204 and any other method it lacks 405, both
+ * with `Allow` (OPTIONS included); otherwise 404 `rest_no_route`. (A CORS preflight is answered
+ * before, by crossOriginAccess.)
+ */
 export function routeFallback(router: ApiRouter): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
     const match = router.match(ctx.path, ctx.method);
     const allowed = new Set(match?.path.flatMap((layer) => layer.methods));
-    if (allowed.size > 0 && !match?.route) throw new MethodNotAllowedError(ctx.method, [...allowed]);
-    throw noRoute();
+    if (allowed.size === 0 || match?.route) throw noRoute();
+    allowed.add('OPTIONS');
+    if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, [...allowed]);
+    ctx.set('Allow', [...allowed].join(', '));
+    ctx.status = 204;
   };
 }

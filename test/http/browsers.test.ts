@@ -36,10 +36,14 @@ describe('browsers: CORS and nosniff', () => {
     expect(refused.headers.get('access-control-allow-origin')).to.equal('*');
   });
 
-  it('still answers an OPTIONS that is not a preflight 405 with Allow', async () => {
+  it('answers an OPTIONS that is not a preflight 204 with Allow, and names OPTIONS in every 405', async () => {
     const res = await request('OPTIONS', `${ROOT}/events`);
-    expectError(res, 405, 'rest_method_not_allowed');
-    expect(res.headers.get('allow')).to.include('GET');
+    expect(res.status).to.equal(204);
+    expect(res.headers.get('allow')).to.equal('POST, HEAD, GET, OPTIONS');
+    const wrong = await request('DELETE', `${ROOT}/events`, undefined, { key: true });
+    expectError(wrong, 405, 'rest_method_not_allowed');
+    expect(wrong.headers.get('allow')).to.equal('POST, HEAD, GET, OPTIONS');
+    expectError(await request('OPTIONS', `${ROOT}/no-such-route`), 404, 'rest_no_route');
   });
 
   it('marks JSON answers nosniff, errors included', async () => {

@@ -269,6 +269,20 @@ describe('request bodies and the error envelope', () => {
     expect(refused.status).to.equal(415);
     expect(await refused.json()).to.deep.include({ code: 'rest_unsupported_media_type' });
     expect(await testWorld().services.stores.events.docs.countDocuments({ title: 'With a file' })).to.equal(0);
+
+    // A compressed multipart body is not read (formidable reads the bytes as sent): 415, saying so.
+    const multipart = Buffer.from(
+      '--zz\r\nContent-Disposition: form-data; name="title"\r\n\r\nZipped form\r\n--zz--\r\n',
+    );
+    const zipped = await bare(
+      'POST',
+      `${ROOT}/events`,
+      { ...auth, 'Content-Type': 'multipart/form-data; boundary=zz', 'Content-Encoding': 'gzip' },
+      gzipSync(multipart),
+    );
+    expect(zipped.status).to.equal(415);
+    expect(zipped.body.message).to.match(/^A multipart body is read uncompressed only/);
+    expect(await testWorld().services.stores.events.docs.countDocuments({ title: 'Zipped form' })).to.equal(0);
   });
 
   it('answers a malformed or unknown key 401 with WWW-Authenticate, even on reads', async () => {
@@ -337,7 +351,7 @@ describe('request bodies and the error envelope', () => {
     }
   });
 
-  it('answers what the HTTP parser refuses in the error envelope: 501 for an undefined method, 431 for huge headers', async () => {
+  it('answers what the HTTP parser refuses in the error envelope: 501 for an undefined method or CONNECT, 431 for huge headers, 400 without Host', async () => {
     const cases: [string, number, string][] = [
       [`FOO ${ROOT}/events HTTP/1.1\r\nHost: localhost\r\n\r\n`, 501, 'rest_method_not_implemented'],
       [
@@ -345,6 +359,9 @@ describe('request bodies and the error envelope', () => {
         431,
         'rest_headers_too_large',
       ],
+      // No proxy here; and HTTP/1.1 needs a Host.
+      ['CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n', 501, 'rest_method_not_implemented'],
+      [`GET ${ROOT}/events HTTP/1.1\r\nConnection: close\r\n\r\n`, 400, 'rest_bad_request'],
     ];
     for (const [raw, status, code] of cases) {
       const answer = await rawExchange(raw);

@@ -49,7 +49,7 @@ Browsable reference: [{root}/doc?format=html]({root}/doc?format=html) · this do
 - Reads by ID or slug reflect a write at once; lists within about a second. Send \`Prefer: wait-for-index\` on a write to be answered once the change is searchable (\`Preference-Applied\` tells). Behind several API processes, the lists of a process other than the one written to may show term counts, category children and the status of linked records up to a second older: each process keeps them for a second.
 
 ## Errors
-Every error is \`{"code", "message", "data": {"status", "params"?}}\`; validation errors name each bad parameter in \`data.params\`. 401 carries \`WWW-Authenticate: Bearer\`, 405 an \`Allow\` header (a method HTTP does not define is 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) and 503 a \`Retry-After\`.`;
+Every error is \`{"code", "message", "data": {"status", "params"?}}\`; validation errors name each bad parameter in \`data.params\`. 401 carries \`WWW-Authenticate: Bearer\`, 405 an \`Allow\` header (\`OPTIONS\` answers 204 with it; a method HTTP does not define is 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) and 503 a \`Retry-After\`.`;
 
 const fr = `Interface HTTP JSON d’un calendrier d’événements : événements, lieux, organisateurs, catégories et étiquettes.
 
@@ -95,7 +95,7 @@ Référence navigable : [{root}/doc?format=html]({root}/doc?format=html) · ce d
 - Les lectures par ID ou slug reflètent une écriture immédiatement ; les listes en environ une seconde. Envoyez \`Prefer: wait-for-index\` sur une écriture pour être répondu une fois le changement cherchable (\`Preference-Applied\` l’indique). Derrière plusieurs processus d’API, les listes d’un autre processus que celui qui a reçu l’écriture peuvent montrer des comptes de termes, des sous-catégories et le statut des fiches liées vieux d’au plus une seconde : chaque processus les garde une seconde.
 
 ## Erreurs
-Chaque erreur est \`{"code", "message", "data": {"status", "params"?}}\` ; les erreurs de validation nomment chaque paramètre fautif dans \`data.params\`. 401 porte \`WWW-Authenticate: Bearer\`, 405 un en-tête \`Allow\` (une méthode que HTTP ne définit pas donne 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) et 503 un \`Retry-After\`.`;
+Chaque erreur est \`{"code", "message", "data": {"status", "params"?}}\` ; les erreurs de validation nomment chaque paramètre fautif dans \`data.params\`. 401 porte \`WWW-Authenticate: Bearer\`, 405 un en-tête \`Allow\` (\`OPTIONS\` répond 204 avec lui ; une méthode que HTTP ne définit pas donne 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) et 503 un \`Retry-After\`.`;
 
 const de = `JSON-HTTP-Schnittstelle eines Veranstaltungskalenders: Veranstaltungen, Veranstaltungsorte, Veranstalter, Kategorien und Schlagwörter.
 
@@ -141,6 +141,6 @@ Durchsuchbare Referenz: [{root}/doc?format=html]({root}/doc?format=html) · dies
 - Lesezugriffe per ID oder Slug sehen einen Schreibzugriff sofort, Listen nach etwa einer Sekunde. Mit \`Prefer: wait-for-index\` antwortet ein Schreibzugriff erst, wenn die Änderung durchsuchbar ist (\`Preference-Applied\` zeigt es an). Hinter mehreren API-Prozessen können die Listen eines anderen Prozesses als des beschriebenen Termzählungen, Unterkategorien und den Status verknüpfter Einträge bis zu einer Sekunde älter zeigen: Jeder Prozess hält sie eine Sekunde.
 
 ## Fehler
-Jeder Fehler ist \`{"code", "message", "data": {"status", "params"?}}\`; Validierungsfehler nennen jeden fehlerhaften Parameter in \`data.params\`. 401 trägt \`WWW-Authenticate: Bearer\`, 405 einen \`Allow\`-Header (eine Methode, die HTTP nicht kennt, ergibt 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) und 503 ein \`Retry-After\`.`;
+Jeder Fehler ist \`{"code", "message", "data": {"status", "params"?}}\`; Validierungsfehler nennen jeden fehlerhaften Parameter in \`data.params\`. 401 trägt \`WWW-Authenticate: Bearer\`, 405 einen \`Allow\`-Header (\`OPTIONS\` antwortet 204 damit; eine Methode, die HTTP nicht kennt, ergibt 501 \`rest_method_not_implemented\`), 429 (\`rest_rate_limited\`) und 503 ein \`Retry-After\`.`;
 
 export const GUIDES: Record<Language, string> = { en, fr, de };
