@@ -113,7 +113,7 @@ const schema = Joi.object({
   HOST: Joi.string().hostname().default(DEFAULT_HOST),
   PORT: Joi.number().integer().min(0).max(65535).default(DEFAULT_PORT),
   BODY_LIMIT_BYTES: Joi.number().integer().min(1024).default(DEFAULT_BODY_LIMIT_BYTES),
-  BODY_TIMEOUT_MS: Joi.number().integer().min(100).max(MAX_DURATION_MS).default(DEFAULT_BODY_TIMEOUT_MS),
+  BODY_TIMEOUT_MS: Joi.number().integer().min(1000).max(MAX_DURATION_MS).default(DEFAULT_BODY_TIMEOUT_MS),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(MAX_DURATION_MS).default(DEFAULT_SHUTDOWN_GRACE_MS),
   CORS_ORIGINS: Joi.string()
     .custom((value: string) => corsOrigins(value), 'origins')

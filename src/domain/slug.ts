@@ -30,9 +30,9 @@ const BASIC_PLANE_RUN = /[^\u{10000}-\u{10FFFF}]+/gu;
  * Lower case, accents folded, words joined by hyphens (CONTRACT part 4). Letters slugify cannot
  * transliterate are kept as written (`東京ドーム`), as WordPress keeps them. Symbols separate words
  * and are dropped, apostrophes vanish: slugify's map would spell `<`, `&` or `€` as English words
- * ("less", "and", "euro"), even in a French or German slug.
+ * ("less", "and", "euro"), even in a French or German slug. New slugs are cut to 190 characters.
  */
-export function slugify(text: string): string {
+export function slugify(text: string, maxLength = MAX_SLUG_LENGTH): string {
   const words = text
     .normalize('NFKC')
     .replace(/['’]/g, '')
@@ -43,5 +43,5 @@ export function slugify(text: string): string {
     .trim()
     .replace(/[\s-]+/g, '-')
     .replace(/^-|-$/g, '');
-  return [...slug].slice(0, MAX_SLUG_LENGTH).join('').replace(/-$/, '');
+  return [...slug].slice(0, maxLength).join('').replace(/-$/, '');
 }

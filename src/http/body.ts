@@ -74,9 +74,13 @@ function unreadableBody(err: unknown, encoding: string): unknown {
   });
 }
 
-/** What reading a body failed with: a client that left is no server failure (raw-body's error code reads as one). */
+/** formidable's code for a multipart body whose client left (raw-body says `type: 'request.aborted'`). */
+const FORMIDABLE_ABORTED = 1002;
+
+/** What reading a body failed with: a client that left is no server failure (both parsers' errors read as one). */
 function readingFailure(err: unknown, encoding: string): unknown {
-  if ((err as { type?: string }).type === 'request.aborted')
+  const { type, code } = err as { type?: string; code?: unknown };
+  if (type === 'request.aborted' || code === FORMIDABLE_ABORTED)
     return new BadRequestError(
       'rest_request_aborted',
       'The client closed the connection before sending its whole body.',

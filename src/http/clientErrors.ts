@@ -24,10 +24,15 @@ function statusOf(err: ParserError): [number, string, string] {
 const responseInFlight = (socket: Socket) =>
   (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 
-/** Calls `then` once no earlier response is being written on `socket`. */
+/**
+ * Calls `then` once no earlier response is being written on `socket`. A response whose request
+ * never arrived whole (the client closed its side mid-body, or the body is what failed to parse)
+ * will not come: the connection is closed instead, which ends that request.
+ */
 function whenResponsesDone(socket: Socket, then: () => void): void {
   const response = responseInFlight(socket);
   if (!response || response.writableFinished) return then();
+  if (!response.req.complete) return void socket.destroy();
   // Node hands the socket to the next queued response when this one finishes: look again then.
   finished(response, () => setImmediate(() => whenResponsesDone(socket, then)));
 }
@@ -40,9 +45,7 @@ function whenResponsesDone(socket: Socket, then: () => void): void {
  */
 export function clientErrorHandler(defaultLanguage: Language): (err: ParserError, socket: Socket) => void {
   return (err, socket) => {
-    // Gone, or gone mid-request (its side closed before the body was all sent): no one to answer,
-    // and waiting for the unfinished request's response first would hold the connection forever.
-    if (err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE' || !socket.writable) {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }

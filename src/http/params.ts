@@ -21,8 +21,8 @@ function jsonArrayIn(text: string): unknown[] | undefined {
 
 /**
  * Joi with the parameter forms of CONTRACT part 2: integers sent as text must be digits; `list`
- * accepts a JSON array (in a JSON body, or as text in a query string or form), repeated `a[]=`
- * values or a comma-separated string; `flag` accepts
+ * accepts a JSON array, repeated `a[]=` values or a comma-separated string (a `filterList`, also
+ * a JSON array written as text); `flag` accepts
  * true/false, 1/0, yes/no, on/off in any case; `dateInput` accepts the date forms of part 2 and
  * keeps the text for time-zone-aware parsing.
  */
@@ -32,9 +32,9 @@ export const Joi = BaseJoi.extend(
     base: joi.array(),
     coerce: {
       from: 'string',
-      method: (value: string) => ({
+      method: (value: string, helpers) => ({
         value:
-          jsonArrayIn(value) ??
+          (helpers.schema.$_getFlag('jsonText') ? jsonArrayIn(value) : undefined) ??
           value
             .split(',')
             .map((part) => part.trim())
@@ -151,7 +151,14 @@ export const sluggable = (schema: BaseJoi.StringSchema): BaseJoi.StringSchema =>
 /** A positive integer ID. */
 export const id = () => Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER);
 
-export const idList = () => Joi.list().items(id()).max(100);
+/**
+ * A list filter: also reads a JSON array written in the query string (`include=[2,3]`). Only
+ * filters do: in a write, `tags=[2024]` is the name of a tag.
+ */
+export const filterList = (): BaseJoi.ArraySchema =>
+  Joi.list().$_setFlag('jsonText', true) as unknown as BaseJoi.ArraySchema;
+
+export const idList = () => filterList().items(id()).max(100);
 
 /** Text fields: bounded, no control characters except newline and tab. */
 export const text = (max = 1000) =>

@@ -112,15 +112,16 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   /**
-   * getBySlug for a slug as a client may write it: as stored first, then normalised (`Café-Zürich`
-   * finds `cafe-zurich`). Normalising alone would cut a long suffixed slug (`…-2`) to the length a
-   * new slug is cut to, and find the record it was suffixed against.
+   * getBySlug for a slug as a client may write it (`Café-Zürich` finds `cafe-zurich`): as stored,
+   * then normalised, then cut as new slugs are. A suffixed slug (`…-2`) may be longer than the
+   * cut, which would find the record it was suffixed against.
    */
   async getBySlugAsWritten(text: string, lang: Language): Promise<StoredRecord<D> | null> {
-    const normalised = slugify(text);
-    const exact = await this.getBySlug(text, lang);
-    if (exact || !normalised || normalised === text) return exact;
-    return this.getBySlug(normalised, lang);
+    for (const slug of new Set([text, slugify(text, Infinity), slugify(text)])) {
+      const found = slug ? await this.getBySlug(slug, lang) : null;
+      if (found) return found;
+    }
+    return null;
   }
 
   async exists(id: number): Promise<boolean> {
@@ -179,8 +180,8 @@ export class RecordStore<D extends BaseDoc> {
     }
     const { own, shared } = this.documents.split(written);
     const { id, writtenAt: now } = claim;
-    await this.sync.begin(this.options.kind, id);
     try {
+      await this.sync.begin(this.options.kind, id);
       await this.writeOwnFields(record, lang, own, now);
     } catch (err) {
       // Refused as a whole (no free slug) or failed: the record is left as it was read, free for other writes.

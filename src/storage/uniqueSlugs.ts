@@ -36,8 +36,9 @@ async function freeSlug<D extends SlugDoc>(
 
 /**
  * The slug a write tries at `attempt` (after `attempt` refusals): `base` first, then the first
- * free `base-N`, then `base-<record ID>` (no other record has that ID), then that with a random
- * suffix (a record named so by hand).
+ * free `base-N`, then `base-<record ID>` (unique to this writer among those wanting `base` at
+ * once), then that with a random suffix (for a counted `base-N` or a slug chosen by hand that
+ * equals it).
  */
 async function candidate<D extends SlugDoc>(
   docs: Collection<D>,

@@ -327,6 +327,10 @@ describe('events: category and tag links', () => {
     const cleared = await api.patch(`/events/${event.id}`, { tags: [], categories: [] });
     expect(cleared.body.tags).to.deep.equal([]);
     expect(cleared.body.categories).to.deep.equal([]);
+    // Text in brackets is a name in a write (only list filters read it as a JSON array).
+    const bracketed = `[${Date.now() % 100_000}]`;
+    const named = await api.patch(`/events/${event.id}`, { tags: bracketed });
+    expect(named.body.tags.map((t: { name: string }) => t.name)).to.deep.equal([bracketed]);
   });
 
   it('rejects unknown term IDs and a tag ID given as a category, naming the parameter', async () => {

@@ -1,4 +1,4 @@
-import { Joi, idList, language, text } from '../../http/params';
+import { filterList, Joi, idList, language, text } from '../../http/params';
 import type { RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
 import { pagingParams } from '../../http/listPage';
@@ -9,7 +9,7 @@ import { listRoute } from '../listRoute';
 const date = (meaning: string) => Joi.dateInput().description(meaning);
 /** Category and tag filters take IDs or slugs. */
 const termRefs = (kind: string) =>
-  Joi.list()
+  filterList()
     .items(Joi.alternatives().try(Joi.number().integer().min(1), Joi.string().trim().min(1).max(200)))
     .max(100)
     .description(
@@ -41,7 +41,7 @@ export const eventListSchema = Joi.object({
   venue: idList().description('Events at any of these venues'),
   organizer: idList().description('Events of any of these organizers'),
   featured: Joi.flag().description('Only featured (true) or only not featured (false) events'),
-  status: Joi.list()
+  status: filterList()
     .items(Joi.string().valid(...STATUSES))
     .max(STATUSES.length)
     .description(STATUS_PARAM_DESCRIPTION),

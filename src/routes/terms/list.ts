@@ -1,7 +1,7 @@
 import { PLURAL, type TermKind } from '../../domain/kinds';
 import { pagingParams } from '../../http/listPage';
 import type { RouteSpec } from '../../http/types';
-import { Joi, id, idList, language, text } from '../../http/params';
+import { filterList, Joi, id, idList, language, text } from '../../http/params';
 import { listTerms, type TermListInput } from '../../search/termList';
 import type { Services } from '../../services';
 import { listRoute } from '../listRoute';
@@ -34,7 +34,7 @@ function termListSchema(kind: TermKind) {
       : {}),
     post: id().description(`Only the ${label} of this event`),
     event: id().description(`Only the ${label} of this event (wins over post)`),
-    slug: Joi.list()
+    slug: filterList()
       .items(Joi.string().trim().min(1).max(200))
       .min(1)
       .max(100)
