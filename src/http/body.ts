@@ -27,6 +27,10 @@ function holdsUnreadableText(body: unknown): boolean {
     const value = pending.pop();
     if (typeof value === 'string') {
       if (UNREADABLE_TEXT.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      // Indexes are no text: an array's items are pushed as they are (a 500,000-item array made
+      // as many entry pairs).
+      for (const item of value) pending.push(item);
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         if (UNREADABLE_TEXT.test(key)) return true;

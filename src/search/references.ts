@@ -31,12 +31,7 @@ export async function resolveTermRefs(
       const found = await store.getMany(ids);
       return new Map([...found.keys()].map((id) => [id, id]));
     }),
-    cache.sharedMany(`term-slug:${kind}:${lang}`, slugs, async (wanted) => {
-      const found = await Promise.all(
-        wanted.map(async (slug) => [slug, (await store.getBySlugAsWritten(slug, lang))?.id] as const),
-      );
-      return new Map(found.filter((entry): entry is readonly [string, number] => entry[1] !== undefined));
-    }),
+    cache.sharedMany(`term-slug:${kind}:${lang}`, slugs, (wanted) => store.idsBySlugsAsWritten(wanted, lang)),
   ]);
   const unknownIds = numeric.filter((_, i) => byId[i] === undefined);
   const unknown = [

@@ -11,8 +11,8 @@ import { inLanguage, recordsOf, type BaseDoc, type StoredRecord } from './stored
 import { DocumentBuilder, type Content, type NewRecord } from './documentBuilder';
 import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
+import { idsBySlugsAsWritten } from './slugLookup';
 import type { RecordKind } from '../domain/kinds';
-import { slugify } from '../domain/slug';
 
 export interface RecordStoreOptions<D> {
   collection: string;
@@ -111,17 +111,15 @@ export class RecordStore<D extends BaseDoc> {
     return hit ? this.get((hit as D).id) : null;
   }
 
-  /**
-   * getBySlug for a slug as a client may write it (`Café-Zürich` finds `cafe-zurich`): as stored,
-   * then normalised, then cut as new slugs are. A suffixed slug (`…-2`) may be longer than the
-   * cut, which would find the record it was suffixed against.
-   */
+  /** getBySlug for a slug as a client may write it (`Café-Zürich` finds `cafe-zurich`). */
   async getBySlugAsWritten(text: string, lang: Language): Promise<StoredRecord<D> | null> {
-    for (const slug of new Set([text, slugify(text, Infinity), slugify(text)])) {
-      const found = slug ? await this.getBySlug(slug, lang) : null;
-      if (found) return found;
-    }
-    return null;
+    const id = (await this.idsBySlugsAsWritten([text], lang)).get(text);
+    return id === undefined ? null : this.get(id);
+  }
+
+  /** The IDs of the records slugs written by a client name, by text, in one read (see slugLookup.ts). */
+  idsBySlugsAsWritten(texts: string[], lang: Language): Promise<Map<string, number>> {
+    return idsBySlugsAsWritten(this.docs, texts, lang);
   }
 
   async exists(id: number): Promise<boolean> {

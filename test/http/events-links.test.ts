@@ -129,6 +129,32 @@ describe('events: venue links', () => {
     expect(await testWorld().services.stores.events.docs.countDocuments({ title })).to.equal(0);
   });
 
+  it('creates at most 10 venues and 10 organizers inline per write, with any number of IDs beside them', async () => {
+    const title = unique('Crowded Bill');
+    const name = unique('Inline Crowd');
+    const inline = (n: number, field: string) => Array.from({ length: n }, (_, i) => ({ [field]: `${name} ${i}` }));
+    const tooMany = await api.post('/events', eventBody({ title, organizer: inline(11, 'organizer') }));
+    expectInvalidParam(tooMany, 'organizer', /^organizer may create at most 10 organizers inline/);
+    expectInvalidParam(await api.post('/events', eventBody({ title, venue: inline(11, 'venue') })), 'venue');
+    expect(await testWorld().services.stores.organizers.docs.countDocuments({ organizer: `${name} 0` })).to.equal(0);
+    const known = await created('/organizers', { organizer: unique('Known Act') });
+    const fine = await api.post(
+      '/events',
+      eventBody({ title, organizer: [known.id, ...inline(10, 'organizer')], venue: inline(10, 'venue') }),
+    );
+    expect(fine.status, JSON.stringify(fine.body)).to.equal(201);
+    expect([fine.body.organizer.length, fine.body.venue.length]).to.deep.equal([11, 10]);
+  });
+
+  it('links a term named several times, in any case, once', async () => {
+    const name = unique('Echo Tag');
+    const event = await createEvent({ tags: [name, name.toUpperCase(), name.toLowerCase(), name] });
+    expect(event.tags.map((t: { name: string }) => t.name)).to.deep.equal([name]);
+    expect(await testWorld().services.stores.tags.docs.countDocuments({ name: new RegExp(`^${name}$`, 'i') })).to.equal(
+      1,
+    );
+  });
+
   it('creates no category, tag or venue named in a write that a later check refuses', async () => {
     const category = unique('Orphan Category');
     const tag = unique('Orphan Tag');

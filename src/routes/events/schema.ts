@@ -6,6 +6,21 @@ import { termName } from '../terms/schema';
 import { venueWriteSchema } from '../venues/schema';
 
 const MAX_LINKS = 100;
+/** Records one write may create inline: each is a whole create (indexed, slugged). */
+const MAX_INLINE_LINKS = 10;
+
+/** A list of linked IDs and inline records, at most MAX_INLINE_LINKS of them inline. */
+const linkList = (inline: ReturnType<typeof venueWriteSchema.fork>, kind: string) =>
+  Joi.list()
+    .items(Joi.alternatives().try(id(), inline))
+    .max(MAX_LINKS)
+    .custom((links: unknown[], helpers) =>
+      links.filter((link) => typeof link === 'object').length > MAX_INLINE_LINKS
+        ? helpers.message({
+            custom: `{{#label}} may create at most ${MAX_INLINE_LINKS} ${kind}s inline: create the others first and send their IDs`,
+          })
+        : links,
+    );
 
 const dateField = (what: string) =>
   Joi.dateInput().description(
@@ -76,24 +91,20 @@ export const eventWriteSchema = Joi.object({
   categories: termRefs('categories'),
   tags: termRefs('tags'),
   venue: Joi.alternatives()
-    .try(
-      Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER),
-      Joi.list().items(Joi.alternatives().try(id(), inlineVenue)).max(MAX_LINKS),
-      inlineVenue,
-    )
+    .try(Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER), linkList(inlineVenue, 'venue'), inlineVenue)
     .allow(null, '')
     .description(
-      'Venue: an ID, an array of IDs, or an object with at least `venue` (the name; created and linked); 0, [] or null clears it',
+      'Venue: an ID, an array of IDs, or an object with at least `venue` (the name; created and linked; at most 10 per write); 0, [] or null clears it',
     ),
   organizer: Joi.alternatives()
     .try(
       Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER),
-      Joi.list().items(Joi.alternatives().try(id(), inlineOrganizer)).max(MAX_LINKS),
+      linkList(inlineOrganizer, 'organizer'),
       inlineOrganizer,
     )
     .allow(null, '')
     .description(
-      'Organizers: an ID, or an array of IDs and/or objects with at least `organizer` (the name; created and linked); 0, [] or null clears them',
+      'Organizers: an ID, or an array of IDs and/or objects with at least `organizer` (the name; created and linked; at most 10 per write); 0, [] or null clears them',
     ),
   post_parent: Joi.number()
     .clearable()

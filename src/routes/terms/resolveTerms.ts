@@ -48,20 +48,27 @@ export async function planTermLinks(
   const param = PLURAL[taxonomy];
   const store = services.stores[PLURAL[taxonomy]];
   await requireTermIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)), param);
-  // An ID, or the name of a term to create.
+  // An ID, or the name of a term to create. A name given twice (in any case) is looked up once.
   const planned: (number | string)[] = [];
+  const byName = new Map<string, number | string>();
   for (const ref of refs) {
-    planned.push(
-      isIdRef(ref)
-        ? toId(param)(ref)
-        : await existingOrNew(store, taxonomy, nameOf(param, ref as string), lang, mayCreate),
-    );
+    if (isIdRef(ref)) {
+      planned.push(toId(param)(ref));
+      continue;
+    }
+    const name = nameOf(param, ref as string);
+    const key = name.toLowerCase();
+    if (!byName.has(key)) byName.set(key, await existingOrNew(store, taxonomy, name, lang, mayCreate));
+    planned.push(byName.get(key)!);
   }
   return {
     async commit() {
       const ids: number[] = [];
+      const created = new Map<string, number>();
       for (const ref of planned) {
-        const id = typeof ref === 'number' ? ref : await createByName(store, taxonomy, ref, lang);
+        let id = typeof ref === 'number' ? ref : created.get(ref);
+        if (id === undefined)
+          created.set(ref as string, (id = await createByName(store, taxonomy, ref as string, lang)));
         if (!ids.includes(id)) ids.push(id);
       }
       return ids;

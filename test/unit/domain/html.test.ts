@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { plainText, sanitizeRichText } from '../../../src/domain/html';
+import { plainText, safeRichText, sanitizeRichText } from '../../../src/domain/html';
+import { ValidationError } from '../../../src/errors';
 
 describe('domain/html plainText', () => {
   it('gives the text a reader sees, entities decoded', () => {
@@ -45,5 +46,17 @@ describe('domain/html plainText', () => {
         },
       ),
     );
+  });
+});
+
+describe('domain/html safeRichText', () => {
+  it('refuses more than 5,000 tags, naming the parameter, before sanitising', () => {
+    expect(safeRichText('description', '<p>ok</p>'.repeat(2_500), 1_000_000)).to.have.length(2_500 * 9);
+    expect(() => safeRichText('description', '<x>'.repeat(5_001), 1_000_000))
+      .to.throw(ValidationError)
+      .with.property('params')
+      .that.deep.equals({ description: 'description holds 5001 HTML tags: at most 5000' });
+    // `<` as text is no tag.
+    expect(safeRichText('excerpt', 'a < b, '.repeat(6_000), 1_000_000)).to.include('a &lt; b');
   });
 });
