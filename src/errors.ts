@@ -1,6 +1,7 @@
 /**
  * The service's error hierarchy. Handlers and stores throw these; the error boundary
- * (src/http/errorBoundary.ts) is the only place that turns them into HTTP responses.
+ * (src/http/errorBoundary.ts) is the only place that turns them into HTTP responses (and
+ * src/http/clientErrors.ts for what Node's HTTP parser refuses before the app sees it).
  */
 import { withArticle } from './domain/words';
 import type { RecordKind } from './domain/kinds';
@@ -24,6 +25,11 @@ export class CalendarError extends Error {
     this.code = code;
     this.data = options.data ?? {};
     this.headers = options.headers ?? {};
+  }
+
+  /** The error envelope of CONTRACT part 9: `{code, message, data: {status, ...}}`. */
+  envelope(): { code: string; message: string; data: Record<string, unknown> } {
+    return { code: this.code, message: this.message, data: { ...this.data, status: this.status } };
   }
 }
 

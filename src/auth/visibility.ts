@@ -28,10 +28,10 @@ export function showsLink(principal: Principal, linked: Ownership): boolean {
   return linked.status !== 'trash' && mayRead(principal, linked);
 }
 
-/** Throws the 403 of CONTRACT part 6 when `principal` may not read the record. */
 /**
- * `named` is how the request named the record (`ID 6`, `slug "summer-gala"`): a record found by
- * its slug is refused without giving away its ID.
+ * Throws the 403 of CONTRACT part 6 when `principal` may not read the record. `named` is how the
+ * request named it (`ID 6`, `slug "summer-gala"`): a record found by its slug is refused without
+ * giving away its ID.
  */
 export function assertReadable(kind: RecordKind, principal: Principal, record: Ownership, named: string): void {
   const code = readDenial(kind, principal, record);

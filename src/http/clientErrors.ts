@@ -2,22 +2,27 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream';
 import type { Language } from '../../config';
+import { CalendarError } from '../errors';
 
 interface ParserError extends Error {
   code?: string;
 }
 
 /** Requests Node's HTTP parser refuses before the app sees them (request line or headers). */
-function statusOf(err: ParserError): [number, string, string] {
+function errorOf(err: ParserError): CalendarError {
   if (err.code === 'HPE_HEADER_OVERFLOW')
-    return [431, 'rest_headers_too_large', 'The request line or headers are too large.'];
+    return new CalendarError(431, 'rest_headers_too_large', 'The request line or headers are too large.');
   // A method HTTP does not define (`FOO /`): the parser stops at it, before any route is known,
   // so there is no `Allow` to give with a 405; RFC 9110 answers 501.
   if (err.code === 'HPE_INVALID_METHOD')
-    return [501, 'rest_method_not_implemented', 'The request method is not one this server implements.'];
+    return new CalendarError(
+      501,
+      'rest_method_not_implemented',
+      'The request method is not one this server implements.',
+    );
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT')
-    return [408, 'rest_request_timeout', 'The request was not received in time.'];
-  return [400, 'rest_bad_request', 'The request could not be parsed as HTTP.'];
+    return new CalendarError(408, 'rest_request_timeout', 'The request was not received in time.');
+  return new CalendarError(400, 'rest_bad_request', 'The request could not be parsed as HTTP.');
 }
 
 /** The response Node is writing on `socket` for an earlier (pipelined) request, if any. */
@@ -49,17 +54,16 @@ export function clientErrorHandler(defaultLanguage: Language): (err: ParserError
       socket.destroy();
       return;
     }
-    const [status, code, message] = statusOf(err);
-    whenResponsesDone(socket, () => endWithError(socket, [status, code, message], defaultLanguage));
+    whenResponsesDone(socket, () => endWithError(socket, errorOf(err), defaultLanguage));
   };
 }
 
 /** Writes an error envelope straight to `socket` (no request object to answer through) and closes it. */
-function endWithError(socket: Socket, [status, code, message]: [number, string, string], language: Language): void {
+function endWithError(socket: Socket, err: CalendarError, language: Language): void {
   if (!socket.writable) return void socket.destroy();
-  const body = JSON.stringify({ code, message, data: { status } });
+  const body = JSON.stringify(err.envelope());
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Language: ${language}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
@@ -69,7 +73,7 @@ export function connectHandler(defaultLanguage: Language): (req: unknown, socket
   return (_req, socket) =>
     endWithError(
       socket,
-      [501, 'rest_method_not_implemented', 'CONNECT is not implemented: this server is no proxy.'],
+      new CalendarError(501, 'rest_method_not_implemented', 'CONNECT is not implemented: this server is no proxy.'),
       defaultLanguage,
     );
 }

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { isSearchUnreachable } from '../search/client';
 import {
   CalendarError,
   DependencyUnavailableError,
@@ -18,7 +19,6 @@ const STORAGE_ERRORS = new Set([
   'MongoNotConnectedError',
   'MongoPoolClearedError',
 ]);
-const SEARCH_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError', 'RequestAbortedError']);
 /**
  * Bare socket errors: the MongoDB driver (6.x) lets some escape unwrapped when the server goes
  * away in the middle of a write (EPIPE from Connection.writeCommand). The Elasticsearch client
@@ -83,7 +83,7 @@ export function toCalendarError(err: unknown): CalendarError {
   if (err instanceof Error) {
     const name = err.constructor?.name ?? err.name;
     if (isStorageUnavailable(err, name)) return new DependencyUnavailableError('storage', err);
-    if (SEARCH_ERRORS.has(name) || SEARCH_ERRORS.has(err.name)) return new DependencyUnavailableError('search', err);
+    if (isSearchUnreachable(err)) return new DependencyUnavailableError('search', err);
     const framework = fromFramework(err as HttpError & Error);
     if (framework) return framework;
   }
@@ -104,7 +104,7 @@ export function errorBoundary(defaultLanguage: Language): Middleware<AppState> {
       if (!ctx.response.get('Content-Language'))
         ctx.set('Content-Language', pathLanguageOf(ctx.path) ?? defaultLanguage);
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
-      ctx.body = { code: err.code, message: err.message, data: { ...err.data, status: err.status } };
+      ctx.body = err.envelope();
     }
   };
 }

@@ -151,6 +151,16 @@ export const sluggable = (schema: BaseJoi.StringSchema): BaseJoi.StringSchema =>
 /** A positive integer ID. */
 export const id = () => Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER);
 
+/** An ID, or 0 for none (a parent, an author, a venue to clear). */
+export const idOrZero = (): ClearableNumber =>
+  Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER) as ClearableNumber;
+
+/** Items a list parameter takes at most: filters' IDs and slugs, an event's links. */
+export const MAX_LIST_ITEMS = 100;
+
+/** The text of a full-text search (typo-tolerant in its first words, see search/fullText.ts). */
+export const searchText = () => text(500);
+
 /**
  * A list filter: also reads a JSON array written in the query string (`include=[2,3]`). Only
  * filters do: in a write, `tags=[2024]` is the name of a tag.
@@ -158,7 +168,7 @@ export const id = () => Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGE
 export const filterList = (): BaseJoi.ArraySchema =>
   Joi.list().$_setFlag('jsonText', true) as unknown as BaseJoi.ArraySchema;
 
-export const idList = () => filterList().items(id()).max(100);
+export const idList = () => filterList().items(id()).max(MAX_LIST_ITEMS);
 
 /** Text fields: bounded, no control characters except newline and tab. */
 export const text = (max = 1000) =>

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { isDuplicateKey } from '../storage/mongo';
 import { reindexTargets, TARGET_HEARTBEAT_MS, TARGET_STALE_MS, type ReindexTarget } from '../search/reindexTargets';
 import { OpsError } from './opsError';
 
@@ -32,7 +33,7 @@ export class RebuildRegistration {
     try {
       await reindexTargets(db).insertMany(full);
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKey(err)) throw err;
       await reindexTargets(db).deleteMany({ runId: { $in: full.map((t) => t.runId) } });
       throw new OpsError(
         `another reindex registered ${full.map((t) => t.alias).join(', ')} meanwhile: wait for it to finish`,

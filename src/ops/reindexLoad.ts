@@ -3,7 +3,7 @@ import type { Services } from '../services';
 import { withRunMemo } from '../search/batchCache';
 import { prepareGroup } from '../search/batchDocuments';
 import { storeOf } from '../storage/stores';
-import { BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
+import { syncBulkIndexer, type BulkIndexer, type BulkOperation } from '../search/bulkIndexer';
 import type { Language } from '../../config';
 import { documentCount, label } from './indexAdmin';
 import { OpsError, UnreachableError } from './opsError';
@@ -44,16 +44,10 @@ interface BatchResult {
  * mapper), then the same BulkIndexer, at the same external versions.
  */
 export async function loadRecords(services: Services, client: Client, options: LoadOptions): Promise<LoadResult> {
-  const { sync } = services.config;
   // Once Elasticsearch is found gone, the requests still in flight are not waited for.
   const gone = new AbortController();
-  const indexer = new BulkIndexer(client, {
-    flushBytes: sync.flushBytes,
-    flushMs: sync.flushMs,
-    concurrency: sync.concurrency,
-    log: services.log,
-    signal: options.signal ? AbortSignal.any([options.signal, gone.signal]) : gone.signal,
-  });
+  const signal = options.signal ? AbortSignal.any([options.signal, gone.signal]) : gone.signal;
+  const indexer = syncBulkIndexer(client, services.config, services.log, signal);
   const result: LoadResult = { records: 0, errors: 0, samples: [] };
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;

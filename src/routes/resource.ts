@@ -7,23 +7,18 @@ import { Joi as J, language } from '../http/params';
 import type { Method, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services';
 import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
-import { inLanguage } from '../storage/storedRecord';
-import type { Status } from '../storage/stores';
-import { waitForIndex } from '../search/waitForIndex';
+import { waitForIndex } from '../http/waitForIndex';
 import { viewOf } from './views';
 import { withArticle } from '../domain/words';
 import { assertKnownAuthor } from './posts/postContent';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 import { parentProblem } from './parentProblem';
 import type { ResourceDefinition } from './resourceDefinition';
+import { siblingStores } from '../storage/stores';
 
 type Input = Record<string, unknown>;
 
 const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH'];
-
-function statusOf(doc: BaseDoc): Status {
-  return ((doc as BaseDoc & { status?: Status }).status ?? 'publish') as Status;
-}
 
 /** The generic CRUD routes of one resource: by ID, and by slug for posts (interface.md part 4). */
 export function resourceRoutes<D extends BaseDoc>(services: Services, def: ResourceDefinition<D>): RouteSpec[] {
@@ -47,7 +42,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
 
   /** The kind sharing this kind's ID counter that holds record `id`, if any (a wrong-kind ID). */
   async function otherKindOf(id: number): Promise<RecordKind | undefined> {
-    for (const sibling of def.siblings(services)) if (await sibling.exists(id)) return sibling.kind;
+    for (const sibling of siblingStores(services.stores, def.kind)) if (await sibling.exists(id)) return sibling.kind;
     return undefined;
   }
 
@@ -169,7 +164,7 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;
     }
-    const status = statusOf(inLanguage(record, lang(ctx)));
+    const { status } = recordOwnership(record);
     if (status === 'trash') throw new GoneError(def.kind, record.id);
     const trashed = await store.update(record, record.originalLang, {
       status: 'trash',

@@ -13,8 +13,6 @@ export interface ResourceDefinition<D extends BaseDoc> {
   /** Also the name summaries use ("an event"); the paths use its plural. */
   kind: RecordKind;
   store(services: Services): RecordStore<D>;
-  /** Stores sharing this kind's ID counter, to tell a wrong-kind ID (400) from a missing one (404). */
-  siblings(services: Services): RecordStore<BaseDoc>[];
   /** Write fields (all optional; `required` is applied on create via `requiredOnCreate`). */
   writeSchema: Joi.ObjectSchema;
   requiredOnCreate: string[];

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, estypes } from '@elastic/elasticsearch';
+import { isSearchTransportError } from './client';
 import type { Logger } from '../log';
+import type { Config } from '../../config';
 
 /** One write to the index. `version` is the external version: an older one never wins. */
 export type BulkOperation =
@@ -40,7 +42,6 @@ interface Queued {
 
 /** All a response item is read for: ES answers without the rest (ids, shards, sequence numbers). */
 const ITEM_FIELDS = ['items.*.status', 'items.*.error'];
-const RETRYABLE_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
 
 function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
@@ -156,12 +157,12 @@ export class BulkIndexer {
       } catch (err) {
         const e = err as Error & { meta?: { statusCode?: number } };
         const status = e.meta?.statusCode ?? 0;
-        if (this.options.signal?.aborted || (!RETRYABLE_ERRORS.has(e.name) && !isRetryableStatus(status))) {
+        if (this.options.signal?.aborted || (!isSearchTransportError(e) && !isRetryableStatus(status))) {
           for (const queued of pending) queued.settle({ ok: false, status, error: e.message });
           return;
         }
         failure = e.message;
-        unreachable = RETRYABLE_ERRORS.has(e.name);
+        unreachable = isSearchTransportError(e);
         retry.push(...pending);
       }
       if (retry.length > 0 && attempt >= this.maxRetries) {
@@ -182,4 +183,10 @@ export class BulkIndexer {
       pending = retry;
     }
   }
+}
+
+/** The indexer of live sync and of reindex alike: flush sizes and concurrency from the sync settings. */
+export function syncBulkIndexer(client: Client, config: Config, log: Logger, signal: AbortSignal): BulkIndexer {
+  const { flushBytes, flushMs, concurrency } = config.sync;
+  return new BulkIndexer(client, { flushBytes, flushMs, concurrency, log, signal });
 }

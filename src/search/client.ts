@@ -6,6 +6,18 @@ export interface SearchClientOptions {
   timeoutMs: number;
 }
 
+/** The client's transport failures: Elasticsearch did not answer (a refused or lost connection, a timeout). */
+const TRANSPORT_ERRORS = new Set(['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError']);
+
+export function isSearchTransportError(err: unknown): boolean {
+  return TRANSPORT_ERRORS.has((err as { name?: string })?.name ?? '');
+}
+
+/** A transport failure, or a request given up at its deadline (giveUpAfter): no answer either way. */
+export function isSearchUnreachable(err: unknown): boolean {
+  return isSearchTransportError(err) || (err as { name?: string })?.name === 'RequestAbortedError';
+}
+
 /** An Elasticsearch client that fails fast (lists answer 503 within the timeout, never hang). */
 export function createSearchClient(options: SearchClientOptions): Client {
   return new Client({

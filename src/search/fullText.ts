@@ -2,14 +2,6 @@ import type { estypes } from '@elastic/elasticsearch';
 import { PLAIN_SUBFIELD } from './mappings';
 
 /**
- * Typo-tolerant full text over `all_text` (every searchable field, copied there with the index
- * language's analyser): every word must match, by its stem (`soirées` finds `soirée`; a stop word
- * matches anything) or as written within an edit distance that grows with its length, or the
- * words prefix the name field. Typos are matched on the words as written, never on stems: those
- * are short, so one edit reaches unrelated words. `boosts` only rank. The user's text is matched
- * as text: no query syntax is interpreted.
- */
-/**
  * Typos are looked for in the first words of a search only, and in words no longer than a long
  * German compound: Elasticsearch builds an automaton per fuzzy word, whose cost grows with the
  * word (a 500-letter word took 100 ms of its CPU, against 2 ms matched as written).
@@ -19,6 +11,14 @@ const MAX_FUZZY_WORD_CHARS = 30;
 
 const fuzzyFits = (word: string) => [...word].length <= MAX_FUZZY_WORD_CHARS;
 
+/**
+ * Typo-tolerant full text over `all_text` (every searchable field, copied there with the index
+ * language's analyser): every word must match, by its stem (`soirées` finds `soirée`; a stop word
+ * matches anything) or as written within an edit distance that grows with its length, or the
+ * words prefix the name field. Typos are matched on the words as written, never on stems: those
+ * are short, so one edit reaches unrelated words. `boosts` only rank. The user's text is matched
+ * as text: no query syntax is interpreted.
+ */
 export function fullTextQuery(
   search: string,
   nameField: string,

@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { BadRequestError, DependencyUnavailableError } from '../errors';
 import type { Services } from '../services';
-import { giveUpAfter } from './client';
+import { giveUpAfter, isSearchUnreachable } from './client';
 
 export const DEFAULT_PER_PAGE = 6;
 export const MAX_PER_PAGE = 50;
@@ -41,8 +41,7 @@ function requestTimeoutOf(services: Services): number {
 
 function isUnavailable(err: unknown): boolean {
   const e = err as { name?: string; meta?: { statusCode?: number; body?: { error?: { type?: string } } } };
-  if (['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError', 'RequestAbortedError'].includes(e.name ?? ''))
-    return true;
+  if (isSearchUnreachable(err)) return true;
   const status = e.meta?.statusCode ?? 0;
   return status === 429 || status >= 500 || e.meta?.body?.error?.type === 'index_not_found_exception';
 }

@@ -5,7 +5,7 @@ import type { SyncReporter } from '../metrics/syncReporter';
 import type { Services } from '../services';
 import type { ClaimedEntry } from '../storage/syncQueue';
 import { prepareGroup, type PreparedGroup } from './batchDocuments';
-import { BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
+import { syncBulkIndexer, type BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from './client';
 import { ensureSearchIndexes } from './ensureIndexes';
 import { activeReindexTargets, withReindexTargets } from './reindexTargets';
@@ -78,14 +78,7 @@ export class SyncWorker {
   }
 
   private newIndexer(): BulkIndexer {
-    const { sync } = this.services.config;
-    return new BulkIndexer(this.client, {
-      flushBytes: sync.flushBytes,
-      flushMs: sync.flushMs,
-      concurrency: sync.concurrency,
-      log: this.services.log,
-      signal: this.aborter.signal,
-    });
+    return syncBulkIndexer(this.client, this.services.config, this.services.log, this.aborter.signal);
   }
 
   start(): this {

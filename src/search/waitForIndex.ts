@@ -1,7 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AppContext } from '../http/types';
 import type { Services } from '../services';
-import { syncKey } from '../storage/syncQueue';
 import type { RecordKind } from '../domain/kinds';
 
 export const WAIT_FOR_INDEX_TIMEOUT_MS = 5_000;
@@ -15,13 +13,6 @@ const DEPENDENT_KINDS: Record<RecordKind, RecordKind[]> = {
   category: ['event'],
   tag: ['event'],
 };
-
-export function prefersWaitForIndex(ctx: AppContext): boolean {
-  return ctx
-    .get('Prefer')
-    .split(',')
-    .some((preference) => preference.split(';')[0]?.trim().toLowerCase() === 'wait-for-index');
-}
 
 async function until(deadline: number, done: () => Promise<boolean>): Promise<boolean> {
   while (!(await done())) {
@@ -43,37 +34,18 @@ export async function waitUntilSearchable(
   timeoutMs = WAIT_FOR_INDEX_TIMEOUT_MS,
 ): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  const { entries } = services.sync;
-  const target = (await entries.findOne({ _id: syncKey(kind, id) }))?.version ?? 0;
-  const indexed = await until(deadline, async () => (await services.sync.indexedVersion(kind, id)) >= target);
+  const { version: target } = await services.sync.versionsOf(kind, id);
+  const indexed = await until(
+    deadline,
+    async () => (await services.sync.versionsOf(kind, id)).indexedVersion >= target,
+  );
   if (!indexed) return false;
   const markedBefore = new Date();
   const dependentsIndexed = await until(
     deadline,
-    async () =>
-      (await entries.countDocuments(
-        { pending: true, kind: { $in: DEPENDENT_KINDS[kind] }, dirtyAt: { $lte: markedBefore } },
-        { limit: 1 },
-      )) === 0,
+    async () => !(await services.sync.waitingSince(DEPENDENT_KINDS[kind], markedBefore)),
   );
   if (!dependentsIndexed) return false;
   await services.search.indices.refresh({ index: `${services.config.elasticsearch.indexPrefix}-*` });
   return true;
-}
-
-/**
- * For a write handler, after the write: with `Prefer: wait-for-index` (CONTRACT part 8) answers
- * only once the change is searchable and sets `Preference-Applied: wait-for-index`; after 5 s it
- * lets the response go without that header. Without the preference it returns at once.
- */
-export async function waitForIndex(ctx: AppContext, services: Services, kind: RecordKind, id: number): Promise<void> {
-  if (!prefersWaitForIndex(ctx)) return;
-  const applied = await waitUntilSearchable(services, kind, id).catch((err: unknown) => {
-    ctx.state.log?.warn({ err, kind, id }, 'wait-for-index failed');
-    return false;
-  });
-  if (applied) {
-    ctx.set('Preference-Applied', 'wait-for-index');
-    ctx.vary('Prefer');
-  }
 }

@@ -61,6 +61,11 @@ export class RecordStore<D extends BaseDoc> {
     return this.options.kind;
   }
 
+  /** The ID counter the store's kind shares with others (posts, terms). */
+  get counter(): CounterName {
+    return this.options.counter;
+  }
+
   /** The store's indexes, and `more` on the same collection (one listing for all). */
   async ensureIndexes(more: WantedIndex[] = []): Promise<void> {
     await ensureIndexes(

@@ -89,6 +89,14 @@ export function storeOf(stores: Stores, kind: RecordKind): RecordStore<any> {
   return stores[PLURAL[kind]];
 }
 
+/** The stores of the other kinds drawing IDs from `kind`'s counter: an ID of theirs is no ID of `kind`'s. */
+export function siblingStores(stores: Stores, kind: RecordKind): RecordStore<BaseDoc>[] {
+  const own = storeOf(stores, kind);
+  return (Object.values(stores) as RecordStore<BaseDoc>[]).filter(
+    (store) => store !== own && store.counter === own.counter,
+  );
+}
+
 const POST_TRANSLATABLE = ['description', 'excerpt'] as const;
 
 export function createStores(db: Db, sync: SyncQueue): Stores {

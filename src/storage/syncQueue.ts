@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
 import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
-import { ensureIndexes } from './mongo';
+import { ensureIndexes, isDuplicateKey } from './mongo';
 import type { RecordKind } from '../domain/kinds';
 
 /**
@@ -219,9 +219,16 @@ export class SyncQueue extends EventEmitter {
     return this.pendingMemo.answer;
   }
 
-  async indexedVersion(kind: RecordKind, id: number): Promise<number> {
+  /** A record's sync version and the version its index documents have (0 and 0 without an entry). */
+  async versionsOf(kind: RecordKind, id: number): Promise<{ version: number; indexedVersion: number }> {
     const entry = await this.entries.findOne({ _id: syncKey(kind, id) });
-    return entry?.indexedVersion ?? 0;
+    return { version: entry?.version ?? 0, indexedVersion: entry?.indexedVersion ?? 0 };
+  }
+
+  /** Whether a record of `kinds` marked dirty at or before `before` still waits for the worker. */
+  async waitingSince(kinds: RecordKind[], before: Date): Promise<boolean> {
+    const filter = { pending: true, kind: { $in: kinds }, dirtyAt: { $lte: before } };
+    return (await this.entries.countDocuments(filter, { limit: 1 })) > 0;
   }
 
   // --- Bulk loads and ops scripts (src/ops): reindex, verify/repair, demo data -----------------
@@ -257,7 +264,7 @@ export class SyncQueue extends EventEmitter {
         { ordered: false },
       );
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKey(err)) throw err;
       await this.entries.bulkWrite(
         ids.map((id) => ({
           updateOne: {

@@ -1,6 +1,8 @@
 import type { Filter } from 'mongodb';
 import type { Language } from '../../config';
-import { escapeRegex } from './mongo';
+import { ConflictError } from '../errors';
+import { escapeRegex, isDuplicateKey } from './mongo';
+import { inLanguage } from './storedRecord';
 import type { RecordStore } from './recordStore';
 import type { EventDoc, TermDoc } from './stores';
 
@@ -96,4 +98,33 @@ export async function findTermIdByName(
       .limit(1)
       .next());
   return hit ? hit.id : null;
+}
+
+/** Slug suffixes tried when the name's own slug belongs to a differently named term. */
+const MAX_SLUG_CANDIDATES = 20;
+
+/**
+ * Creates the term `name` in `lang` (description null, parent 0) with the slug `base`, or
+ * `base-2`, `base-3`… when a differently named term holds it; returns its ID. Concurrent
+ * creators of one name walk the same slugs in the same order, so all stop at the same term: the
+ * one that inserted it, the others finding it by name on the slug the unique index refused.
+ */
+export async function createTermByName(
+  terms: RecordStore<TermDoc>,
+  name: string,
+  base: string,
+  lang: Language,
+): Promise<number> {
+  for (let n = 1; n <= MAX_SLUG_CANDIDATES; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    try {
+      const created = await terms.create(lang, { name, description: null, parent: 0, slug }, { exactSlug: true });
+      return created.id;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const holder = await terms.getBySlug(slug, lang);
+    if (holder && inLanguage(holder, lang).name.toLowerCase() === name.toLowerCase()) return holder.id;
+  }
+  throw new ConflictError(`Other terms hold the slug "${base}" and its variants: name the term differently.`);
 }

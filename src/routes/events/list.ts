@@ -1,4 +1,5 @@
-import { filterList, Joi, idList, language, text } from '../../http/params';
+import { filterList, idList, idOrZero, Joi, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
+import { TERM_SLUG_MAX } from '../terms/schema';
 import type { RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
 import { pagingParams } from '../../http/listPage';
@@ -10,8 +11,8 @@ const date = (meaning: string) => Joi.dateInput().description(meaning);
 /** Category and tag filters take IDs or slugs. */
 const termRefs = (kind: string) =>
   filterList()
-    .items(Joi.alternatives().try(Joi.number().integer().min(1), Joi.string().trim().min(1).max(200)))
-    .max(100)
+    .items(Joi.alternatives().try(Joi.number().integer().min(1), Joi.string().trim().min(1).max(TERM_SLUG_MAX)))
+    .max(MAX_LIST_ITEMS)
     .description(
       `Events in any of these ${kind} (IDs or slugs${kind === 'categories' ? ', each with its descendants' : ''}); an unknown one is a 400`,
     );
@@ -33,7 +34,7 @@ export const eventListSchema = Joi.object({
     .description(
       'Apply dates at the exact times given (set without a value: on); by default each date stands for its whole day',
     ),
-  search: text(500).description(
+  search: searchText().description(
     'Full-text search (typo-tolerant, in the request language) over title, description, excerpt, venue, organizers, categories and tags',
   ),
   categories: termRefs('categories'),
@@ -59,11 +60,7 @@ export const eventListSchema = Joi.object({
     .default('mi')
     .description("Unit of geoloc_radius and of each result's distance"),
   include: idList().description('Only these event IDs; date filters are then ignored'),
-  post_parent: Joi.number()
-    .integer()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    .description('Events whose parent is this event (0: events without a parent)'),
+  post_parent: idOrZero().description('Events whose parent is this event (0: events without a parent)'),
   ticketed: Joi.flag().description('Only events with (true) or without (false) tickets'),
   orderby: Joi.string()
     .lowercase()

@@ -7,8 +7,7 @@ import { isProtectedFor, visibleEmbeds } from '../../auth/visibility';
 import { checkEach, ForbiddenError } from '../../errors';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
-import { type RecordStore } from '../../storage/recordStore';
-import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
+import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
 import { resourceRoutes } from '../resource';
@@ -127,7 +126,6 @@ async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredReco
 export const eventDefinition: ResourceDefinition<EventDoc> = {
   kind: 'event',
   store: (services) => services.stores.events,
-  siblings: (services) => [services.stores.venues, services.stores.organizers] as unknown as RecordStore<BaseDoc>[],
   writeSchema: eventWriteSchema,
   requiredOnCreate: EVENT_REQUIRED_ON_CREATE,
   readSchema: eventReadSchema,

@@ -1,11 +1,10 @@
 import { canonicalTimeZone } from '../../domain/dates';
-import { Joi, id, text } from '../../http/params';
+import { Joi, id, idOrZero, MAX_LIST_ITEMS, text } from '../../http/params';
 import { organizerWriteSchema } from '../organizers/schema';
 import { nameText, optionalFlag, optionalUrl, postWriteKeys } from '../posts/postContent';
 import { termName } from '../terms/schema';
 import { venueWriteSchema } from '../venues/schema';
 
-const MAX_LINKS = 100;
 /** Records one write may create inline: each is a whole create (indexed, slugged). */
 const MAX_INLINE_LINKS = 10;
 
@@ -13,7 +12,7 @@ const MAX_INLINE_LINKS = 10;
 const linkList = (inline: ReturnType<typeof venueWriteSchema.fork>, kind: string) =>
   Joi.list()
     .items(Joi.alternatives().try(id(), inline))
-    .max(MAX_LINKS)
+    .max(MAX_LIST_ITEMS)
     .custom((links: unknown[], helpers) =>
       links.filter((link) => typeof link === 'object').length > MAX_INLINE_LINKS
         ? helpers.message({
@@ -40,7 +39,7 @@ const termRefs = (taxonomy: string) =>
   Joi.list()
     .single()
     .items(Joi.alternatives().try(id(), termName()))
-    .max(MAX_LINKS)
+    .max(MAX_LIST_ITEMS)
     .allow(null)
     .description(
       `Event ${taxonomy}: IDs, slugs or names (JSON array, a[]= repeats or a comma list); digits alone are an ID (a term named "2027" is linked by its ID); an unknown ID is rejected, an unknown name creates the term in the request language; [] or null clears them`,
@@ -91,26 +90,19 @@ export const eventWriteSchema = Joi.object({
   categories: termRefs('categories'),
   tags: termRefs('tags'),
   venue: Joi.alternatives()
-    .try(Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER), linkList(inlineVenue, 'venue'), inlineVenue)
+    .try(idOrZero(), linkList(inlineVenue, 'venue'), inlineVenue)
     .allow(null, '')
     .description(
-      'Venue: an ID, an array of IDs, or an object with at least `venue` (the name; created and linked; at most 10 per write); 0, [] or null clears it',
+      `Venue: an ID, an array of IDs, or an object with at least \`venue\` (the name; created and linked; at most ${MAX_INLINE_LINKS} per write); 0, [] or null clears it`,
     ),
   organizer: Joi.alternatives()
-    .try(
-      Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER),
-      linkList(inlineOrganizer, 'organizer'),
-      inlineOrganizer,
-    )
+    .try(idOrZero(), linkList(inlineOrganizer, 'organizer'), inlineOrganizer)
     .allow(null, '')
     .description(
-      'Organizers: an ID, or an array of IDs and/or objects with at least `organizer` (the name; created and linked; at most 10 per write); 0, [] or null clears them',
+      `Organizers: an ID, or an array of IDs and/or objects with at least \`organizer\` (the name; created and linked; at most ${MAX_INLINE_LINKS} per write); 0, [] or null clears them`,
     ),
-  post_parent: Joi.number()
+  post_parent: idOrZero()
     .clearable()
-    .integer()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
     .description('Parent event ID (ours); 0, null or "" for none; must be an existing event other than this one'),
   password: text(255)
     .allow(null)

@@ -1,7 +1,6 @@
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
-import type { RecordStore } from '../../storage/recordStore';
-import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
+import type { StoredRecord } from '../../storage/storedRecord';
 import type { OrganizerDoc, PostDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
 import { resourceRoutes } from '../resource';
@@ -25,7 +24,6 @@ function toOrganizerContent(
 export const organizerDefinition: ResourceDefinition<OrganizerDoc> = {
   kind: 'organizer',
   store: (services) => services.stores.organizers,
-  siblings: (services) => [services.stores.events, services.stores.venues] as unknown as RecordStore<BaseDoc>[],
   writeSchema: organizerWriteSchema,
   requiredOnCreate: ORGANIZER_REQUIRED_ON_CREATE,
   posts: true,

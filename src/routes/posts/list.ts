@@ -1,7 +1,7 @@
 import { PLURAL } from '../../domain/kinds';
 import type { RouteSpec } from '../../http/types';
 import { pagingParams } from '../../http/listPage';
-import { filterList, Joi, id, language, text } from '../../http/params';
+import { filterList, Joi, id, language, searchText } from '../../http/params';
 import { listPosts, type PostListInput } from '../../search/postList';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
@@ -11,7 +11,7 @@ import { listRoute } from '../listRoute';
 function postListSchema(label: string) {
   return Joi.object({
     ...pagingParams(),
-    search: text(500).description(
+    search: searchText().description(
       `Full-text search (typo-tolerant, in the request language) over the ${label}'s name, description and details`,
     ),
     event: id().description(`Only the ${label}s of this event (a non-event ID is a 400)`),

@@ -30,7 +30,7 @@ import type { Language } from '../../../config';
 import { parseDateInput } from '../../domain/dates';
 import { safeRichText } from '../../domain/html';
 import { ValidationError } from '../../errors';
-import { Joi, sluggable, text, url } from '../../http/params';
+import { idOrZero, Joi, sluggable, text, url } from '../../http/params';
 import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
 import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
@@ -80,11 +80,8 @@ export const optionalEmail = (what: string) =>
 /** Write keys every post kind accepts (interface.md 2.1-2.3). */
 export function postWriteKeys(label: string) {
   return {
-    author: Joi.number()
+    author: idOrZero()
       .clearable()
-      .integer()
-      .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
       .description(`Author: the user ID of an API key holder; defaults to the caller; null or "" clears it (0)`),
     date: Joi.dateInput().description(
       'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS, ISO 8601, unix seconds or now/today/+N days); defaults to now',

@@ -1,7 +1,8 @@
 import { PLURAL, type TermKind } from '../../domain/kinds';
 import { pagingParams } from '../../http/listPage';
 import type { RouteSpec } from '../../http/types';
-import { filterList, Joi, id, idList, language, text } from '../../http/params';
+import { filterList, Joi, id, idList, idOrZero, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
+import { TERM_SLUG_MAX } from './schema';
 import { listTerms, type TermListInput } from '../../search/termList';
 import type { Services } from '../../services';
 import { listRoute } from '../listRoute';
@@ -11,7 +12,7 @@ function termListSchema(kind: TermKind) {
   const label = PLURAL[kind];
   return Joi.object({
     ...pagingParams(),
-    search: text(500).description(`Only ${label} whose name matches (typo-tolerant)`),
+    search: searchText().description(`Only ${label} whose name matches (typo-tolerant)`),
     exclude: idList().description(`${label} IDs to leave out`),
     include: idList().description(`Only these ${label} IDs (each must exist)`),
     order: Joi.string().lowercase().valid('asc', 'desc').default('asc').description('Sort direction'),
@@ -25,19 +26,15 @@ function termListSchema(kind: TermKind) {
       .description(`Hide ${label} used by no published event (with post/event too: send false for a draft's ${label})`),
     ...(kind === 'category'
       ? {
-          parent: Joi.number()
-            .integer()
-            .min(0)
-            .max(Number.MAX_SAFE_INTEGER)
-            .description('Only children of this category (0: top level); it must exist'),
+          parent: idOrZero().description('Only children of this category (0: top level); it must exist'),
         }
       : {}),
     post: id().description(`Only the ${label} of this event`),
     event: id().description(`Only the ${label} of this event (wins over post)`),
     slug: filterList()
-      .items(Joi.string().trim().min(1).max(200))
+      .items(Joi.string().trim().min(1).max(TERM_SLUG_MAX))
       .min(1)
-      .max(100)
+      .max(MAX_LIST_ITEMS)
       .description(`Only ${label} with this slug (or these slugs)`),
     i18n_language: language(),
   });

@@ -20,19 +20,14 @@ import type { Language } from '../../../config';
 import { slugify } from '../../domain/slug';
 import { ForbiddenError, ValidationError } from '../../errors';
 import type { Services } from '../../services';
-import { isDuplicateKey } from '../../storage/mongo';
 import { type RecordStore } from '../../storage/recordStore';
-import { inLanguage } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
-import { findTermIdByName } from '../../storage/termQueries';
+import { createTermByName, findTermIdByName } from '../../storage/termQueries';
 import { termName } from './schema';
 import { requireTermIds } from '../../search/references';
 import { PLURAL, type TermKind } from '../../domain/kinds';
 
 export type TermRef = number | string;
-
-/** Slug suffixes tried when the name's own slug belongs to a differently named term. */
-const MAX_SLUG_CANDIDATES = 20;
 
 function isIdRef(ref: TermRef): boolean {
   return typeof ref === 'number' || /^\d+$/.test(ref.trim());
@@ -68,7 +63,10 @@ export async function planTermLinks(
       for (const ref of planned) {
         let id = typeof ref === 'number' ? ref : created.get(ref);
         if (id === undefined)
-          created.set(ref as string, (id = await createByName(store, taxonomy, ref as string, lang)));
+          created.set(
+            ref as string,
+            (id = await createTermByName(store, ref as string, baseSlugOf(taxonomy, ref as string), lang)),
+          );
         if (!ids.includes(id)) ids.push(id);
       }
       return ids;
@@ -115,26 +113,4 @@ async function existingOrNew(
 /** Names with no Latin letters or digits slugify to nothing: derive a stable slug instead. */
 function baseSlugOf(taxonomy: TermKind, name: string): string {
   return slugify(name) || `${taxonomy}-${createHash('sha1').update(name.toLowerCase()).digest('hex').slice(0, 10)}`;
-}
-
-async function createByName(
-  store: RecordStore<TermDoc>,
-  taxonomy: TermKind,
-  name: string,
-  lang: Language,
-): Promise<number> {
-  const base = baseSlugOf(taxonomy, name);
-  for (let n = 1; n <= MAX_SLUG_CANDIDATES; n++) {
-    const slug = n === 1 ? base : `${base}-${n}`;
-    try {
-      const created = await store.create(lang, { name, description: null, parent: 0, slug }, { exactSlug: true });
-      return created.id;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    // Every creator walks the same slugs in the same order, so they all stop at the same term.
-    const holder = await store.getBySlug(slug, lang);
-    if (holder && inLanguage(holder, lang).name.toLowerCase() === name.toLowerCase()) return holder.id;
-  }
-  throw new Error(`could not create the ${taxonomy} ${JSON.stringify(name)}: no free slug`);
 }

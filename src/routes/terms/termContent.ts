@@ -1,11 +1,10 @@
 import { safeRichText } from '../../domain/html';
 import type { Language } from '../../../config';
-import { type RecordStore } from '../../storage/recordStore';
-import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
+import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
 import { ready, type ResourceDefinition } from '../resourceDefinition';
 import { TERM_DESCRIPTION_MAX, termWriteSchema } from './schema';
-import { OTHER_TERM_KIND, PLURAL, type TermKind } from '../../domain/kinds';
+import { PLURAL, type TermKind } from '../../domain/kinds';
 
 type Input = Record<string, unknown>;
 
@@ -45,7 +44,6 @@ export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
   return {
     kind,
     store: (services) => services.stores[plural],
-    siblings: (services) => [services.stores[PLURAL[OTHER_TERM_KIND[kind]]] as unknown as RecordStore<BaseDoc>],
     writeSchema: termWriteSchema(kind),
     requiredOnCreate: ['name'],
     posts: false,

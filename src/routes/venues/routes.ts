@@ -1,8 +1,7 @@
 import { ValidationError } from '../../errors';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services';
-import type { RecordStore } from '../../storage/recordStore';
-import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
+import type { StoredRecord } from '../../storage/storedRecord';
 import { inLanguage } from '../../storage/storedRecord';
 import type { PostDoc, VenueDoc } from '../../storage/stores';
 import { clearable, postContent, postContext } from '../posts/postContent';
@@ -39,7 +38,6 @@ function toVenueContent(
 export const venueDefinition: ResourceDefinition<VenueDoc> = {
   kind: 'venue',
   store: (services) => services.stores.venues,
-  siblings: (services) => [services.stores.events, services.stores.organizers] as unknown as RecordStore<BaseDoc>[],
   writeSchema: venueWriteSchema,
   requiredOnCreate: VENUE_REQUIRED_ON_CREATE,
   posts: true,
