@@ -38,7 +38,9 @@ const TAG_START = /<[a-zA-Z/!?]/g;
  * tags, is a 400 naming `param`.
  */
 export function safeRichText(param: string, html: string, max: number): string {
-  const tagCount = html.match(TAG_START)?.length ?? 0;
+  let tagCount = 0;
+  TAG_START.lastIndex = 0;
+  while (TAG_START.exec(html)) tagCount++;
   if (tagCount > MAX_TAGS)
     throw new ValidationError({ [param]: `${param} holds ${tagCount} HTML tags: at most ${MAX_TAGS}` });
   const safe = sanitizeRichText(html);

@@ -10,6 +10,7 @@ import { createBackgroundSearchClient } from './client';
 import { ensureSearchIndexes } from './ensureIndexes';
 import { activeReindexTargets, withReindexTargets } from './reindexTargets';
 import { RetryBackoff, retryDelayMs } from './retryBackoff';
+import { withTimeout } from '../metrics/probe';
 import type { RecordKind } from '../domain/kinds';
 
 export interface SyncWorkerOptions {
@@ -114,10 +115,12 @@ export class SyncWorker {
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.requestWake();
     const loop = this.loop;
-    let grace: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), graceMs)));
-    const finished = await Promise.race([loop?.then(() => true), graceOver]);
-    clearTimeout(grace);
+    const finished =
+      !loop ||
+      (await withTimeout(loop, graceMs).then(
+        () => true,
+        () => false,
+      ));
     if (!finished) {
       this.services.log.warn({ graceMs }, 'sync: Elasticsearch did not answer in time; aborting the batches in flight');
       this.aborter.abort();

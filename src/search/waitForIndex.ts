@@ -34,11 +34,10 @@ export async function waitUntilSearchable(
   timeoutMs = WAIT_FOR_INDEX_TIMEOUT_MS,
 ): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  const { version: target } = await services.sync.versionsOf(kind, id);
-  const indexed = await until(
-    deadline,
-    async () => (await services.sync.versionsOf(kind, id)).indexedVersion >= target,
-  );
+  const { version: target, indexedVersion } = await services.sync.versionsOf(kind, id);
+  const indexed =
+    indexedVersion >= target ||
+    (await until(deadline, async () => (await services.sync.versionsOf(kind, id)).indexedVersion >= target));
   if (!indexed) return false;
   const markedBefore = new Date();
   const dependentsIndexed = await until(

@@ -16,7 +16,9 @@ export async function idsBySlugsAsWritten<D extends BaseDoc>(
 ): Promise<Map<string, number>> {
   const forms = new Map(texts.map((text) => [text, [...new Set([text, slugify(text, Infinity), slugify(text)])]]));
   const slugs = [...new Set([...forms.values()].flat())].filter(Boolean);
-  const found = slugs.length > 0 ? ((await docs.find({ slug: { $in: slugs } } as Filter<D>).toArray()) as D[]) : [];
+  const holders = { projection: { id: 1, lang: 1, slug: 1 } };
+  const found =
+    slugs.length > 0 ? ((await docs.find({ slug: { $in: slugs } } as Filter<D>, holders).toArray()) as D[]) : [];
   const bySlug = new Map<string, D>();
   for (const doc of found) {
     const held = bySlug.get(doc.slug);

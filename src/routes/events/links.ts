@@ -5,7 +5,7 @@ import type { Principal, RequestContext } from '../../http/types';
 import type { Services } from '../../services';
 import { type RecordStore } from '../../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
-import type { EventDoc } from '../../storage/stores';
+import { storeOf, type EventDoc } from '../../storage/stores';
 import { organizerDefinition } from '../organizers/routes';
 import { withArticle } from '../../domain/words';
 import { assertKnownAuthor } from '../posts/postContent';
@@ -137,6 +137,19 @@ async function linkAll<D extends BaseDoc>(
   return ids;
 }
 
+/** The links one parameter (`venue` or `organizer`) sends: IDs checked, inline records staged. */
+async function stageLinks<D extends BaseDoc>(
+  services: Services,
+  ctx: RequestContext<Input>,
+  kind: 'venue' | 'organizer',
+  def: ResourceDefinition<D>,
+  sent: unknown,
+  refs: Ref[],
+): Promise<Staged<D>[]> {
+  await checkIds(storeOf(services.stores, kind), kind, kind, refs, ctx.state.principal);
+  return stageInline(services, ctx, def, sent, refs);
+}
+
 /**
  * Resolves the `venue` and `organizer` parameters of an event write (CONTRACT part 4): IDs must
  * be venues / organizers (else 400 naming the parameter) the caller may link (published or its
@@ -154,17 +167,8 @@ export async function resolveLinks(
   const organizerRefs =
     input.organizer === undefined ? undefined : authorizeInline('organizer', principal, refsOf(input.organizer));
   const [venues, organizers] = await checkEach([
-    async () => {
-      if (!venueRefs) return undefined;
-      await checkIds(services.stores.venues as unknown as RecordStore<BaseDoc>, 'venue', 'venue', venueRefs, principal);
-      return stageInline(services, ctx, venueDefinition, input.venue, venueRefs);
-    },
-    async () => {
-      if (!organizerRefs) return undefined;
-      const store = services.stores.organizers as unknown as RecordStore<BaseDoc>;
-      await checkIds(store, 'organizer', 'organizer', organizerRefs, principal);
-      return stageInline(services, ctx, organizerDefinition, input.organizer, organizerRefs);
-    },
+    () => venueRefs && stageLinks(services, ctx, 'venue', venueDefinition, input.venue, venueRefs),
+    () => organizerRefs && stageLinks(services, ctx, 'organizer', organizerDefinition, input.organizer, organizerRefs),
   ] as const);
   return {
     async commit() {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { ListCache } from '../../search/listCache';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 const KEY_LENGTH = 32;
@@ -19,7 +20,7 @@ export async function hashEventPassword(password: string): Promise<string> {
 const REMEMBER_MS = 60_000;
 const MAX_REMEMBERED = 1_000;
 const REMEMBER_KEY = randomBytes(32);
-const remembered = new Map<string, number>();
+const remembered = new ListCache(REMEMBER_MS, MAX_REMEMBERED);
 
 const rememberedAs = (password: string, stored: string) =>
   createHmac('sha256', REMEMBER_KEY).update(stored).update('\0').update(password).digest('base64');
@@ -30,13 +31,9 @@ const rememberedAs = (password: string, stored: string) =>
  */
 export async function verifyEventPassword(password: string, stored: string): Promise<boolean> {
   const key = rememberedAs(password, stored);
-  if ((remembered.get(key) ?? 0) > Date.now()) return true;
+  if (remembered.get<boolean>(key)) return true;
   const right = await scryptMatches(password, stored);
-  if (right) {
-    remembered.delete(key);
-    remembered.set(key, Date.now() + REMEMBER_MS);
-    if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
-  }
+  if (right) remembered.set(key, true);
   return right;
 }
 

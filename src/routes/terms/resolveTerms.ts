@@ -43,30 +43,24 @@ export async function planTermLinks(
   const param = PLURAL[taxonomy];
   const store = services.stores[PLURAL[taxonomy]];
   await requireTermIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)), param);
-  // An ID, or the name of a term to create. A name given twice (in any case) is looked up once.
+  // An ID, or the name of a term to create. A name given twice (in any case) counts once.
   const planned: (number | string)[] = [];
-  const byName = new Map<string, number | string>();
+  const names = new Set<string>();
   for (const ref of refs) {
     if (isIdRef(ref)) {
       planned.push(toId(param)(ref));
       continue;
     }
     const name = nameOf(param, ref as string);
-    const key = name.toLowerCase();
-    if (!byName.has(key)) byName.set(key, await existingOrNew(store, taxonomy, name, lang, mayCreate));
-    planned.push(byName.get(key)!);
+    if (names.has(name.toLowerCase())) continue;
+    names.add(name.toLowerCase());
+    planned.push(await existingOrNew(store, taxonomy, name, lang, mayCreate));
   }
   return {
     async commit() {
       const ids: number[] = [];
-      const created = new Map<string, number>();
       for (const ref of planned) {
-        let id = typeof ref === 'number' ? ref : created.get(ref);
-        if (id === undefined)
-          created.set(
-            ref as string,
-            (id = await createTermByName(store, ref as string, baseSlugOf(taxonomy, ref as string), lang)),
-          );
+        const id = typeof ref === 'number' ? ref : await createTermByName(store, ref, baseSlugOf(taxonomy, ref), lang);
         if (!ids.includes(id)) ids.push(id);
       }
       return ids;

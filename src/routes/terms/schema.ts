@@ -1,5 +1,5 @@
 import type BaseJoi from 'joi';
-import { Joi, sluggable, text } from '../../http/params';
+import { idOrZero, Joi, sluggable, text } from '../../http/params';
 import type { TermKind } from '../../domain/kinds';
 
 export const TERM_NAME_MAX = 200;
@@ -9,9 +9,6 @@ export const TERM_SLUG_MAX = 200;
 /** A term name: bounded printable text; required on create and never clearable (CONTRACT part 4). */
 export const termName = () =>
   text(TERM_NAME_MAX).trim().invalid('').messages({ 'any.invalid': '{{#label}} cannot be empty' });
-
-/** Highest ID a parent may have; 0 means "no parent". */
-const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 /**
  * Write fields of a category or a tag (interface.md parts 2.4 and 2.5), all optional here:
@@ -31,11 +28,8 @@ export function termWriteSchema(kind: TermKind): BaseJoi.ObjectSchema {
       ),
   };
   if (kind === 'category') {
-    fields.parent = Joi.number()
+    fields.parent = idOrZero()
       .clearable()
-      .integer()
-      .min(0)
-      .max(MAX_ID)
       .description(
         'Parent category ID; 0, null or "" for none. Must be an existing category that is not this category or one of its descendants',
       );
