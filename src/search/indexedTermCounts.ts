@@ -2,6 +2,8 @@ import type { Language } from '../../config';
 import type { Services } from '../services';
 import { giveUpAfter } from './client';
 import { aliasName } from './indexNames';
+import { processCacheOf } from './listCache';
+import { PENDING_MEMO_MS } from '../storage/syncQueue';
 import type { TermKind } from '../domain/kinds';
 
 /** How long a single read waits for the index before counting in MongoDB instead. */
@@ -20,6 +22,24 @@ export async function indexedTermCounts(
   ids: number[],
   lang: Language,
   { realtime }: { realtime: boolean },
+): Promise<Map<number, number>> {
+  if (!realtime) return fetchIndexedCounts(services, kind, ids, lang, false);
+  // Reads by ID ask on every call: answers are shared for as long as `hasPending` trusts its own.
+  const cache = processCacheOf(services, PENDING_MEMO_MS);
+  const found = await cache.sharedMany(`indexed-count:${kind}:${lang}`, ids, (todo) =>
+    fetchIndexedCounts(services, kind, todo, lang, true),
+  );
+  const counts = new Map<number, number>();
+  ids.forEach((id, i) => found[i] !== undefined && counts.set(id, found[i]!));
+  return counts;
+}
+
+async function fetchIndexedCounts(
+  services: Services,
+  kind: TermKind,
+  ids: number[],
+  lang: Language,
+  realtime: boolean,
 ): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (ids.length === 0) return counts;

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
+import { ExpiringCache } from '../domain/expiringCache';
 import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey } from './mongo';
@@ -50,7 +51,7 @@ export function isBeingWritten(entry: Pick<SyncEntry, 'writingUntil'>, now: Date
 }
 
 /** How long `hasPending` trusts its last answer, unless this process writes or indexes meanwhile. */
-const PENDING_MEMO_MS = 250;
+export const PENDING_MEMO_MS = 250;
 
 /**
  * Writers call `begin` before changing a record's documents and `commit` after: `begin` makes the
@@ -64,13 +65,13 @@ const PENDING_MEMO_MS = 250;
  */
 export class SyncQueue extends EventEmitter {
   readonly entries: Collection<SyncEntry>;
-  private pendingMemo: { at: number; answer: Promise<boolean> } | null = null;
+  private readonly pendingMemo = new ExpiringCache(PENDING_MEMO_MS, 1);
 
   constructor(db: Db) {
     super();
     this.entries = db.collection<SyncEntry>('sync_state');
     // This process's writes and indexing change the answer of `hasPending`.
-    const forget = () => (this.pendingMemo = null);
+    const forget = () => this.pendingMemo.clear();
     this.on('dirty', forget).on('indexed', forget);
   }
 
@@ -209,14 +210,7 @@ export class SyncQueue extends EventEmitter {
    * process writes or indexes (another process's write shows within that time).
    */
   hasPending(): Promise<boolean> {
-    const now = Date.now();
-    if (!this.pendingMemo || now - this.pendingMemo.at > PENDING_MEMO_MS) {
-      const answer = this.entries.findOne({ pending: true }).then((entry) => entry !== null);
-      const memo = { at: now, answer };
-      this.pendingMemo = memo;
-      answer.catch(() => this.pendingMemo === memo && (this.pendingMemo = null));
-    }
-    return this.pendingMemo.answer;
+    return this.pendingMemo.shared('pending', async () => (await this.entries.findOne({ pending: true })) !== null);
   }
 
   /** A record's sync version and the version its index documents have (0 and 0 without an entry). */

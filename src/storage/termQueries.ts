@@ -2,7 +2,7 @@ import type { Filter } from 'mongodb';
 import type { Language } from '../../config';
 import { ConflictError } from '../errors';
 import { escapeRegex, isDuplicateKey } from './mongo';
-import { inLanguage } from './storedRecord';
+import { firstFreeSlug, slugFamily } from './uniqueSlugs';
 import type { RecordStore } from './recordStore';
 import type { EventDoc, TermDoc } from './stores';
 
@@ -100,14 +100,16 @@ export async function findTermIdByName(
   return hit ? hit.id : null;
 }
 
-/** Slug suffixes tried when the name's own slug belongs to a differently named term. */
-const MAX_SLUG_CANDIDATES = 20;
+/** Inserts tried before giving up (each after another writer took the free slug first). */
+const MAX_CREATE_ATTEMPTS = 5;
 
 /**
- * Creates the term `name` in `lang` (description null, parent 0) with the slug `base`, or
- * `base-2`, `base-3`… when a differently named term holds it; returns its ID. Concurrent
- * creators of one name walk the same slugs in the same order, so all stop at the same term: the
- * one that inserted it, the others finding it by name on the slug the unique index refused.
+ * Creates the term `name` in `lang` (description null, parent 0) with the slug `base`, or the
+ * first free `base-2`, `base-3`… when differently named terms hold it; returns its ID, or that
+ * of a term of this name already holding one of those slugs. The slugs are read before
+ * inserting, so only a race costs an insert (and an ID). Concurrent creators of one name read
+ * the same free slug, so all stop at the same term: the one that inserted it, the others finding
+ * it by name among the slugs they read again after the unique index refused theirs.
  */
 export async function createTermByName(
   terms: RecordStore<TermDoc>,
@@ -115,16 +117,18 @@ export async function createTermByName(
   base: string,
   lang: Language,
 ): Promise<number> {
-  for (let n = 1; n <= MAX_SLUG_CANDIDATES; n++) {
-    const slug = n === 1 ? base : `${base}-${n}`;
+  const sameName = (doc: TermDoc) => doc.name.toLowerCase() === name.toLowerCase();
+  for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
+    const family = await slugFamily(terms.docs, base, lang);
+    const named = family.find(sameName);
+    if (named) return named.id;
+    const slug = firstFreeSlug(base, new Set(family.map((doc) => doc.slug)));
     try {
       const created = await terms.create(lang, { name, description: null, parent: 0, slug }, { exactSlug: true });
       return created.id;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
-    const holder = await terms.getBySlug(slug, lang);
-    if (holder && inLanguage(holder, lang).name.toLowerCase() === name.toLowerCase()) return holder.id;
   }
-  throw new ConflictError(`Other terms hold the slug "${base}" and its variants: name the term differently.`);
+  throw new ConflictError(`Other writes kept taking the slug "${base}" and its variants; try again.`);
 }

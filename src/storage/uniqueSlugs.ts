@@ -20,18 +20,22 @@ interface SlugDoc {
   slug: string;
 }
 
-/** `base`, or `base-2`, `base-3`... : the first not taken by another record in `lang`. */
-async function freeSlug<D extends SlugDoc>(
-  docs: Collection<D>,
-  base: string,
-  lang: Language,
-  ownId: number,
-): Promise<string> {
+/** Documents in `lang` whose slug is `base` or `base-<number>`. */
+export async function slugFamily<D extends SlugDoc>(docs: Collection<D>, base: string, lang: Language): Promise<D[]> {
   const pattern = new RegExp(`^${escapeRegex(base)}(-\\d+)?$`);
-  const taken = await docs.find({ lang, slug: { $regex: pattern } } as Filter<D>).toArray();
-  const used = new Set(taken.filter((d) => d.id !== ownId).map((d) => d.slug));
+  return (await docs.find({ lang, slug: { $regex: pattern } } as Filter<D>).toArray()) as D[];
+}
+
+/** `base`, or `base-2`, `base-3`... : the first not in `used`. */
+export function firstFreeSlug(base: string, used: Set<string>): string {
   if (!used.has(base)) return base;
   for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** `base`, or `base-2`, `base-3`... : the first not taken by another record in `lang`. */
+async function freeSlug<D extends SlugDoc>(docs: Collection<D>, base: string, lang: Language, ownId: number) {
+  const taken = await slugFamily(docs, base, lang);
+  return firstFreeSlug(base, new Set(taken.filter((d) => d.id !== ownId).map((d) => d.slug)));
 }
 
 /**

@@ -121,6 +121,16 @@ describe('planTermLinks', () => {
     expect(docs.map((doc) => doc.id)).to.deep.equal([...ids]);
   });
 
+  it('takes the first free slug without spending IDs on the taken ones', async () => {
+    const t = uniqueToken();
+    const holders = [];
+    for (const slug of [`d-${t}`, `d-${t}-2`, `d-${t}-3`])
+      holders.push(await createTerm('tag', { name: `Holder ${slug}`, slug }));
+    const [id] = await resolve('tag', [`D++ ${t}`]);
+    expect(id).to.equal(holders[2]!.id + 1);
+    expect((await api.get(`/tags/${id}`)).body.slug).to.equal(`d-${t}-4`);
+  });
+
   it('creates one term at once even when the name slug belongs to another term', async () => {
     const { services } = testWorld();
     const t = uniqueToken();

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { ListCache } from '../../search/listCache';
+import { ExpiringCache } from '../../domain/expiringCache';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 const KEY_LENGTH = 32;
@@ -20,7 +20,7 @@ export async function hashEventPassword(password: string): Promise<string> {
 const REMEMBER_MS = 60_000;
 const MAX_REMEMBERED = 1_000;
 const REMEMBER_KEY = randomBytes(32);
-const remembered = new ListCache(REMEMBER_MS, MAX_REMEMBERED);
+const remembered = new ExpiringCache(REMEMBER_MS, MAX_REMEMBERED);
 
 const rememberedAs = (password: string, stored: string) =>
   createHmac('sha256', REMEMBER_KEY).update(stored).update('\0').update(password).digest('base64');

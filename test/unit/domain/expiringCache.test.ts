@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ListCache } from '../../../src/search/listCache';
+import { ExpiringCache } from '../../../src/domain/expiringCache';
 
 /** A read that records what it was asked and answers when told to. */
 function deferredReads<K, V>() {
@@ -13,9 +13,9 @@ function deferredReads<K, V>() {
   return { asked, pending, readMany };
 }
 
-describe('ListCache', () => {
+describe('ExpiringCache', () => {
   it('reads only the keys it does not remember, once, for every concurrent caller', async () => {
-    const cache = new ListCache(60_000);
+    const cache = new ExpiringCache(60_000, 100);
     const reads = deferredReads<number, string>();
     const first = cache.sharedMany('t', [1, 2, 2], reads.readMany);
     const second = cache.sharedMany('t', [2, 3], reads.readMany);
@@ -29,7 +29,7 @@ describe('ListCache', () => {
   });
 
   it('forgets a failed read, so the next caller reads again', async () => {
-    const cache = new ListCache(60_000);
+    const cache = new ExpiringCache(60_000, 100);
     const reads = deferredReads<string, number>();
     const failing = cache.shared('k', () => reads.readMany(['k']).then((found) => found.get('k')));
     reads.pending[0]!.reject(new Error('down'));
@@ -44,19 +44,19 @@ describe('ListCache', () => {
   });
 
   it('reads again once an entry has outlived its time or the cache was cleared', async () => {
-    const cache = new ListCache(0);
+    const cache = new ExpiringCache(0, 100);
     let reads = 0;
     const read = async () => ++reads;
     expect(await cache.shared('k', read)).to.equal(1);
     expect(await cache.shared('k', read)).to.equal(2);
-    const kept = new ListCache(60_000);
+    const kept = new ExpiringCache(60_000, 100);
     expect(await kept.shared('k', read)).to.equal(3);
     kept.clear();
     expect(await kept.shared('k', read)).to.equal(4);
   });
 
   it('holds at most its bound of entries, forgetting the ones set longest ago', async () => {
-    const cache = new ListCache(60_000, 3);
+    const cache = new ExpiringCache(60_000, 3);
     for (const key of ['a', 'b', 'c']) cache.set(key, key);
     cache.set('a', 'again');
     cache.set('d', 'd');
