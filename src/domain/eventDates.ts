@@ -37,7 +37,8 @@ export interface EventDatesInput {
  * - Texts are read in the event's time zone (an offset or `Z` in the text wins).
  * - `all_day` defaults to false on create; on update an absent `all_day` keeps the stored value.
  *   When all-day, start snaps to 00:00:00 and end to 23:59:59 of their local days.
- * - On update, fields not sent come from `existing`. Changing only `timezone` keeps the local
+ * - On update, fields not sent come from `existing`, as the same instants while the zone stays
+ *   (sending the zone it has changes nothing). Changing `timezone` keeps the local
  *   wall-clock times (an event "at 20:00" stays at 20:00 in its new zone) and recomputes the UTC
  *   instants: a client changing the zone is correcting where the event happens, not its clock.
  * - `end_date` before `start_date` is a 400 naming `end_date`.
@@ -62,7 +63,9 @@ export function resolveEventDates(
       }
     }
     if (!stored || !existing) throw new ValidationError({ [field]: `${field} is required` });
-    return sameWallClockIn(DateTime.fromJSDate(stored, { zone: existing.timezone }), zone);
+    const kept = DateTime.fromJSDate(stored, { zone: existing.timezone });
+    // Rebuilding an unchanged zone's instant from its wall clock would move one in a repeated hour.
+    return zone === existing.timezone ? kept : sameWallClockIn(kept, zone);
   };
 
   let start = pick('start_date', existing?.start).set({ millisecond: 0 });

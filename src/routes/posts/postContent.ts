@@ -27,7 +27,7 @@
  */
 import type { DateTime } from 'luxon';
 import type { Language } from '../../../config';
-import { parseDateInput } from '../../domain/dates';
+import { DateOutOfRangeError, isWithinSupportedYears, parseDateInput, refusedDateMessage } from '../../domain/dates';
 import { safeRichText } from '../../domain/html';
 import { ValidationError } from '../../errors';
 import { idOrZero, Joi, sluggable, text, url } from '../../http/params';
@@ -143,10 +143,18 @@ function richText(param: string, value: unknown): string | null | undefined {
   return safeRichText(param, String(value), RICH_TEXT_MAX) || null;
 }
 
+/** The publication date sent, which must also read within the supported years in the site zone it is shown in. */
 function publicationDate(input: Input, timezone: string, now?: DateTime): Date | undefined {
-  if (typeof input.date_utc === 'string') return parseDateInput(input.date_utc, 'UTC', now).toJSDate();
-  if (typeof input.date === 'string') return parseDateInput(input.date, timezone, now).toJSDate();
-  return undefined;
+  const field = typeof input.date_utc === 'string' ? 'date_utc' : 'date';
+  const text = input[field];
+  if (typeof text !== 'string') return undefined;
+  try {
+    const date = parseDateInput(text, field === 'date_utc' ? 'UTC' : timezone, now);
+    if (!isWithinSupportedYears(date.setZone(timezone))) throw new DateOutOfRangeError(text);
+    return date.toJSDate();
+  } catch (err) {
+    throw new ValidationError({ [field]: refusedDateMessage(field, err) });
+  }
 }
 
 function slugOf(input: Input, existing: StoredRecord<PostDoc> | null, context: PostContext): string | undefined {

@@ -152,6 +152,24 @@ describe('domain/eventDates', () => {
       expect(presentEventDates(moved).timezone_abbr).to.equal('CEST');
     });
 
+    it('keeps the instants of dates not sent while the zone stays, in the hour clocks repeat too', () => {
+      // 02:30 CET, the second 02:30 of that night in Paris, until 03:30 CET.
+      const second = { ...stored, start: new Date('2025-10-26T01:30:00Z'), end: new Date('2025-10-26T02:30:00Z') };
+      for (const input of [{ all_day: false }, { timezone: 'Europe/Paris' }, {}]) {
+        const dates = resolveEventDates(input, second, 'UTC', NOW);
+        expect([dates.start, dates.end], JSON.stringify(input)).to.deep.equal([second.start, second.end]);
+      }
+      // An all-day event whose day ends in a repeated hour keeps its end (the second 23:59:59).
+      const santiago = resolveEventDates(
+        { start_date: '2026-04-04', end_date: '2026-04-04', all_day: true, timezone: 'America/Santiago' },
+        null,
+        'UTC',
+        NOW,
+      );
+      expect(iso(santiago.end)).to.equal('2026-04-05T03:59:59.000Z');
+      expect(iso(resolveEventDates({ all_day: false }, santiago, 'UTC', NOW).end)).to.equal('2026-04-05T03:59:59.000Z');
+    });
+
     it('keeps all_day unless sent, and snaps stored dates when it is turned on', () => {
       const kept = resolveEventDates({}, { ...stored, all_day: true }, 'UTC', NOW);
       expect(kept.all_day).to.equal(true);
