@@ -21,8 +21,8 @@ function jsonArrayIn(text: string): unknown[] | undefined {
 
 /**
  * Joi with the parameter forms of CONTRACT part 2: integers sent as text must be digits; `list`
- * accepts a JSON array, repeated `a[]=` values or a comma-separated string (a `filterList`, also
- * a JSON array written as text); `flag` accepts
+ * accepts a JSON array (also written as text: `a=[1,2]` in a query string or a form), repeated
+ * `a[]=` values or a comma-separated string; `flag` accepts
  * true/false, 1/0, yes/no, on/off in any case; `dateInput` accepts the date forms of part 2 and
  * keeps the text for time-zone-aware parsing.
  */
@@ -32,9 +32,9 @@ export const Joi = BaseJoi.extend(
     base: joi.array(),
     coerce: {
       from: 'string',
-      method: (value: string, helpers) => ({
+      method: (value: string) => ({
         value:
-          (helpers.schema.$_getFlag('jsonText') ? jsonArrayIn(value) : undefined) ??
+          jsonArrayIn(value) ??
           value
             .split(',')
             .map((part) => part.trim())
@@ -161,14 +161,7 @@ export const MAX_LIST_ITEMS = 100;
 /** The text of a full-text search (typo-tolerant in its first words, see search/fullText.ts). */
 export const searchText = () => text(500);
 
-/**
- * A list filter: also reads a JSON array written in the query string (`include=[2,3]`). Only
- * filters do: in a write, `tags=[2024]` is the name of a tag.
- */
-export const filterList = (): BaseJoi.ArraySchema =>
-  Joi.list().$_setFlag('jsonText', true) as unknown as BaseJoi.ArraySchema;
-
-export const idList = () => filterList().items(id()).max(MAX_LIST_ITEMS);
+export const idList = () => Joi.list().items(id()).max(MAX_LIST_ITEMS);
 
 /** Text fields: bounded, no control characters except newline and tab. */
 export const text = (max = 1000) =>

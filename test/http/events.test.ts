@@ -4,6 +4,7 @@ import { api, request, ROOT, type ApiResponse } from '../support/api';
 import { expectInvalid, expectMissing } from '../support/errors';
 import { testWorld } from '../support/harness';
 import { callers } from '../support/access';
+import { createTerm } from '../support/terms';
 
 /** The configured public address (PUBLIC_API_URL) records' URLs start with. */
 const apiUrl = () => testWorld().config.apiUrl;
@@ -720,6 +721,37 @@ describe('events: request forms', () => {
     expect(res.body.title).to.equal(title);
     expect(res.body.start_date).to.equal('2025-08-02 00:00:00');
     expect(res.body.tags.map((t: { slug: string }) => t.slug)).to.deep.equal(['query-tag-a', 'query-tag-b']);
+  });
+
+  it('reads JSON arrays written as text in the query string or a form (CONTRACT part 2)', async () => {
+    const t = unique('arr');
+    const [music, arts] = [
+      (await createTerm('category', { name: `Music ${t}` })).id,
+      (await createTerm('category', { name: `Arts ${t}` })).id,
+    ];
+    const venue = (await api.post('/venues', { venue: `Hall ${t}` })).body.id as number;
+    const organizer = (await api.post('/organizers', { organizer: `Org ${t}` })).body.id as number;
+    const qs = new URLSearchParams({
+      title: t,
+      start_date: '2028-04-01',
+      end_date: '2028-04-01',
+      categories: `[${music},${arts}]`,
+      venue: `[${venue}]`,
+      organizer: `[${organizer}]`,
+    });
+    const res = await request('POST', `${ROOT}/events?${qs}`, undefined, { key: true });
+    expect(res.status).to.equal(201);
+    expect(res.body.categories.map((c: { id: number }) => c.id)).to.deep.equal([music, arts]);
+    expect(res.body.venue.id).to.equal(venue);
+    expect(res.body.organizer.map((o: { id: number }) => o.id)).to.deep.equal([organizer]);
+    const form = new URLSearchParams({ tags: `["Jazz, late ${t}","Rock ${t}"]` }).toString();
+    const patched = await request('PATCH', `${ROOT}/events/${res.body.id}`, undefined, {
+      key: true,
+      raw: form,
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(patched.status).to.equal(200);
+    expect(patched.body.tags.map((tag: { name: string }) => tag.name)).to.deep.equal([`Jazz, late ${t}`, `Rock ${t}`]);
   });
 
   it('accepts JSON arrays', async () => {
