@@ -1,5 +1,5 @@
 import { getAllTimezones, getTimezone } from 'countries-and-timezones';
-import { ZONE_ABBREVIATIONS } from '../src/domain/zoneAbbreviations';
+import { isTzDatabaseZone } from '../src/domain/zoneAbbreviations';
 
 /** The zone table's names by lower case: `europe/oslo` → `Europe/Oslo`. */
 const NAMES = new Map(Object.keys(getAllTimezones({ deprecated: true })).map((name) => [name.toLowerCase(), name]));
@@ -26,5 +26,5 @@ export function ianaTimeZone(zone: string): string | null {
   const target = entry?.aliasOf ? getTimezone(entry.aliasOf) : null;
   const current = target && entry!.countries.includes(target.countries[0]!) ? target.name : named;
   // Names the tz database still lists come first (`Iceland` → `Atlantic/Reykjavik`, as ICU has it).
-  return [current, known].find((name) => name in ZONE_ABBREVIATIONS) ?? current;
+  return [current, known].find(isTzDatabaseZone) ?? current;
 }

@@ -13,7 +13,7 @@ import {
   type DateDetails,
 } from './dates';
 import { boundedMemo, deepFreeze } from './memo';
-import { ZONE_ABBREVIATIONS, ZONE_ABBREVIATIONS_SINCE } from './zoneAbbreviations';
+import { tzAbbreviation } from './zoneAbbreviations';
 
 /** What an event stores about its dates: UTC instants plus the zone that gives local times. */
 export interface StoredEventDates {
@@ -105,16 +105,12 @@ const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-ZA', 'ja-J
 
 /**
  * `CET`, `CEST`, `EST`, `MSK`, `UTC`...; an offset (`-03`, `+0530`) where the zone has no name.
- * The tz database's abbreviations, as PHP (and so The Events Calendar) prints them, from the year
- * the generated table starts; for earlier dates, ICU's names, else the offset.
- * Memoised by zone, offset and year: looking one up formats the date in several locales (a new
- * Intl.DateTimeFormat each), the costliest part of presenting an event.
+ * The tz database's abbreviation at that instant, as PHP (and so The Events Calendar) prints it;
+ * where it has none (local mean time, a zone newer than the table), ICU's name, else the offset.
  */
-export const timezoneAbbreviation: (date: DateTime) => string = boundedMemo(
-  10_000,
-  (date) => `${date.zoneName}|${date.offset}|${date.year}`,
-  (date) => lookUpAbbreviation(date),
-);
+export function timezoneAbbreviation(date: DateTime): string {
+  return tzAbbreviation(date.zoneName ?? '', date.offset, date.toSeconds()) ?? icuAbbreviation(date);
+}
 
 /**
  * English as spoken in the zone's own countries comes first: only there does ICU know many local
@@ -125,16 +121,21 @@ function abbreviationLocales(zone: string | null): string[] {
   return [...countries.map((country) => `en-${country}`), ...ABBREVIATION_LOCALES];
 }
 
-function lookUpAbbreviation(date: DateTime): string {
-  const known =
-    date.year >= ZONE_ABBREVIATIONS_SINCE ? ZONE_ABBREVIATIONS[date.zoneName ?? '']?.[date.offset] : undefined;
-  if (known) return known;
-  for (const locale of abbreviationLocales(date.zoneName)) {
-    const name = date.setLocale(locale).offsetNameShort;
-    if (name && !/^(GMT|UTC)[+-−]/.test(name) && /^[A-Z]{2,5}$/.test(name)) return name;
-  }
-  return offsetName(date.offset);
-}
+/**
+ * Memoised by zone, offset and year: looking one up formats the date in several locales (a new
+ * Intl.DateTimeFormat each).
+ */
+const icuAbbreviation: (date: DateTime) => string = boundedMemo(
+  10_000,
+  (date) => `${date.zoneName}|${date.offset}|${date.year}`,
+  (date) => {
+    for (const locale of abbreviationLocales(date.zoneName)) {
+      const name = date.setLocale(locale).offsetNameShort;
+      if (name && !/^(GMT|UTC)[+-−]/.test(name) && /^[A-Z]{2,5}$/.test(name)) return name;
+    }
+    return offsetName(date.offset);
+  },
+);
 
 /** `+08`, `-0330`, or with seconds for a local mean time (`-045602`, New York before 1883). */
 function offsetName(offsetMinutes: number): string {

@@ -243,18 +243,28 @@ describe('domain/eventDates', () => {
       ]);
     });
 
-    it('names dates before the tz table (2024) as ICU does, else by the offset', () => {
+    it("follows the tz database's names through a zone's history (checked against Python's zoneinfo)", () => {
       expectAbbreviations([
-        ['Europe/Moscow', '1985-07-01T12:00:00Z', '+04'],
+        ['Europe/Moscow', '1985-07-01T12:00:00Z', 'MSD'],
         ['America/Caracas', '2010-01-01T12:00:00Z', '-0430'],
         ['America/Indiana/Knox', '2000-01-01T12:00:00Z', 'EST'],
+        ['Asia/Shanghai', '2023-07-01T12:00:00Z', 'CST'],
+        ['America/Adak', '1990-01-01T12:00:00Z', 'HST'],
+        ['America/Adak', '1990-07-01T12:00:00Z', 'HDT'],
+        ['Asia/Colombo', '2010-01-01T12:00:00Z', '+0530'],
+        ['Africa/Casablanca', '2010-01-01T12:00:00Z', '+00'],
+        ['Asia/Jerusalem', '2010-07-01T12:00:00Z', 'IDT'],
+        ['Asia/Dubai', '2023-01-01T12:00:00Z', '+04'],
+        ['Europe/Paris', '1943-01-01T12:00:00Z', 'CET'],
+        ['America/New_York', '1943-01-01T12:00:00Z', 'EWT'],
       ]);
     });
 
-    it('writes a local mean time offset with its seconds (New York before 1883: -4:56:02)', () => {
+    it('names local mean time LMT, as the tz database does, and an offset the table lacks by its digits', () => {
       expectAbbreviations([
-        ['America/New_York', '1800-06-01T12:00:00Z', '-045602'],
-        ['Asia/Kolkata', '1800-06-01T12:00:00Z', '+055328'],
+        ['America/New_York', '1800-06-01T12:00:00Z', 'LMT'],
+        ['Europe/Paris', '1900-06-01T12:00:00Z', 'PMT'],
+        ['UTC+05:30', '2025-06-01T12:00:00Z', '+0530'],
       ]);
     });
 
