@@ -79,25 +79,53 @@ function caseInsensitivePattern(text: string): RegExp {
   return new RegExp(`^${pattern}$`);
 }
 
-/** ID of the term whose name equals `name` ignoring case, in `lang` first, then in any language. */
-export async function findTermIdByName(
+/** Among documents of one record or several, the record meant: one in `lang` first, then the lowest ID. */
+function preferredId(docs: TermDoc[], lang: Language): number | undefined {
+  const inLang = docs.filter((doc) => doc.lang === lang);
+  const ids = (inLang.length > 0 ? inLang : docs).map((doc) => doc.id);
+  return ids.length > 0 ? Math.min(...ids) : undefined;
+}
+
+/**
+ * The IDs of the existing terms `names` name, keyed by the name lower-cased, in two reads: each
+ * name is a slug first (lower-cased), then a name ignoring case; in `lang` first, then in any
+ * language (the lowest ID). Names matching nothing are absent.
+ */
+export async function termIdsByNames(
   terms: RecordStore<TermDoc>,
-  name: string,
+  names: string[],
   lang: Language,
-): Promise<number | null> {
-  const sameName = { name: { $regex: caseInsensitivePattern(name) } };
-  const hit =
-    (await terms.docs
-      .find({ ...sameName, lang } as Filter<TermDoc>)
-      .sort({ id: 1 })
-      .limit(1)
-      .next()) ??
-    (await terms.docs
-      .find(sameName as Filter<TermDoc>)
-      .sort({ id: 1 })
-      .limit(1)
-      .next());
-  return hit ? hit.id : null;
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const keys = [...new Set(names.map((name) => name.toLowerCase()))];
+  if (keys.length === 0) return ids;
+  const holders = (await terms.docs
+    .find({ slug: { $in: keys } } as Filter<TermDoc>, { projection: { id: 1, lang: 1, slug: 1 } })
+    .toArray()) as TermDoc[];
+  for (const key of keys) {
+    const id = preferredId(
+      holders.filter((doc) => doc.slug === key),
+      lang,
+    );
+    if (id !== undefined) ids.set(key, id);
+  }
+  const patterns = new Map(
+    names
+      .filter((name) => !ids.has(name.toLowerCase()))
+      .map((name) => [name.toLowerCase(), caseInsensitivePattern(name)]),
+  );
+  if (patterns.size === 0) return ids;
+  const named = (await terms.docs
+    .find({ name: { $in: [...patterns.values()] } } as Filter<TermDoc>, { projection: { id: 1, lang: 1, name: 1 } })
+    .toArray()) as TermDoc[];
+  for (const [key, pattern] of patterns) {
+    const id = preferredId(
+      named.filter((doc) => pattern.test(doc.name)),
+      lang,
+    );
+    if (id !== undefined) ids.set(key, id);
+  }
+  return ids;
 }
 
 /** Inserts tried before giving up (each after another writer took the free slug first). */

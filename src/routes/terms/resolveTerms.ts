@@ -10,19 +10,17 @@
  *   language);
  * - an unmatched string is a new name: the term is created in `lang` (description null, parent 0),
  *   when `mayCreate` (editors and above manage terms); otherwise it is a 403 `rest_forbidden`.
- *   Concurrent creations of the same name yield one term: creators insert with the exact slug of
- *   the name and, when the unique slug index refuses, re-read the term holding that slug.
+ *   Concurrent creations of the same name yield one term (see createTermByName).
  *   An empty or over-long name (or a non-integer / non-positive number) throws ValidationError.
- * `commit()` gives the IDs in the order given, without duplicates. IDs are checked in one query.
+ * `commit()` gives the IDs in the order given, without duplicates. IDs are checked in one query,
+ * names in two (termIdsByNames).
  */
 import { createHash } from 'node:crypto';
 import type { Language } from '../../../config';
 import { slugify } from '../../domain/slug';
 import { ForbiddenError, ValidationError } from '../../errors';
 import type { Services } from '../../services';
-import { type RecordStore } from '../../storage/recordStore';
-import type { TermDoc } from '../../storage/stores';
-import { createTermByName, findTermIdByName } from '../../storage/termQueries';
+import { createTermByName, termIdsByNames } from '../../storage/termQueries';
 import { termName } from './schema';
 import { requireTermIds } from '../../search/references';
 import { PLURAL, type TermKind } from '../../domain/kinds';
@@ -43,19 +41,29 @@ export async function planTermLinks(
   const param = PLURAL[taxonomy];
   const store = services.stores[PLURAL[taxonomy]];
   await requireTermIds(services, taxonomy, refs.filter(isIdRef).map(toId(param)), param);
-  // An ID, or the name of a term to create. A name given twice (in any case) counts once.
-  const planned: (number | string)[] = [];
-  const names = new Set<string>();
+  // IDs and names in order; a name given twice (in any case) counts once.
+  const refsInOrder: (number | string)[] = [];
+  const names = new Map<string, string>();
   for (const ref of refs) {
     if (isIdRef(ref)) {
-      planned.push(toId(param)(ref));
+      refsInOrder.push(toId(param)(ref));
       continue;
     }
     const name = nameOf(param, ref as string);
     if (names.has(name.toLowerCase())) continue;
-    names.add(name.toLowerCase());
-    planned.push(await existingOrNew(store, taxonomy, name, lang, mayCreate));
+    names.set(name.toLowerCase(), name);
+    refsInOrder.push(name);
   }
+  const existing = await termIdsByNames(store, [...names.values()], lang);
+  const unknown = [...names.values()].find((name) => !existing.has(name.toLowerCase()));
+  if (unknown !== undefined && !mayCreate) {
+    throw new ForbiddenError(
+      'rest_forbidden',
+      `There is no ${taxonomy} named ${JSON.stringify(unknown)}, and only editors and administrators may create ${param}.`,
+    );
+  }
+  // An ID, or the name of a term to create.
+  const planned = refsInOrder.map((ref) => (typeof ref === 'number' ? ref : (existing.get(ref.toLowerCase()) ?? ref)));
   return {
     async commit() {
       const ids: number[] = [];
@@ -80,28 +88,6 @@ function nameOf(param: string, ref: string): string {
   const { value, error } = termName().validate(ref);
   if (error) throw new ValidationError({ [param]: `A term name ${error.message.replace(/^"value" /, '')}.` });
   return value as string;
-}
-
-/** The ID of the term `name` names, else `name` itself: a term to create (403 unless `mayCreate`). */
-async function existingOrNew(
-  store: RecordStore<TermDoc>,
-  taxonomy: TermKind,
-  name: string,
-  lang: Language,
-  mayCreate: boolean,
-): Promise<number | string> {
-  const bySlug = await store.getBySlug(name.toLowerCase(), lang);
-  if (bySlug) return bySlug.id;
-  const byName = await findTermIdByName(store, name, lang);
-  if (byName !== null) return byName;
-  if (!mayCreate) {
-    const plural = PLURAL[taxonomy];
-    throw new ForbiddenError(
-      'rest_forbidden',
-      `There is no ${taxonomy} named ${JSON.stringify(name)}, and only editors and administrators may create ${plural}.`,
-    );
-  }
-  return name;
 }
 
 /** Names with no Latin letters or digits slugify to nothing: derive a stable slug instead. */
