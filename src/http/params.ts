@@ -161,7 +161,13 @@ export const MAX_LIST_ITEMS = 100;
 /** The text of a full-text search (typo-tolerant in its first words, see search/fullText.ts). */
 export const searchText = () => text(500);
 
-export const idList = () => Joi.list().items(id()).max(MAX_LIST_ITEMS);
+/**
+ * A list filter: sent empty (`include=`, `tags=,`, `[]`) it is left out, as if not sent, as
+ * WordPress does (`status=` is the default statuses; an empty `include` no longer names events).
+ */
+export const filterList = (): BaseJoi.ArraySchema => Joi.list().empty(Joi.array().length(0));
+
+export const idList = () => filterList().items(id()).max(MAX_LIST_ITEMS);
 
 /** Text fields: bounded, no control characters except newline and tab. */
 export const text = (max = 1000) =>

@@ -73,6 +73,11 @@ describe('lists: GET /events filters', () => {
     expect(await list('')).to.deep.equal(visible());
   });
 
+  it('leaves out list filters sent empty, as if not sent: an empty include shows no hidden event', async () => {
+    for (const empty of ['include=', 'include=,', 'include=[]', 'categories=', 'venue=%20', 'status=,', 'organizer=[]'])
+      expect(await list(empty), empty).to.deep.equal(visible());
+  });
+
   it('answers the envelope with totals, headers and an echoing rest_url', async () => {
     const res = await api.get(`/events?tags=${tag}&per_page=2`);
     expect(res.status).to.equal(200);

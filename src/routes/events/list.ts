@@ -1,4 +1,4 @@
-import { idList, idOrZero, Joi, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
+import { filterList, idList, idOrZero, Joi, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
 import { TERM_SLUG_MAX } from '../terms/schema';
 import type { RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../search/eventList';
@@ -10,7 +10,7 @@ import { listRoute } from '../listRoute';
 const date = (meaning: string) => Joi.dateInput().description(meaning);
 /** Category and tag filters take IDs or slugs. */
 const termRefs = (kind: string) =>
-  Joi.list()
+  filterList()
     .items(Joi.alternatives().try(Joi.number().integer().min(1), Joi.string().trim().min(1).max(TERM_SLUG_MAX)))
     .max(MAX_LIST_ITEMS)
     .description(
@@ -42,7 +42,7 @@ export const eventListSchema = Joi.object({
   venue: idList().description('Events at any of these venues'),
   organizer: idList().description('Events of any of these organizers'),
   featured: Joi.flag().description('Only featured (true) or only not featured (false) events'),
-  status: Joi.list()
+  status: filterList()
     .items(Joi.string().valid(...STATUSES))
     .max(STATUSES.length)
     .description(STATUS_PARAM_DESCRIPTION),

@@ -1,7 +1,7 @@
 import { PLURAL } from '../../domain/kinds';
 import type { RouteSpec } from '../../http/types';
 import { pagingParams } from '../../http/listPage';
-import { Joi, id, language, searchText } from '../../http/params';
+import { filterList, Joi, id, language, searchText } from '../../http/params';
 import { listPosts, type PostListInput } from '../../search/postList';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibility';
 import type { Services } from '../../services';
@@ -17,7 +17,7 @@ function postListSchema(label: string) {
     event: id().description(`Only the ${label}s of this event (a non-event ID is a 400)`),
     has_events: Joi.flag().description(`Only ${label}s with (true) or without (false) published events`),
     only_with_upcoming: Joi.flag().default(false).description(`Only ${label}s with a published event not yet ended`),
-    status: Joi.list()
+    status: filterList()
       .items(Joi.string().valid(...STATUSES))
       .max(STATUSES.length)
       .description(STATUS_PARAM_DESCRIPTION),
