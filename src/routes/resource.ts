@@ -153,13 +153,14 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(record), force), ctx.input);
     if (!def.posts || force) {
       const body = await present(record, ctx);
-      await def.onPermanentDelete?.(services, record.id);
-      // Its children move to another parent: no re-parenting may check against the tree meanwhile.
-      const removal = async () => {
-        await def.reparentChildren?.(services, record.id);
-        await store.remove(record.id);
-      };
-      await inTree(removal);
+      await store.remove(record, async (deleteDocuments) => {
+        await def.onPermanentDelete?.(services, record.id);
+        // Its children move to another parent: no re-parenting may check against the tree meanwhile.
+        await inTree(async () => {
+          await def.reparentChildren?.(services, record.id);
+          await deleteDocuments();
+        });
+      });
       await waitForIndex(ctx, services, def.kind, record.id);
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;

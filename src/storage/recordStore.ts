@@ -13,6 +13,8 @@ import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 import { idsBySlugsAsWritten } from './slugLookup';
 import type { RecordKind } from '../domain/kinds';
+import { changedMeanwhile } from '../errors';
+import { isDeepStrictEqual } from 'node:util';
 
 export interface RecordStoreOptions<D> {
   collection: string;
@@ -24,6 +26,12 @@ export interface RecordStoreOptions<D> {
   slugSource: keyof D & string;
   /** The shared field naming a record's parent of the same kind, when records form a tree. */
   treeField?: keyof D & string;
+  /**
+   * Records this kind links to through shared fields (`[kind, field]`) whose index documents
+   * count or embed it (an event's venues, organizers and terms), and the other shared fields
+   * they depend on (`watched`: status, end...). See `update`.
+   */
+  dependents?: { links: readonly (readonly [RecordKind, keyof D & string])[]; watched: readonly (keyof D & string)[] };
 }
 
 /** Documents per insertMany of `createMany`: each command stays well within the socket timeout. */
@@ -196,8 +204,29 @@ export class RecordStore<D extends BaseDoc> {
       { id } as Filter<D>,
       { $set: { ...shared, modifiedAt: now }, $unset: { writeLockedUntil: '' } } as never,
     );
+    const updated = await this.get(id);
+    if (updated) await this.markDependents(record, updated);
     await this.sync.commit(this.options.kind, id);
-    return (await this.get(id)) as StoredRecord<D>;
+    if (!updated) throw changedMeanwhile(this.options.kind, id);
+    return updated;
+  }
+
+  /**
+   * Marks dirty, when a write changed what they depend on, the records linked before and after
+   * it. The worker also marks them, from the record's previous index document, but a link that
+   * lived only between two indexings of the record is in neither: the record it named may have
+   * been indexed counting this one meanwhile.
+   */
+  private async markDependents(before: StoredRecord<D>, after: StoredRecord<D>): Promise<void> {
+    const dependents = this.options.dependents;
+    if (!dependents) return;
+    const [was, is] = [inLanguage(before, before.originalLang), inLanguage(after, after.originalLang)];
+    const fields = [...dependents.watched, ...dependents.links.map(([, field]) => field)];
+    if (fields.every((field) => isDeepStrictEqual(was[field], is[field]))) return;
+    const linked = (field: keyof D & string) => [
+      ...new Set([...((was[field] as number[]) ?? []), ...((is[field] as number[]) ?? [])]),
+    ];
+    await this.sync.markAllDirty(dependents.links.map(([kind, field]) => [kind, linked(field)] as const));
   }
 
   /** Writes the translatable fields of an update to `lang`'s document, created from the original when missing. */
@@ -304,9 +333,32 @@ export class RecordStore<D extends BaseDoc> {
     return ids;
   }
 
-  async remove(id: number): Promise<void> {
-    await this.sync.begin(this.options.kind, id);
-    await this.docs.deleteMany({ id } as Filter<D>);
-    await this.sync.commit(this.options.kind, id);
+  /**
+   * Deletes `record` (as read) for good, claimed like an update (409 when another process's write
+   * changed or holds it): `removal` runs what must go with it (links to it, children) and calls
+   * `deleteDocuments` when it is time. A removal that fails before then leaves the record free.
+   */
+  async remove(
+    record: StoredRecord<D>,
+    removal: (deleteDocuments: () => Promise<void>) => Promise<void> = (deleteDocuments) => deleteDocuments(),
+  ): Promise<void> {
+    const { id } = record;
+    const claim = await this.claims.claim(record);
+    let deleting = false;
+    const deleteDocuments = async () => {
+      deleting = true;
+      await this.sync.begin(this.options.kind, id);
+      try {
+        await this.docs.deleteMany({ id } as Filter<D>);
+      } finally {
+        await this.sync.commit(this.options.kind, id);
+      }
+    };
+    try {
+      await removal(deleteDocuments);
+    } catch (err) {
+      if (!deleting) await this.claims.release(claim).catch(() => undefined);
+      throw err;
+    }
   }
 }

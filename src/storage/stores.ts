@@ -108,6 +108,16 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
       translatable: ['title', ...POST_TRANSLATABLE],
       slugSource: 'title',
       treeField: 'post_parent',
+      // Venues, organizers and terms count an event's links while it is published (and unprotected).
+      dependents: {
+        links: [
+          ['venue', 'venues'],
+          ['organizer', 'organizers'],
+          ['category', 'categories'],
+          ['tag', 'tags'],
+        ],
+        watched: ['status', 'end', 'passwordHash'],
+      },
     }),
     venues: new RecordStore<VenueDoc>(db, sync, {
       collection: 'venues',

@@ -104,7 +104,8 @@ export class SyncQueue extends EventEmitter {
     for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), [kind, id]);
     if (records.size === 0) return;
     const keys = [...records.keys()];
-    const dirty = { pending: true, dirtyAt: new Date(), retryAfter: EPOCH };
+    // A record waiting to retry keeps waiting: its dependencies' failures must not undo its backoff.
+    const dirty = { pending: true, dirtyAt: new Date() };
     // One write for the entries that exist (every write costs a collection pass on some servers);
     // upserts only for the few records that never had one.
     const updated = await this.entries.updateMany({ _id: { $in: keys } }, { $inc: { version: 1 }, $set: dirty });

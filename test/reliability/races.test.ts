@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
+import { ConflictError } from '../../src/errors';
 import { formatVerifyReport, verifySync } from '../../src/ops/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { nextId, nextIds } from '../../src/storage/counters';
@@ -101,6 +102,29 @@ describe('reliability: racing writes', function () {
     expect(french.title).to.match(/^Soir [0-5]$/);
     expect(await world.services.stores.events.docs.countDocuments({ id: event.id, lang: 'fr' })).to.equal(1);
     expect((await send('GET', `/venues/${venue.id}?i18n_language=de`)).body.venue).to.match(/^Halle [0-5]$/);
+    await indexMatchesDatabase();
+  });
+
+  it("a permanent delete meeting another process's update of the record is a 409 and leaves it whole", async () => {
+    const { events } = world.services.stores;
+    const { id } = (await send('POST', '/events', eventBody('Race deleted'))).body;
+    const read = (await events.get(id))!;
+    // As another process would: the delete comes while this update holds the record's claim.
+    let removal: unknown;
+    const updated = await events.update(read, 'de', async () => {
+      removal = await events.remove(read).then(
+        () => 'removed',
+        (err: unknown) => err,
+      );
+      return { title: 'Rennen' };
+    });
+    expect(removal).to.be.instanceOf(ConflictError);
+    expect(Object.keys(updated.docs).sort()).to.deep.equal(['de', 'en']);
+    // A delete from the record as read before that update is refused too; from a fresh read, it goes.
+    expect(await events.remove(read).catch((err: unknown) => err)).to.be.instanceOf(ConflictError);
+    expect((await send('DELETE', `/events/${id}?force=true`)).status).to.equal(200);
+    expect(await events.get(id)).to.equal(null);
+    expect((await send('PATCH', `/events/${id}`, { title: 'Back?' })).status).to.equal(404);
     await indexMatchesDatabase();
   });
 
