@@ -115,10 +115,11 @@ export async function reindex(services: Services, options: ReindexOptions = {}):
     for (const kind of options.kinds ?? RECORD_KINDS) kinds.push(await reindexKind(run, kind, oldIndexes));
   } catch (err) {
     if (options.signal?.aborted) {
-      const rebuilt = kinds.length > 0 ? ` (${kinds.map((k) => admin.label(k.kind)).join(', ')} were rebuilt)` : '';
-      throw new InterruptedError(
-        `interrupted before the swap: the live aliases are unchanged${rebuilt}; run the reindex again`,
-      );
+      const swapped = kinds.map((k) => admin.label(k.kind)).join(', ');
+      const state = swapped
+        ? `the aliases of the kind it was rebuilding are unchanged (${swapped} were rebuilt and are live)`
+        : 'the live aliases are unchanged';
+      throw new InterruptedError(`interrupted before the swap: ${state}; run the reindex again`);
     }
     throw err;
   } finally {

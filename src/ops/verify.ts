@@ -264,7 +264,7 @@ export function formatVerifyReport(report: VerifyReport, options: { repair?: boo
     drift > 0 ? `${drift} differences` : '',
     missingAliases > 0 ? `${missingAliases} aliases missing` : '',
     stuck > 0
-      ? `${stuck} changes waiting over ${report.stuckAfterMs / 1000} s: is a sync worker running (npm start or npm run worker)?`
+      ? `${stuck} changes waiting over ${report.stuckAfterMs / 1000} s: is a sync worker running (npm start or npm run worker), and does Elasticsearch take its writes (its log, calendar_sync_bulk_failures_total)?`
       : '',
   ]
     .filter(Boolean)

@@ -151,8 +151,11 @@ export class BulkIndexer {
         response.items.forEach((item, i) => {
           const queued = pending[i] as Queued;
           const result = Object.values(item)[0] as estypes.BulkResponseItem;
-          if (isRetryableStatus(result.status)) retry.push(queued);
-          else queued.settle(outcomeOf(queued.op, result));
+          if (isRetryableStatus(result.status)) {
+            retry.push(queued);
+            // Say why (a full disk's `cluster_block_exception` is a 429 too).
+            failure ??= `${result.status} ${result.error?.type ?? ''}: ${result.error?.reason ?? ''}`;
+          } else queued.settle(outcomeOf(queued.op, result));
         });
       } catch (err) {
         const e = err as Error & { meta?: { statusCode?: number } };

@@ -117,7 +117,7 @@ describe('ops: sync:verify (npm run sync:verify)', function () {
       expect(stuck.inSync).to.equal(false);
       expect(stuck.aliases[0]).to.include({ missing: 0, pending: 1, stuck: 1 });
       expect(formatVerifyReport(stuck).at(-1)).to.equal(
-        'NOT in sync: 1 changes waiting over 0 s: is a sync worker running (npm start or npm run worker)?',
+        'NOT in sync: 1 changes waiting over 0 s: is a sync worker running (npm start or npm run worker), and does Elasticsearch take its writes (its log, calendar_sync_bulk_failures_total)?',
       );
     } finally {
       await services.sync.entries.updateOne({ _id: syncKey('event', deleted) }, { $set: { leaseUntil: new Date(0) } });

@@ -111,6 +111,13 @@ describe('search/bulkIndexer', () => {
     expect(fake.calls).to.deep.equal([['busy', 'fine'], ['busy'], ['busy']]);
   });
 
+  it('gives up on items still refused after its retries, saying why (a full disk is a 429 too)', async () => {
+    const indexer = new BulkIndexer(fakeClient((ids) => ids.map(() => 429)).client, { ...options, maxRetries: 1 });
+    const result = indexer.push(op(1));
+    await indexer.flush();
+    expect(await result).to.deep.equal({ ok: false, status: 0, error: '429 x: status 429', unreachable: false });
+  });
+
   it('retries connection failures, then gives up with a failed outcome', async () => {
     const down = Object.assign(new Error('connect ECONNREFUSED'), { name: 'ConnectionError' });
     const fake = fakeClient(() => down);
