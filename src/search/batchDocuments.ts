@@ -9,7 +9,7 @@ import { withBatchCache } from './batchCache';
 import type { BulkOperation } from './bulkIndexer';
 import { toIndexDocument, type IndexDocument } from './documents';
 import { aliasName } from './indexNames';
-import { eventsLinking, loadRelated, type LinkedKind } from './relatedData';
+import { dropDeletedLinks, eventsLinking, loadRelated, type LinkedKind } from './relatedData';
 import type { RecordKind } from '../domain/kinds';
 
 /** What propagation needs from an index document that was there before this batch. */
@@ -65,6 +65,7 @@ export async function prepareGroup(
   ]);
   const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
   const related = await loadRelated(services, kind, present);
+  if (kind === 'event' && shouldPropagate) await dropDeletedLinks(services, present, related);
   const current = new Map<Language, Map<number, IndexDocument>>();
   await Promise.all(
     LANGUAGES.map(async (lang) => {

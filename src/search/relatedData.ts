@@ -52,6 +52,24 @@ export async function loadRelated(
   return related;
 }
 
+/**
+ * Removes from storage the events' links to records deleted for good that `related` (loaded for
+ * them) found missing: what a delete's unlinking missed, a write that checked the record before
+ * the delete and linked it after. Reads and lists never show such links; this keeps storage clean.
+ */
+export async function dropDeletedLinks(
+  services: Services,
+  events: StoredRecord<EventDoc>[],
+  related: RelatedData,
+): Promise<void> {
+  for (const field of ['venues', 'organizers', 'categories', 'tags'] as const) {
+    for (const id of linkedIds(events, field).filter((linked) => !related[field].has(linked))) {
+      const holders = await services.stores.events.unlinkEverywhere(field, id);
+      services.log.info({ field, id, events: holders }, 'sync: removed links to a deleted record');
+    }
+  }
+}
+
 /** IDs of the events linking any of `ids` (records of `kind`). */
 export async function eventsLinking(services: Services, kind: LinkedKind, ids: number[]): Promise<number[]> {
   return services.stores.events.idsWithAny(PLURAL[kind], ids);

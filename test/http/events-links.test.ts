@@ -208,7 +208,7 @@ describe('events: venue links', () => {
     expect(ids([(await api.patch(`/events/${event.id}`, { venue: venue.id })).body.venue])).to.deep.equal([venue.id]);
   });
 
-  it('never matches a filter by a venue deleted under a link a racing create wrote', async () => {
+  it('never matches a filter by a venue deleted under a link a racing create wrote, and drops that link', async () => {
     const venue = await created('/venues', { venue: unique('Raced Hall') });
     const event = await createEvent({
       venue: venue.id,
@@ -227,6 +227,9 @@ describe('events: venue links', () => {
     await settle();
     expect(await listedAt()).to.deep.equal([]);
     expect((await api.get(`/events/${event.id}`)).body.venue).to.deep.equal([]);
+    // The worker found the link to a record gone for good and removed it from storage.
+    const stored = await testWorld().services.stores.events.get(event.id);
+    expect(Object.values(stored!.docs).map((doc) => doc!.venues)).to.deep.equal([[]]);
   });
 });
 
