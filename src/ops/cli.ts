@@ -121,7 +121,9 @@ export async function connectForOps({ needsSearch = true } = {}): Promise<Servic
   try {
     return await openServices(config, log);
   } catch (err) {
-    throw new UnreachableError(mongoUnreachable(config.mongo.url as string, err as Error));
+    // Only the driver's errors are MongoDB's: others (a bug, a bad setting) say what they are.
+    if (!(err instanceof Error) || !err.name.startsWith('Mongo')) throw err;
+    throw new UnreachableError(mongoUnreachable(config.mongo.url as string, err));
   }
 }
 
