@@ -13,7 +13,9 @@ const WIRE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // RFC 3339 lets a space stand for the `T` (`2031-03-10 12:00:00+02:00`); ISO 8601 parsing does not.
 const SPACED_ISO = /^(\d{4}-\d{2}-\d{2}) (?=\d{2}:)/;
-const ISO_DATE_FIRST = /^\d{4}/;
+// A calendar, ordinal or week date first (`2030-05-10`, `2030-130`, `2030-W19`, `20300510T…`):
+// luxon also reads a time alone, basic ones included (`1000Z`), as today's.
+const ISO_DATE_FIRST = /^\d{4}-(?:\d{2}|\d{3}|W\d{2})|^\d{7,8}T/i;
 // Some 24 hours before: clocks change at most once a day, so this is the offset before a change.
 const BEFORE_A_CHANGE = { hours: 24 };
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -141,7 +143,6 @@ export function parseDateInput(text: string, zone: string, now: DateTime = DateT
     result = firstOccurrence(DateTime.fromSQL(t, { zone }));
   } else {
     const iso = t.replace(SPACED_ISO, '$1T');
-    // luxon reads a time alone (`10:00`) as today's: CONTRACT part 2 has no such form.
     if (!ISO_DATE_FIRST.test(iso)) throw new RangeError(`not a date: ${text}`);
     result = DateTime.fromISO(iso, { zone, setZone: true });
     if (result.isValid && !hasValidOffset(iso)) throw new RangeError(`not a UTC offset: ${text}`);

@@ -12,5 +12,16 @@ export const PLURAL = {
   tag: 'tags',
 } as const satisfies Record<RecordKind, string>;
 
+/** Kinds an event links to; an event's link field is the kind's plural (`venues`). */
+export type LinkedKind = Exclude<RecordKind, 'event'>;
+
+/** The records an event links to, by kind and link field: their index documents count or embed it. */
+export const EVENT_LINKS = [
+  ['venue', 'venues'],
+  ['organizer', 'organizers'],
+  ['category', 'categories'],
+  ['tag', 'tags'],
+] as const satisfies readonly (readonly [LinkedKind, (typeof PLURAL)[LinkedKind]])[];
+
 /** A category ID sent as a tag's (or the reverse) is named as such in errors. */
 export const OTHER_TERM_KIND = { category: 'tag', tag: 'category' } as const satisfies Record<TermKind, TermKind>;

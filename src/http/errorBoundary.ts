@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { isSearchUnreachable } from '../search/client';
+import { isStorageUnavailable } from '../storage/mongo';
 import {
   CalendarError,
   DependencyUnavailableError,
@@ -10,39 +11,6 @@ import {
 import type { Language } from '../../config';
 import { pathLanguageOf } from './language';
 import type { AppState } from './types';
-
-const STORAGE_ERRORS = new Set([
-  'MongoServerSelectionError',
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoTopologyClosedError',
-  'MongoNotConnectedError',
-  'MongoPoolClearedError',
-]);
-/**
- * Bare socket errors: the MongoDB driver (6.x) lets some escape unwrapped when the server goes
- * away in the middle of a write (EPIPE from Connection.writeCommand). The Elasticsearch client
- * wraps every transport failure in ConnectionError, so a bare one comes from storage.
- */
-const SOCKET_ERROR_CODES = new Set([
-  'EPIPE',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'ENOTCONN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-/** MongoDB server errors of a node shutting down or stepping down (a replica set failover). */
-const STORAGE_UNAVAILABLE_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
-
-function isStorageUnavailable(err: Error, name: string): boolean {
-  if (STORAGE_ERRORS.has(name) || STORAGE_ERRORS.has(err.name)) return true;
-  const code = (err as Error & { code?: unknown }).code;
-  if (typeof code === 'string' && SOCKET_ERROR_CODES.has(code)) return true;
-  return err.name === 'MongoServerError' && typeof code === 'number' && STORAGE_UNAVAILABLE_CODES.has(code);
-}
 
 interface HttpError {
   status?: number;
@@ -81,8 +49,7 @@ function fromFramework(err: HttpError & Error): CalendarError | undefined {
 export function toCalendarError(err: unknown): CalendarError {
   if (err instanceof CalendarError) return err;
   if (err instanceof Error) {
-    const name = err.constructor?.name ?? err.name;
-    if (isStorageUnavailable(err, name)) return new DependencyUnavailableError('storage', err);
+    if (isStorageUnavailable(err)) return new DependencyUnavailableError('storage', err);
     if (isSearchUnreachable(err)) return new DependencyUnavailableError('search', err);
     const framework = fromFramework(err as HttpError & Error);
     if (framework) return framework;

@@ -163,7 +163,7 @@ export const searchText = () => text(500);
 
 /**
  * A list filter: sent empty (`include=`, `tags=,`, `[]`) it is left out, as if not sent, as
- * WordPress does (`status=` is the default statuses; an empty `include` no longer names events).
+ * WordPress does (`status=` means the default statuses).
  */
 export const filterList = (): BaseJoi.ArraySchema => Joi.list().empty(Joi.array().length(0));
 

@@ -3,7 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, LANGUAGES, loadConfig, type Config, type Language } from '../../config';
 import { withRunningServerUrls } from '../embedded/embeddedServices';
 import { createLogger } from '../log';
-import { mongoUnreachable, withoutPassword } from '../storage/mongo';
+import { isStorageUnavailable, mongoUnreachable, withoutPassword } from '../storage/mongo';
 import { createSearchClient, pingSearch } from '../search/client';
 import { openServices, type Services } from '../services';
 import { HelpRequested, InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
@@ -121,8 +121,8 @@ export async function connectForOps({ needsSearch = true } = {}): Promise<Servic
   try {
     return await openServices(config, log);
   } catch (err) {
-    // Only the driver's errors are MongoDB's: others (a bug, a bad setting) say what they are.
-    if (!(err instanceof Error) || !err.name.startsWith('Mongo')) throw err;
+    // Only an unreachable server is one: others (a refused login, a bad setting, a bug) say what they are.
+    if (!(err instanceof Error) || !isStorageUnavailable(err)) throw err;
     throw new UnreachableError(mongoUnreachable(config.mongo.url as string, err));
   }
 }

@@ -109,15 +109,20 @@ export async function reindex(services: Services, options: ReindexOptions = {}):
     options,
     say: options.say ?? (() => undefined),
   };
+  const wanted = options.kinds ?? RECORD_KINDS;
   const kinds: KindReport[] = [];
   const oldIndexes: string[] = [];
   try {
-    for (const kind of options.kinds ?? RECORD_KINDS) kinds.push(await reindexKind(run, kind, oldIndexes));
+    for (const kind of wanted) kinds.push(await reindexKind(run, kind, oldIndexes));
   } catch (err) {
     if (options.signal?.aborted) {
       const swapped = kinds.map((k) => admin.label(k.kind)).join(', ');
+      const unchanged = wanted
+        .slice(kinds.length)
+        .map((kind) => admin.label(kind))
+        .join(', ');
       const state = swapped
-        ? `the aliases of the kind it was rebuilding are unchanged (${swapped} were rebuilt and are live)`
+        ? `the live aliases of ${unchanged} are unchanged (${swapped} were rebuilt and are live)`
         : 'the live aliases are unchanged';
       throw new InterruptedError(`interrupted before the swap: ${state}; run the reindex again`);
     }

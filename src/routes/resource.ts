@@ -244,9 +244,9 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
             : {}),
         }),
         response: def.kind,
-        // Only posts go to the trash (410 when already there); terms are deleted at once, a
-        // category's children moving up under the tree lock (409 when it stays held).
-        errors: def.posts ? [400, 401, 403, 404, 409, 410] : [400, 401, 403, 404, ...treeConflicts],
+        // Only posts go to the trash (410 when already there); terms are deleted at once. 409:
+        // another process's write holds the record, or (categories) the tree lock stays held.
+        errors: def.posts ? [400, 401, 403, 404, 409, 410] : [400, 401, 403, 404, 409],
         handler: (ctx: RequestContext<Input>) => remove(ctx, find),
       },
     );

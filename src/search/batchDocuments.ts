@@ -9,8 +9,8 @@ import { withBatchCache } from './batchCache';
 import type { BulkOperation } from './bulkIndexer';
 import { toIndexDocument, type IndexDocument } from './documents';
 import { aliasName } from './indexNames';
-import { dropDeletedLinks, eventsLinking, loadRelated, type LinkedKind } from './relatedData';
-import type { RecordKind } from '../domain/kinds';
+import { dropDeletedLinks, eventsLinking, loadRelated } from './relatedData';
+import { EVENT_LINKS, type LinkedKind, type RecordKind } from '../domain/kinds';
 
 /** What propagation needs from an index document that was there before this batch. */
 type PreviousDoc = Pick<IndexDocument, 'deps'> &
@@ -25,12 +25,6 @@ export interface PreparedGroup {
 /** Embedded term counts as searches see the term index: lists serve its current ones instead. */
 const INDEXED_VIEW: ViewOptions = { embeddedCounts: 'searchable-index' };
 const PREVIOUS_FIELDS = ['deps', 'venue_ids', 'organizer_ids', 'category_ids', 'tag_ids'];
-const EVENT_LINKS: [LinkedKind, keyof PreviousDoc][] = [
-  ['venue', 'venue_ids'],
-  ['organizer', 'organizer_ids'],
-  ['category', 'category_ids'],
-  ['tag', 'tag_ids'],
-];
 
 export interface PrepareOptions {
   /**
@@ -148,5 +142,5 @@ async function propagate(
     }
     return [...linked];
   };
-  await sync.markAllDirty(EVENT_LINKS.map(([linkedKind, field]) => [linkedKind, linkedOf(field)] as const));
+  await sync.markAllDirty(EVENT_LINKS.map(([linkedKind]) => [linkedKind, linkedOf(`${linkedKind}_ids`)] as const));
 }

@@ -154,7 +154,9 @@ export class BulkIndexer {
           if (isRetryableStatus(result.status)) {
             retry.push(queued);
             // Say why (a full disk's `cluster_block_exception` is a 429 too).
-            failure ??= `${result.status} ${result.error?.type ?? ''}: ${result.error?.reason ?? ''}`;
+            failure ??= result.error
+              ? `${result.status} ${result.error.type}: ${result.error.reason}`
+              : `${result.status}`;
           } else queued.settle(outcomeOf(queued.op, result));
         });
       } catch (err) {

@@ -3,10 +3,7 @@ import type { StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
 import { publishedEventStats } from '../storage/termQueries';
 import type { RelatedData } from './documents';
-import { PLURAL, type RecordKind } from '../domain/kinds';
-
-/** Kinds an event links to; an event's link field is the kind's plural (`venues`). */
-export type LinkedKind = Exclude<RecordKind, 'event'>;
+import { EVENT_LINKS, PLURAL, type LinkedKind, type RecordKind } from '../domain/kinds';
 
 const empty = (): RelatedData => ({
   venues: new Map(),
@@ -62,10 +59,11 @@ export async function dropDeletedLinks(
   events: StoredRecord<EventDoc>[],
   related: RelatedData,
 ): Promise<void> {
-  for (const field of ['venues', 'organizers', 'categories', 'tags'] as const) {
+  for (const [, field] of EVENT_LINKS) {
     for (const id of linkedIds(events, field).filter((linked) => !related[field].has(linked))) {
       const holders = await services.stores.events.unlinkEverywhere(field, id);
-      services.log.info({ field, id, events: holders }, 'sync: removed links to a deleted record');
+      if (holders.length > 0)
+        services.log.info({ field, id, events: holders }, 'sync: removed links to a deleted record');
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Collection, Filter } from 'mongodb';
 import type { RecordKind } from '../domain/kinds';
 import type { BaseDoc } from './storedRecord';
 import type { SyncQueue } from './syncQueue';
+import { unclaimed } from './writeClaims';
 
 /** Tries to unlink a record from one holder that other writes keep changing. */
 const MAX_UNLINK_ATTEMPTS = 5;
@@ -35,6 +36,8 @@ export class DeletedReferences<D extends BaseDoc> {
    * Removes `linkedId` from the array field `field` of every record that holds it (a linked
    * record was deleted). Read-modify-write, since not every MongoDB-protocol server has `$pull`:
    * each write applies only to the array it read, and a record changed meanwhile is read again.
+   * A record another write holds (WriteClaims) is left to that write: changing it would void the
+   * claim's release, and the sync worker drops links to deleted records when it indexes it next.
    */
   async unlinkEverywhere(field: keyof D & string, linkedId: number): Promise<number[]> {
     const holding = { [field]: linkedId } as Filter<D>;
@@ -46,11 +49,11 @@ export class DeletedReferences<D extends BaseDoc> {
       for (let attempt = 1; current && attempt <= MAX_UNLINK_ATTEMPTS; attempt++) {
         const before = (current as unknown as Record<string, number[] | undefined>)[field] ?? [];
         const written = await this.docs.updateMany(
-          { id, [field]: before } as Filter<D>,
+          { id, [field]: before, ...unclaimed() } as Filter<D>,
           { $set: { [field]: before.filter((value) => value !== linkedId), modifiedAt: new Date() } } as never,
         );
         if (written.matchedCount > 0) break;
-        current = (await this.docs.findOne({ id, ...holding } as Filter<D>)) as D | null;
+        current = (await this.docs.findOne({ id, ...holding, ...unclaimed() } as Filter<D>)) as D | null;
       }
       await this.sync.commit(this.kind, id);
     }

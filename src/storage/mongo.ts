@@ -48,6 +48,41 @@ export async function pingMongo(db: Db): Promise<boolean> {
   }
 }
 
+const STORAGE_ERRORS = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+]);
+/**
+ * Bare socket errors: the MongoDB driver (6.x) lets some escape unwrapped when the server goes
+ * away in the middle of a write (EPIPE from Connection.writeCommand). The Elasticsearch client
+ * wraps every transport failure in ConnectionError, so a bare one comes from storage.
+ */
+const SOCKET_ERROR_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'ENOTCONN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/** MongoDB server errors of a node shutting down or stepping down (a replica set failover). */
+const STORAGE_UNAVAILABLE_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
+
+/** Whether `err` says MongoDB cannot be reached or cannot serve now (not that it refused a command). */
+export function isStorageUnavailable(err: Error): boolean {
+  const name = err.constructor?.name ?? err.name;
+  if (STORAGE_ERRORS.has(name) || STORAGE_ERRORS.has(err.name)) return true;
+  const code = (err as Error & { code?: unknown }).code;
+  if (typeof code === 'string' && SOCKET_ERROR_CODES.has(code)) return true;
+  return err.name === 'MongoServerError' && typeof code === 'number' && STORAGE_UNAVAILABLE_CODES.has(code);
+}
+
 /** Whether `err` is a duplicate-key error of a unique index (E11000). */
 export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;

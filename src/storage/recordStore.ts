@@ -7,6 +7,7 @@ import { RecordTree } from './recordTree';
 import { ensureIndexes, isDuplicateId, type WantedIndex } from './mongo';
 import { WriteClaims } from './writeClaims';
 import { DeletedReferences } from './deletedReferences';
+import { dependentsToMark, type Dependents } from './dependents';
 import { inLanguage, recordsOf, type BaseDoc, type StoredRecord } from './storedRecord';
 import { DocumentBuilder, type Content, type NewRecord } from './documentBuilder';
 import type { SyncQueue } from './syncQueue';
@@ -14,7 +15,6 @@ import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 import { idsBySlugsAsWritten } from './slugLookup';
 import type { RecordKind } from '../domain/kinds';
 import { changedMeanwhile } from '../errors';
-import { isDeepStrictEqual } from 'node:util';
 
 export interface RecordStoreOptions<D> {
   collection: string;
@@ -26,12 +26,8 @@ export interface RecordStoreOptions<D> {
   slugSource: keyof D & string;
   /** The shared field naming a record's parent of the same kind, when records form a tree. */
   treeField?: keyof D & string;
-  /**
-   * Records this kind links to through shared fields (`[kind, field]`) whose index documents
-   * count or embed it (an event's venues, organizers and terms), and the other shared fields
-   * they depend on (`watched`: status, end...). See `update`.
-   */
-  dependents?: { links: readonly (readonly [RecordKind, keyof D & string])[]; watched: readonly (keyof D & string)[] };
+  /** What records of other kinds index about this one (see dependents.ts). */
+  dependents?: Dependents<D>;
 }
 
 /** Documents per insertMany of `createMany`: each command stays well within the socket timeout. */
@@ -200,33 +196,26 @@ export class RecordStore<D extends BaseDoc> {
       await this.sync.commit(this.options.kind, id).catch(() => undefined);
       throw err;
     }
-    await this.docs.updateMany(
-      { id } as Filter<D>,
-      { $set: { ...shared, modifiedAt: now }, $unset: { writeLockedUntil: '' } } as never,
-    );
-    const updated = await this.get(id);
-    if (updated) await this.markDependents(record, updated);
-    await this.sync.commit(this.options.kind, id);
+    const updated = await this.finishWrite(id, async () => {
+      await this.docs.updateMany(
+        { id } as Filter<D>,
+        { $set: { ...shared, modifiedAt: now }, $unset: { writeLockedUntil: '' } } as never,
+      );
+      const after = await this.get(id);
+      if (after) await this.sync.markAllDirty(dependentsToMark(this.options.dependents, record, after));
+      return after;
+    });
     if (!updated) throw changedMeanwhile(this.options.kind, id);
     return updated;
   }
 
-  /**
-   * Marks dirty, when a write changed what they depend on, the records linked before and after
-   * it. The worker also marks them, from the record's previous index document, but a link that
-   * lived only between two indexings of the record is in neither: the record it named may have
-   * been indexed counting this one meanwhile.
-   */
-  private async markDependents(before: StoredRecord<D>, after: StoredRecord<D>): Promise<void> {
-    const dependents = this.options.dependents;
-    if (!dependents) return;
-    const [was, is] = [inLanguage(before, before.originalLang), inLanguage(after, after.originalLang)];
-    const fields = [...dependents.watched, ...dependents.links.map(([, field]) => field)];
-    if (fields.every((field) => isDeepStrictEqual(was[field], is[field]))) return;
-    const linked = (field: keyof D & string) => [
-      ...new Set([...((was[field] as number[]) ?? []), ...((is[field] as number[]) ?? [])]),
-    ];
-    await this.sync.markAllDirty(dependents.links.map(([kind, field]) => [kind, linked(field)] as const));
+  /** Runs the last writes of record `id`, then commits its sync entry whatever happens. */
+  private async finishWrite<T>(id: number, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      await this.sync.commit(this.options.kind, id);
+    }
   }
 
   /** Writes the translatable fields of an update to `lang`'s document, created from the original when missing. */
@@ -348,11 +337,10 @@ export class RecordStore<D extends BaseDoc> {
     const deleteDocuments = async () => {
       deleting = true;
       await this.sync.begin(this.options.kind, id);
-      try {
+      await this.finishWrite(id, async () => {
         await this.docs.deleteMany({ id } as Filter<D>);
-      } finally {
-        await this.sync.commit(this.options.kind, id);
-      }
+        await this.sync.markAllDirty(dependentsToMark(this.options.dependents, record, null));
+      });
     };
     try {
       await removal(deleteDocuments);

@@ -3,7 +3,7 @@ import type { Language } from '../../config';
 import { RecordStore } from './recordStore';
 import { type BaseDoc } from './storedRecord';
 import type { SyncQueue } from './syncQueue';
-import { PLURAL, type RecordKind } from '../domain/kinds';
+import { EVENT_LINKS, PLURAL, type RecordKind } from '../domain/kinds';
 
 export type Status = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
 
@@ -109,15 +109,7 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
       slugSource: 'title',
       treeField: 'post_parent',
       // Venues, organizers and terms count an event's links while it is published (and unprotected).
-      dependents: {
-        links: [
-          ['venue', 'venues'],
-          ['organizer', 'organizers'],
-          ['category', 'categories'],
-          ['tag', 'tags'],
-        ],
-        watched: ['status', 'end', 'passwordHash'],
-      },
+      dependents: { links: EVENT_LINKS, watched: ['status', 'end', 'passwordHash'] },
     }),
     venues: new RecordStore<VenueDoc>(db, sync, {
       collection: 'venues',

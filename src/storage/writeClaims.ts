@@ -17,6 +17,11 @@ export interface WriteClaim {
   writtenAt: Date;
 }
 
+/** Matches the documents of records no write holds now. */
+export const unclaimed = () => ({
+  $or: [{ writeLockedUntil: { $exists: false } }, { writeLockedUntil: { $lte: new Date() } }],
+});
+
 /**
  * Makes a record's writes from different processes exclusive without transactions: a claim is
  * one `updateMany` that matches only while the record's `modifiedAt` is the one the write's
@@ -39,9 +44,8 @@ export class WriteClaims<D extends BaseDoc> {
     const readAt = new Date(Math.max(...Object.values(record.docs).map((doc) => doc.modifiedAt.getTime())));
     const claimedAt = new Date(Math.max(Date.now(), readAt.getTime() + 1));
     const lockedUntil = new Date(Date.now() + WRITE_LOCK_MS);
-    const free = [{ writeLockedUntil: { $exists: false } }, { writeLockedUntil: { $lte: new Date() } }];
     const claimed = await this.docs.updateMany(
-      { id: record.id, modifiedAt: readAt, $or: free } as Filter<D>,
+      { id: record.id, modifiedAt: readAt, ...unclaimed() } as Filter<D>,
       { $set: { modifiedAt: claimedAt, writeLockedUntil: lockedUntil } } as never,
     );
     if (claimed.matchedCount === 0) throw changedMeanwhile(this.kind, record.id);

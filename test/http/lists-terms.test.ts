@@ -41,13 +41,17 @@ describe('lists: GET /categories and GET /tags', () => {
     expect(await categories('hide_empty=0&orderby=ID&order=DESC')).to.deep.equal([ids.empty, ids.jazz, ids.music]);
     expect(await categories('hide_empty=0&orderby=slug&order=desc')).to.deep.equal([ids.music, ids.jazz, ids.empty]);
     expect((await categories('hide_empty=0&orderby=count&order=desc'))[0]).to.equal(ids.jazz);
-    for (const query of ['order=', 'orderby=', 'orderby=popularity', 'order=up']) {
+    for (const query of ['order=', 'orderby=', 'orderby=popularity', 'order=up', 'slug=', 'slug=,']) {
       const res = await api.get(`/categories?${query}`);
       expect(res.status, query).to.equal(400);
       expect(res.body.code).to.equal('rest_invalid_param');
     }
-    // A list filter sent empty is left out, as if not sent.
-    expect(await categories('hide_empty=0&orderby=id&slug=&include=')).to.deep.equal([ids.music, ids.jazz, ids.empty]);
+    // Other list filters sent empty are left out, as if not sent.
+    expect(await categories('hide_empty=0&orderby=id&include=&exclude=')).to.deep.equal([
+      ids.music,
+      ids.jazz,
+      ids.empty,
+    ]);
   });
 
   it('filters by include (each must exist), exclude, parent (must exist or 0) and slug', async () => {

@@ -95,4 +95,23 @@ describe('sync outbox: marking dependents dirty', () => {
     await settle();
     expect(await withEvents()).to.deep.equal([last]);
   });
+
+  it('recounts the venue of an event deleted for good before its first indexing', async () => {
+    const { services } = testWorld();
+    const word = unique('unindexed');
+    const venue = (await create('/venues', { venue: `${word} hall` })).id as number;
+    await settle();
+    const withEvents = async () =>
+      (await api.get(`/venues?search=${word}&has_events=true`)).body.venues.map((v: { id: number }) => v.id);
+    await whileWorkerStopped(async () => {
+      const event = (await create('/events', { title: word, start_date: '2031-01-01', end_date: '2031-01-01', venue }))
+        .id as number;
+      // The venue is indexed counting the event, which the worker has not indexed yet.
+      await reindex(services, { kinds: ['venue'] });
+      expect(await withEvents()).to.deep.equal([venue]);
+      expect((await api.delete(`/events/${event}?force=true`)).status).to.equal(200);
+    });
+    await settle();
+    expect(await withEvents()).to.deep.equal([]);
+  });
 });

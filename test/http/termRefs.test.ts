@@ -126,8 +126,12 @@ describe('planTermLinks', () => {
     const holders = [];
     for (const slug of [`d-${t}`, `d-${t}-2`, `d-${t}-3`])
       holders.push(await createTerm('tag', { name: `Holder ${slug}`, slug }));
+    const counters = testWorld().services.db.collection<{ _id: string; seq: number }>('counters');
+    const before = (await counters.findOne({ _id: 'term' }))!.seq;
     const [id] = await resolve('tag', [`D++ ${t}`]);
-    expect(id).to.equal(holders[2]!.id + 1);
+    expect((await counters.findOne({ _id: 'term' }))!.seq, 'term IDs taken').to.equal(before + 1);
+    expect(id).to.equal(before + 1);
+    expect(holders.map((holder) => holder.id)).to.not.include(id);
     expect((await api.get(`/tags/${id}`)).body.slug).to.equal(`d-${t}-4`);
   });
 

@@ -1,7 +1,7 @@
 import { PLURAL, type TermKind } from '../../domain/kinds';
 import { pagingParams } from '../../http/listPage';
 import type { RouteSpec } from '../../http/types';
-import { filterList, Joi, id, idList, idOrZero, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
+import { Joi, id, idList, idOrZero, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
 import { TERM_SLUG_MAX } from './schema';
 import { listTerms, type TermListInput } from '../../search/termList';
 import type { Services } from '../../services';
@@ -31,8 +31,10 @@ function termListSchema(kind: TermKind) {
       : {}),
     post: id().description(`Only the ${label} of this event`),
     event: id().description(`Only the ${label} of this event (wins over post)`),
-    slug: filterList()
+    // CONTRACT 7: an empty `slug` is a 400 (other empty list filters are left out).
+    slug: Joi.list()
       .items(Joi.string().trim().min(1).max(TERM_SLUG_MAX))
+      .min(1)
       .max(MAX_LIST_ITEMS)
       .description(`Only ${label} with this slug (or these slugs)`),
     i18n_language: language(),
