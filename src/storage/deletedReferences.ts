@@ -2,8 +2,11 @@ import type { Collection, Filter } from 'mongodb';
 import type { RecordKind } from '../domain/kinds';
 import type { BaseDoc } from './storedRecord';
 import type { SyncQueue } from './syncQueue';
-import { unclaimed } from './writeClaims';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { unclaimed, WRITE_LOCK_MS } from './writeClaims';
 
+/** How often a reassignment looks again at a record another write holds. */
+const HELD_RECORD_POLL_MS = 20;
 /** Tries to unlink a record from one holder that other writes keep changing. */
 const MAX_UNLINK_ATTEMPTS = 5;
 
@@ -18,16 +21,28 @@ export class DeletedReferences<D extends BaseDoc> {
     private readonly kind: RecordKind,
   ) {}
 
-  /** Sets the shared field `field` to `to` on every record where it is `from` (`from` was deleted). */
+  /**
+   * Sets the shared field `field` to `to` on every record where it is `from` (`from` was deleted).
+   * A record another write holds is waited for (its claim's documents, and a translation it
+   * adds from the record as it read it, would keep `from`), at most the claim's time limit.
+   */
   async reassign(field: keyof D & string, from: number, to: number): Promise<number[]> {
-    const ids = (await this.docs.distinct('id', { [field]: from } as Filter<D>)) as number[];
+    const holding = { [field]: from } as Filter<D>;
+    const ids = (await this.docs.distinct('id', holding)) as number[];
     for (const id of ids) {
       await this.sync.begin(this.kind, id);
-      await this.docs.updateMany(
-        { id, [field]: from } as Filter<D>,
-        { $set: { [field]: to, modifiedAt: new Date() } } as never,
-      );
-      await this.sync.commit(this.kind, id);
+      const giveUpAt = Date.now() + WRITE_LOCK_MS;
+      const set = { $set: { [field]: to, modifiedAt: new Date() } } as never;
+      try {
+        for (;;) {
+          const unlessHeld = Date.now() < giveUpAt ? unclaimed() : {};
+          await this.docs.updateMany({ id, ...holding, ...unlessHeld } as Filter<D>, set);
+          if ((await this.docs.countDocuments({ id, ...holding } as Filter<D>)) === 0) break;
+          await sleep(HELD_RECORD_POLL_MS);
+        }
+      } finally {
+        await this.sync.commit(this.kind, id);
+      }
     }
     return ids;
   }

@@ -38,13 +38,14 @@ export class RecordTree<D extends BaseDoc> {
 
   /**
    * Whether record `self` (null: a record not created yet) may have `parent` as its parent:
-   * `parent` must exist, and walking up from it must not reach `self`.
+   * `parent` must exist, walking up from it must not reach `self`, and the tree above it must be
+   * less than MAX_TREE_DEPTH levels deep (creates included). A record keeping its parent fits.
    */
   async placement(parent: number, self: number | null): Promise<Placement> {
     if (parent === self) return 'self';
     let up = await this.parentOf(parent);
     if (up === null) return 'missing';
-    if (self === null) return 'fits';
+    if (self !== null && (await this.parentOf(self)) === parent) return 'fits';
     for (let depth = 0; depth < MAX_TREE_DEPTH; depth++) {
       if (up === 0) return 'fits';
       if (up === self) return 'cycle';

@@ -4,7 +4,7 @@ import type { RecordKind } from '../domain/kinds';
 import type { BaseDoc, StoredRecord } from './storedRecord';
 
 /** How long a write holds off other processes' writes of the record at most (a crashed writer). */
-const WRITE_LOCK_MS = 30_000;
+export const WRITE_LOCK_MS = 30_000;
 
 /** A record claimed for one write. */
 export interface WriteClaim {

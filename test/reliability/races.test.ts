@@ -128,6 +128,27 @@ describe('reliability: racing writes', function () {
     await indexMatchesDatabase();
   });
 
+  it("a parent deleted while another process's write adds a child's translation: every language gets the new parent", async () => {
+    const { categories } = world.services.stores;
+    const top = (await send('POST', '/categories', { name: 'Race top' })).body.id as number;
+    const middle = (await send('POST', '/categories', { name: 'Race middle', parent: top })).body.id as number;
+    const child = (await send('POST', '/categories', { name: 'Race child', parent: middle })).body.id as number;
+    let deletion: Promise<Answer> | undefined;
+    await categories.update((await categories.get(child))!, 'de', async () => {
+      // The delete moves the children up while this write holds the child (as another process would).
+      deletion = send('DELETE', `/categories/${middle}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { name: 'Rennkind' };
+    });
+    expect((await deletion!).status).to.equal(200);
+    const docs = await categories.docs.find({ id: child }).toArray();
+    expect(docs.map((doc) => [doc.lang, doc.parent]).sort()).to.deep.equal([
+      ['de', top],
+      ['en', top],
+    ]);
+    await indexMatchesDatabase();
+  });
+
   it('concurrent ID allocation never hands out one ID twice, one at a time or in blocks', async () => {
     const { db } = world.services;
     const ids: number[] = [];

@@ -41,4 +41,12 @@ describe('storage/RecordTree placement', () => {
     expect(await treeOf(chain).placement(MAX_TREE_DEPTH + 2, 1000)).to.equal('too-deep');
     expect(await treeOf(chain).placement(MAX_TREE_DEPTH, 1000)).to.equal('fits');
   });
+
+  it(`keeps new records within ${MAX_TREE_DEPTH} levels too, and lets a record keep the parent it has`, async () => {
+    const chain = Object.fromEntries(Array.from({ length: MAX_TREE_DEPTH + 2 }, (_, i) => [i + 1, i]));
+    expect(await treeOf(chain).placement(MAX_TREE_DEPTH + 2, null)).to.equal('too-deep');
+    expect(await treeOf(chain).placement(MAX_TREE_DEPTH, null)).to.equal('fits');
+    // A record made before the limit (or moved under a parent that got deeper) can still be saved as it is.
+    expect(await treeOf(chain).placement(MAX_TREE_DEPTH + 1, MAX_TREE_DEPTH + 2)).to.equal('fits');
+  });
 });
