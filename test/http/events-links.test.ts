@@ -416,6 +416,17 @@ describe('events: post_parent', () => {
     expectInvalidParam(await api.post('/events', eventBody({ post_parent: venue.id })), 'post_parent', /not an event/);
   });
 
+  it('lets a child be saved as read when its parent went to the trash', async () => {
+    const parent = await createEvent();
+    const child = await createEvent({ post_parent: parent.id });
+    await api.delete(`/events/${parent.id}`);
+    const read = (await api.get(`/events/${child.id}`)).body;
+    expect(read.post_parent).to.equal(parent.id);
+    const saved = await api.patch(`/events/${child.id}`, { title: 'Saved as read', post_parent: read.post_parent });
+    expect(saved.status).to.equal(200);
+    expect(saved.body).to.include({ title: 'Saved as read', post_parent: parent.id });
+  });
+
   it('creates nothing it was asked to (inline venue, organizer, new terms) when the parent closes a cycle', async () => {
     const a = await createEvent();
     const b = await createEvent({ post_parent: a.id });

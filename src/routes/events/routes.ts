@@ -87,7 +87,11 @@ async function planEventContent(
         ? eventDates(input, current, services.config.defaultTimezone)
         : {},
     // Where it stands in the hierarchy is checked with the tree locked, as the write commits (resource.ts).
-    () => content.post_parent && checkParentLink(services, ctx.state.principal, content.post_parent),
+    // A parent kept as it is (shown as stored, trashed or not) is no new link.
+    () =>
+      content.post_parent &&
+      content.post_parent !== current?.post_parent &&
+      checkParentLink(services, ctx.state.principal, content.post_parent),
     () => resolveLinks(services, ctx, input),
     () => termsOf('category', input.categories),
     () => termsOf('tag', input.tags),
