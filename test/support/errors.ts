@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { ApiResponse } from './api';
+import { ValidationError } from '../../src/errors';
 
 /** Asserts an error answer (CONTRACT part 3): status, code, a message and `data.status`. */
 export function expectError(res: ApiResponse, status: number, code: string, where = ''): void {
@@ -20,4 +21,15 @@ export function expectMissing(res: ApiResponse, missing: string[], ...invalid: s
   expectError(res, 400, 'rest_missing_callback_param');
   expect(res.body.message).to.equal(`Missing parameter(s): ${missing.join(', ')}`);
   expect(Object.keys(res.body.data.params).sort()).to.deep.equal([...missing, ...invalid].sort());
+}
+
+/** The parameters a ValidationError thrown by `fn` names (fails when `fn` throws nothing or another error). */
+export function validationParams(fn: () => unknown): Record<string, string> {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).to.be.instanceOf(ValidationError);
+    return (err as ValidationError).params;
+  }
+  throw new Error('expected a ValidationError');
 }

@@ -1,20 +1,10 @@
 import { expect } from 'chai';
+import { validationParams } from '../../support/errors';
 import { DateTime } from 'luxon';
-import { ValidationError } from '../../../src/errors';
 import { presentEventDates, resolveEventDates, timezoneAbbreviation } from '../../../src/domain/eventDates';
 
 const NOW = DateTime.fromISO('2025-03-10T09:30:15.123Z', { zone: 'UTC' });
 const iso = (d: Date) => d.toISOString();
-
-function paramsOf(fn: () => unknown): Record<string, string> {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(ValidationError);
-    return (err as ValidationError).params;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 describe('domain/eventDates', () => {
   describe('resolveEventDates on create', () => {
@@ -71,17 +61,23 @@ describe('domain/eventDates', () => {
 
     it('rejects an end before the start, naming end_date', () => {
       expect(
-        paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '2025-06-01' }, null, 'UTC', NOW)),
+        validationParams(() =>
+          resolveEventDates({ start_date: '2025-06-02', end_date: '2025-06-01' }, null, 'UTC', NOW),
+        ),
       ).to.have.keys('end_date');
     });
 
     it('keeps dates within the years 1 to 9999, in the event zone and in UTC, naming the field', () => {
       expect(
-        paramsOf(() => resolveEventDates({ start_date: '2025-06-02', end_date: '+8000 years' }, null, 'UTC', NOW)),
+        validationParams(() =>
+          resolveEventDates({ start_date: '2025-06-02', end_date: '+8000 years' }, null, 'UTC', NOW),
+        ),
       ).to.deep.equal({ end_date: 'end_date must be between the years 1 and 9999' });
       // Parses within range, but the all-day end (23:59:59 in Los Angeles) is in the year 10000 in UTC.
       const lastDay = { start_date: '9999-12-31', end_date: '9999-12-31', all_day: true };
-      expect(paramsOf(() => resolveEventDates(lastDay, null, 'America/Los_Angeles', NOW))).to.have.keys('end_date');
+      expect(validationParams(() => resolveEventDates(lastDay, null, 'America/Los_Angeles', NOW))).to.have.keys(
+        'end_date',
+      );
       expect(resolveEventDates(lastDay, null, 'Europe/Paris', NOW).end.toISOString()).to.equal(
         '9999-12-31T22:59:59.000Z',
       );
@@ -89,7 +85,7 @@ describe('domain/eventDates', () => {
 
     it('rejects an unknown time zone, naming timezone', () => {
       expect(
-        paramsOf(() =>
+        validationParams(() =>
           resolveEventDates(
             { start_date: '2025-06-02', end_date: '2025-06-03', timezone: 'Mars/Olympus' },
             null,
@@ -101,7 +97,7 @@ describe('domain/eventDates', () => {
     });
 
     it('requires both dates on create', () => {
-      expect(paramsOf(() => resolveEventDates({ start_date: '2025-06-02' }, null, 'UTC', NOW))).to.have.keys(
+      expect(validationParams(() => resolveEventDates({ start_date: '2025-06-02' }, null, 'UTC', NOW))).to.have.keys(
         'end_date',
       );
     });
@@ -178,9 +174,9 @@ describe('domain/eventDates', () => {
     });
 
     it('checks the combined dates', () => {
-      expect(paramsOf(() => resolveEventDates({ start_date: '2025-07-15 10:00:00' }, stored, 'UTC', NOW))).to.have.keys(
-        'end_date',
-      );
+      expect(
+        validationParams(() => resolveEventDates({ start_date: '2025-07-15 10:00:00' }, stored, 'UTC', NOW)),
+      ).to.have.keys('end_date');
     });
 
     it('goes back to the default zone when timezone is cleared', () => {

@@ -1,17 +1,7 @@
 import { expect } from 'chai';
+import { validationParams } from '../../../support/errors';
 import { postContent, type PostContext } from '../../../../src/routes/posts/postContent';
-import { ValidationError } from '../../../../src/errors';
 import { ANONYMOUS } from '../../../../src/http/authenticate';
-
-function refusal(fn: () => unknown): Record<string, string> {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(ValidationError);
-    return (err as ValidationError).params;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 describe('routes/posts/postContent: publication dates', () => {
   const context = (timezone: string): PostContext => ({
@@ -34,12 +24,14 @@ describe('routes/posts/postContent: publication dates', () => {
   it('refuses a date that the site zone would show outside the years 1 to 9999, naming the field', () => {
     const message = 'must be between the years 1 and 9999';
     expect(
-      refusal(() => postContent({ date_utc: '9999-12-31 23:00:00' }, null, context('Pacific/Kiritimati'))),
+      validationParams(() => postContent({ date_utc: '9999-12-31 23:00:00' }, null, context('Pacific/Kiritimati'))),
     ).to.deep.equal({ date_utc: `date_utc ${message}` });
     expect(
-      refusal(() => postContent({ date_utc: '0001-01-01 00:00:00' }, null, context('America/St_Johns'))),
+      validationParams(() => postContent({ date_utc: '0001-01-01 00:00:00' }, null, context('America/St_Johns'))),
     ).to.deep.equal({ date_utc: `date_utc ${message}` });
-    expect(refusal(() => postContent({ date: '0001-01-01 00:00:00' }, null, context('Asia/Tokyo')))).to.deep.equal({
+    expect(
+      validationParams(() => postContent({ date: '0001-01-01 00:00:00' }, null, context('Asia/Tokyo'))),
+    ).to.deep.equal({
       date: `date ${message}`,
     });
     expect(postContent({ date_utc: '9999-12-31 09:59:59' }, null, context('Pacific/Kiritimati')).date).to.deep.equal(
