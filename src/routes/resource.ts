@@ -153,14 +153,16 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(record), force), ctx.input);
     if (!def.posts || force) {
       const body = await present(record, ctx);
-      await store.remove(record, async (deleteDocuments) => {
-        await def.onPermanentDelete?.(services, record.id);
-        // Its children move to another parent: no re-parenting may check against the tree meanwhile.
-        await inTree(async () => {
+      // Its children move to another parent: no re-parenting may check against the tree meanwhile.
+      // The tree lock comes before the record's claim, as for every write (see `written`): moving
+      // the children waits for writes holding them, and none of those waits for the tree lock.
+      await inTree(() =>
+        store.remove(record, async (deleteDocuments) => {
+          await def.onPermanentDelete?.(services, record.id);
           await def.reparentChildren?.(services, record.id);
           await deleteDocuments();
-        });
-      });
+        }),
+      );
       await waitForIndex(ctx, services, def.kind, record.id);
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;

@@ -149,6 +149,34 @@ describe('reliability: racing writes', function () {
     await indexMatchesDatabase();
   });
 
+  it('deleting a parent and its child at once neither stalls nor leaves a deleted parent', async () => {
+    for (const [kind, field, query] of [
+      ['categories', 'parent', ''],
+      ['events', 'post_parent', '?force=true'],
+    ] as const) {
+      const make = async (fields: Record<string, unknown>) =>
+        (
+          await send(
+            'POST',
+            `/${kind}`,
+            kind === 'events' ? eventBody('Race tree', fields) : { name: 'Race tree', ...fields },
+          )
+        ).body.id as number;
+      const parent = await make({});
+      const child = await make({ [field]: parent });
+      const grandchild = await make({ [field]: child });
+      const started = Date.now();
+      const answers = await Promise.all([
+        send('DELETE', `/${kind}/${child}${query}`),
+        send('DELETE', `/${kind}/${parent}${query}`),
+      ]);
+      expect(statuses(answers), kind).to.deep.equal(['200', '200']);
+      expect(Date.now() - started, `${kind}: both deletes took`).to.be.below(5_000);
+      expect((await send('GET', `/${kind}/${grandchild}`)).body[field], kind).to.equal(0);
+    }
+    await indexMatchesDatabase();
+  });
+
   it('concurrent ID allocation never hands out one ID twice, one at a time or in blocks', async () => {
     const { db } = world.services;
     const ids: number[] = [];
