@@ -152,17 +152,22 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
     const force = ctx.input.force === true;
     applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(record), force), ctx.input);
     if (!def.posts || force) {
-      const body = await present(record, ctx);
       // Its children move to another parent: no re-parenting may check against the tree meanwhile.
       // The tree lock comes before the record's claim, as for every write (see `written`): moving
       // the children waits for writes holding them, and none of those waits for the tree lock.
-      await inTree(() =>
-        store.remove(record, async (deleteDocuments) => {
+      const body = await inTree(async () => {
+        // Another delete moving its own children may have changed this record while this one waited.
+        const current = store.tree ? await store.get(record.id) : record;
+        if (!current) throw notFound(def.kind, record.id);
+        applyVerdict(decideDelete(def.kind, ctx.state.principal, recordOwnership(current), force), ctx.input);
+        const presented = await present(current, ctx);
+        await store.remove(current, async (deleteDocuments) => {
           await def.onPermanentDelete?.(services, record.id);
           await def.reparentChildren?.(services, record.id);
           await deleteDocuments();
-        }),
-      );
+        });
+        return presented;
+      });
       await waitForIndex(ctx, services, def.kind, record.id);
       ctx.body = def.posts ? { id: record.id, deleted: true } : body;
       return;
