@@ -97,18 +97,19 @@ export async function termIdsByNames(
   lang: Language,
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
+  /** For each key not matched yet, the record among `docs` that `matches` finds. */
+  const pick = (docs: TermDoc[], matchers: Map<string, (doc: TermDoc) => boolean>) => {
+    for (const [key, matches] of matchers) {
+      const id = preferredId(docs.filter(matches), lang);
+      if (id !== undefined) ids.set(key, id);
+    }
+  };
   const keys = [...new Set(names.map((name) => name.toLowerCase()))];
   if (keys.length === 0) return ids;
   const holders = (await terms.docs
     .find({ slug: { $in: keys } } as Filter<TermDoc>, { projection: { id: 1, lang: 1, slug: 1 } })
     .toArray()) as TermDoc[];
-  for (const key of keys) {
-    const id = preferredId(
-      holders.filter((doc) => doc.slug === key),
-      lang,
-    );
-    if (id !== undefined) ids.set(key, id);
-  }
+  pick(holders, new Map(keys.map((key) => [key, (doc: TermDoc) => doc.slug === key])));
   const patterns = new Map(
     names
       .filter((name) => !ids.has(name.toLowerCase()))
@@ -118,13 +119,7 @@ export async function termIdsByNames(
   const named = (await terms.docs
     .find({ name: { $in: [...patterns.values()] } } as Filter<TermDoc>, { projection: { id: 1, lang: 1, name: 1 } })
     .toArray()) as TermDoc[];
-  for (const [key, pattern] of patterns) {
-    const id = preferredId(
-      named.filter((doc) => pattern.test(doc.name)),
-      lang,
-    );
-    if (id !== undefined) ids.set(key, id);
-  }
+  pick(named, new Map([...patterns].map(([key, pattern]) => [key, (doc: TermDoc) => pattern.test(doc.name)])));
   return ids;
 }
 
@@ -145,10 +140,10 @@ export async function createTermByName(
   base: string,
   lang: Language,
 ): Promise<number> {
-  const sameName = (doc: TermDoc) => doc.name.toLowerCase() === name.toLowerCase();
+  const sameName = caseInsensitivePattern(name);
   for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
     const family = await slugFamily(terms.docs, base, lang);
-    const named = family.find(sameName);
+    const named = family.find((doc) => sameName.test(doc.name));
     if (named) return named.id;
     const slug = firstFreeSlug(base, new Set(family.map((doc) => doc.slug)));
     try {
