@@ -19,4 +19,4 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8080
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "dist/src/app/main.js"]

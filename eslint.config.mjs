@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import layers from './lint/layers.mjs';
 
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '.services/', '.data/', 'coverage/', 'results/'] },
@@ -25,6 +26,11 @@ export default defineConfig(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'off',
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { calendar: layers },
+    rules: { 'calendar/layers': 'error' },
   },
   {
     // Tests read loosely typed JSON bodies and assert on them.

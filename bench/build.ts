@@ -19,8 +19,8 @@ export interface BenchScripts {
 }
 
 const ENTRY_POINTS: Record<keyof BenchScripts, string> = {
-  api: 'src/main.ts',
-  worker: 'src/worker.ts',
+  api: 'src/app/main.ts',
+  worker: 'src/app/worker.ts',
   reindex: 'bench/reindex/child.ts',
   bulkBaseline: 'bench/reindex/bulkBaseline.ts',
 };

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort } from '../src/embedded/managedProcess';
+import { freePort } from '../src/dev/managedProcess';
 import { PROJECT_ROOT } from './world';
 
 /** TypeScript sources run through tsx; compiled JavaScript (bench/build.ts) as deployed. */

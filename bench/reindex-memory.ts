@@ -14,12 +14,12 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { readRunningState } from '../src/embedded/embeddedServices';
-import { createLogger } from '../src/log';
-import { seedDemo } from '../src/ops/demoData';
-import { progressTo } from '../src/ops/progress';
-import { reindex } from '../src/ops/reindex';
-import { openServices, type Services } from '../src/services';
+import { readRunningState } from '../src/dev/embeddedServices';
+import { createLogger } from '../src/lib/log';
+import { seedDemo } from '../src/tools/demo/demoData';
+import { progressTo } from '../src/tools/progress';
+import { reindex } from '../src/tools/reindex/reindex';
+import { openServices, type Services } from '../src/services/container';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const MAX_GROWTH = 1.5;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { seedDemo } from '../src/ops/demoData';
+import { seedDemo } from '../src/tools/demo/demoData';
 import type { BenchScripts } from './build';
 import { runJsonChild } from './processes';
 import type { Row } from './report';

@@ -1,6 +1,6 @@
 import { LANGUAGES, type Language } from '../config';
-import { withDescendantCategories } from '../src/search/references';
-import type { Services } from '../src/services';
+import { withDescendantCategories } from '../src/services/commands/references';
+import type { Services } from '../src/services/container';
 
 /** Values drawn from the seeded data, so the scenarios ask for things that exist. */
 export interface Samples {

@@ -1,4 +1,4 @@
-import { seedDemo, type SeedResult } from '../src/ops/demoData';
+import { seedDemo, type SeedResult } from '../src/tools/demo/demoData';
 import { waitForSearchIndexes } from '../src/search/ensureIndexes';
 import type { BenchWorld } from './world';
 

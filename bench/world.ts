@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config';
-import { acquireServices, type RunningServices } from '../src/embedded/embeddedServices';
-import { createLogger } from '../src/log';
-import { emptyDatabase, openServices, type Services } from '../src/services';
+import { acquireServices, type RunningServices } from '../src/dev/embeddedServices';
+import { createLogger } from '../src/lib/log';
+import { openServices, type Services } from '../src/services/container';
+import { emptyDatabase } from '../src/tools/emptyDatabase';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
 

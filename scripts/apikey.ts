@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
-import { ApiKeyStore, ROLES, type ApiKeyRecord } from '../src/auth/apiKeys';
-import { readRunningState } from '../src/embedded/embeddedServices';
-import type { Role } from '../src/http/types';
+import { ApiKeyStore, ROLES, type ApiKeyRecord } from '../src/storage/apiKeys';
+import { readRunningState } from '../src/dev/embeddedServices';
+import type { Role } from '../src/domain/principal';
 import { connectMongo } from '../src/storage/mongo';
-import { parseArgsProblem } from '../src/ops/cli';
+import { parseArgsProblem } from '../src/tools/cli';
 import { mongoUnreachable } from '../src/storage/mongo';
-import { UnreachableError, UsageError } from '../src/ops/opsError';
+import { UnreachableError, UsageError } from '../src/tools/opsError';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const USAGE = `usage: npm run apikey -- create --role <${ROLES.join('|')}> --name <name> | list | revoke <id>`;

@@ -6,14 +6,14 @@ import {
   parseLangs,
   parsePositiveInt,
   runCli,
-} from '../src/ops/cli';
-import { formatRate, progressTo } from '../src/ops/progress';
-import { DEFAULT_REINDEX_BATCH, reindex } from '../src/ops/reindex';
+} from '../src/tools/cli';
+import { formatRate, progressTo } from '../src/tools/progress';
+import { DEFAULT_REINDEX_BATCH, reindex } from '../src/tools/reindex/reindex';
 
 const USAGE =
   'usage: npm run reindex -- [--kind events|venues|organizers|categories|tags|all] [--lang en|fr|de|all] [--batch N] [--dry-run]';
 
-/** `npm run reindex`: rebuilds the search indexes behind their aliases while the API serves (src/ops/reindex.ts). */
+/** `npm run reindex`: rebuilds the search indexes behind their aliases while the API serves (src/tools/reindex/reindex.ts). */
 runCli('reindex', async (argv, signal) => {
   const flags = parseFlags(
     argv,

@@ -1,13 +1,13 @@
-import { announceLinks, connectForOps, parseFlags, parsePositiveInt, runCli } from '../src/ops/cli';
-import { seedDemo, type SeedIndexMode } from '../src/ops/demoData';
-import { UsageError } from '../src/ops/opsError';
-import { progressTo, startProgress } from '../src/ops/progress';
+import { announceLinks, connectForOps, parseFlags, parsePositiveInt, runCli } from '../src/tools/cli';
+import { seedDemo, type SeedIndexMode } from '../src/tools/demo/demoData';
+import { UsageError } from '../src/tools/opsError';
+import { progressTo, startProgress } from '../src/tools/progress';
 
 const USAGE = 'usage: npm run seed -- --events N [--seed S] [--index reindex|worker|none]';
 const MODES: SeedIndexMode[] = ['reindex', 'worker', 'none'];
 
 /**
- * `npm run seed`: demo data in en/fr/de (src/ops/demoData.ts) in the dev services (or
+ * `npm run seed`: demo data in en/fr/de (src/tools/demo/demoData.ts) in the dev services (or
  * MONGO_URL / ELASTICSEARCH_URL). By default the indexes are rebuilt at the end (`--index
  * reindex`), so the data is searchable at once; `worker` leaves it to the API's sync worker.
  */

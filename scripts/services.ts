@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readRunningState, startDevServices, stopDevServices } from '../src/embedded/embeddedServices';
+import { readRunningState, startDevServices, stopDevServices } from '../src/dev/embeddedServices';
 
 const projectRoot = path.resolve(__dirname, '..');
 const log = (line: string) => console.log(line);

@@ -1,12 +1,12 @@
-import { connectForOps, parseFlags, parseKinds, parseLangs, runCli } from '../src/ops/cli';
-import { progressTo } from '../src/ops/progress';
-import { formatVerifyReport, verifySync } from '../src/ops/verify';
+import { connectForOps, parseFlags, parseKinds, parseLangs, runCli } from '../src/tools/cli';
+import { progressTo } from '../src/tools/progress';
+import { formatVerifyReport, verifySync } from '../src/tools/verify/verify';
 
 const USAGE =
   'usage: npm run sync:verify -- [--kind events|venues|organizers|categories|tags|all] [--lang en|fr|de|all] [--repair]';
 
 /**
- * `npm run sync:verify`: compares MongoDB and Elasticsearch (src/ops/verify.ts). Exit 0 when in
+ * `npm run sync:verify`: compares MongoDB and Elasticsearch (src/tools/verify/verify.ts). Exit 0 when in
  * sync, 1 when not (a deploy gate), 2 on a usage mistake.
  */
 runCli('sync:verify', async (argv, signal) => {

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../config';
-import { createLogger } from '../../src/log';
-import { reindex } from '../../src/ops/reindex';
-import { openServices } from '../../src/services';
+import { createLogger } from '../../src/lib/log';
+import { reindex } from '../../src/tools/reindex/reindex';
+import { openServices } from '../../src/services/container';
 
 /**
  * A full reindex of the events (every language) in its own process, as `npm run reindex` runs

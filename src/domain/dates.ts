@@ -1,6 +1,6 @@
 import { DateTime, FixedOffsetZone } from 'luxon';
 import { ianaTimeZone } from '../../config/timeZone';
-import { boundedMemo } from './memo';
+import { boundedMemo } from '../lib/memo';
 
 /** The textual form the API returns and the list filters default to. */
 export const WIRE_FORMAT = 'yyyy-MM-dd HH:mm:ss';

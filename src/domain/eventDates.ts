@@ -1,6 +1,6 @@
 import { getTimezone } from 'countries-and-timezones';
 import { DateTime } from 'luxon';
-import { ValidationError } from '../errors';
+import { ValidationError } from './errors';
 import {
   details,
   isTimeZone,
@@ -12,7 +12,7 @@ import {
   toWire,
   type DateDetails,
 } from './dates';
-import { boundedMemo, deepFreeze } from './memo';
+import { boundedMemo, deepFreeze } from '../lib/memo';
 import { tzAbbreviation } from './zoneAbbreviations';
 
 /** What an event stores about its dates: UTC instants plus the zone that gives local times. */

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
-import { ValidationError } from '../errors';
+import { ValidationError } from './errors';
 
 /** Whitespace-separated tag names, as one readable line. */
 const tags = (names: string): string[] => names.split(' ');

@@ -1,8 +1,9 @@
 import type { Middleware } from 'koa';
-import type { ApiKeyStore } from '../auth/apiKeys';
-import { UnauthorizedError } from '../errors';
+import type { ApiKeyStore } from '../storage/apiKeys';
+import { UnauthorizedError } from '../domain/errors';
 import { NO_AUTHENTICATION_LIMITS, type AuthenticationLimits } from './rateLimit';
-import type { Access, AppState, Principal } from './types';
+import type { Access, AppState } from './types';
+import type { Principal } from '../domain/principal';
 
 /** How many times the request carries header `name` (lower case). */
 function headerCount(rawHeaders: string[], name: string): number {
@@ -49,7 +50,7 @@ export function authenticate(
   };
 }
 
-/** Route-level access check: writes need a valid key. Roles and ownership refine this per record (src/auth/policy.ts). */
+/** Route-level access check: writes need a valid key. Roles and ownership refine this per record (src/domain/policy.ts). */
 export function requireAccess(access: Access): Middleware<AppState> {
   return async (ctx, next) => {
     if (access === 'write' && !ctx.state.principal.keyId) throw new UnauthorizedError();

@@ -6,7 +6,7 @@ import {
   RequestTimeoutError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from '../errors';
+} from '../domain/errors';
 import { QS_OPTIONS, unreadableParams } from './query';
 import type { AppState } from './types';
 

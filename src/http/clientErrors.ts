@@ -2,7 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream';
 import type { Language } from '../../config';
-import { CalendarError } from '../errors';
+import { CalendarError } from '../domain/errors';
 
 interface ParserError extends Error {
   code?: string;

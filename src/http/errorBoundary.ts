@@ -7,7 +7,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from '../errors';
+} from '../domain/errors';
 import type { Language } from '../../config';
 import { pathLanguageOf } from './language';
 import type { AppState } from './types';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../domain/errors';
 
 /**
  * An HTTP/1.1 request without a Host header is malformed (RFC 9112 3.2): 400 in the error

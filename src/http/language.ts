@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { LANGUAGES, type Language } from '../../config';
-import { NAMESPACE_PATH } from '../domain/urls';
-import { ValidationError } from '../errors';
+import { NAMESPACE_PATH } from '../domain/recordUrls';
+import { ValidationError } from '../domain/errors';
 import { requestQuery } from './query';
 import type { AppState } from './types';
 

@@ -1,11 +1,11 @@
 import type { Config } from '../../config';
 import { PLURAL, type RecordKind } from '../domain/kinds';
-import { NotFoundError } from '../errors';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '../search/listing';
+import { NotFoundError } from '../domain/errors';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '../services/queries/listing';
 import { Joi } from './params';
 import { requestQuery } from './query';
 import type { AppContext, RequestContext } from './types';
-import { restRoot } from './urls';
+import { restRoot } from './restRoot';
 
 /** `page` and `per_page` of every list: integers from 1; `per_page` is capped at 50 silently. */
 export function pagingParams() {

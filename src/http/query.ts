@@ -1,5 +1,5 @@
 import qs from 'qs';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../domain/errors';
 import type { AppContext } from './types';
 
 /** A percent-encoded value that is no UTF-8 once decoded (`Caf%E9`, Latin-1). */

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Config } from '../../config';
-import { RateLimitedError } from '../errors';
+import { RateLimitedError } from '../domain/errors';
 import type { AppContext, AppState } from './types';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../log';
+import type { Logger } from '../lib/log';
 import type { AppState } from './types';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{1,100}$/;

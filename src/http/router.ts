@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { LANGUAGES } from '../../config';
-import { NAMESPACE_PATH } from '../domain/urls';
-import { MethodNotAllowedError, NotFoundError } from '../errors';
+import { NAMESPACE_PATH } from '../domain/recordUrls';
+import { MethodNotAllowedError, NotFoundError } from '../domain/errors';
 import { validate } from './validate';
 import type { AppState, RouteSpec } from './types';
 import { requireAccess } from './authenticate';

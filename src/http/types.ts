@@ -1,20 +1,11 @@
 import type { ParameterizedContext } from 'koa';
 import type Joi from 'joi';
 import type { Language } from '../../config';
-import type { Logger } from '../log';
+import type { Logger } from '../lib/log';
 import type { AuthenticationLimits } from './rateLimit';
+import type { Principal } from '../domain/principal';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export type Role = 'administrator' | 'editor' | 'author' | 'contributor';
-
-/** Who is calling: anonymous, or the holder of an API key. */
-export interface Principal {
-  keyId: string | null;
-  /** The numeric user identity recorded as `author`; 0 for anonymous callers. */
-  userId: number;
-  role: Role | null;
-}
 
 export interface AppState {
   requestId: string;
@@ -53,7 +44,7 @@ export interface RouteSpec<I = any> {
   access: Access;
   /** Renames path parameters in `input` (e.g. the `:slug` that addresses a record, vs a new `slug` in the body). */
   pathKeys?: Record<string, string>;
-  /** Name of the documented response schema (see src/routes/namespace/openapi.ts). */
+  /** Name of the documented response schema (see src/api/namespace/openapi.ts). */
   response?: string;
   /** Statuses this route can answer besides 200/201, for documentation. */
   errors?: number[];

@@ -1,9 +1,9 @@
 import type Joi from 'joi';
 import type { Middleware } from 'koa';
-import { MissingParamsError, ValidationError } from '../errors';
+import { MissingParamsError, ValidationError } from '../domain/errors';
 import { requestQuery } from './query';
 import type { AppContext, AppState } from './types';
-import { boundedMemo, deepFreeze } from '../domain/memo';
+import { boundedMemo, deepFreeze } from '../lib/memo';
 
 const OPTIONS: Joi.ValidationOptions = {
   abortEarly: false,

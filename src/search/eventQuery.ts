@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { DateClause } from './eventDates';
+import type { DateClause } from './dateFilters';
 import { boolQuery, fullTextQuery } from './fullText';
 
 export type EventOrderBy = 'start_date' | 'title' | 'modified' | 'relevance' | 'distance';

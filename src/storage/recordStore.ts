@@ -2,7 +2,7 @@ import { BSON, type Collection, type Db, type Filter } from 'mongodb';
 import { LANGUAGES, type Language } from '../../config';
 import { nextId, nextIds, type CounterName } from './counters';
 import { idFilter, keep } from './idFilter';
-import { KeyedQueue } from './keyedQueue';
+import { KeyedQueue } from '../lib/keyedQueue';
 import { RecordTree } from './recordTree';
 import { ensureIndexes, isDuplicateId, type WantedIndex } from './mongo';
 import { WriteClaims } from './writeClaims';
@@ -14,7 +14,7 @@ import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 import { idsBySlugsAsWritten } from './slugLookup';
 import type { RecordKind } from '../domain/kinds';
-import { changedMeanwhile } from '../errors';
+import { changedMeanwhile } from '../domain/errors';
 
 export interface RecordStoreOptions<D> {
   collection: string;
@@ -291,7 +291,7 @@ export class RecordStore<D extends BaseDoc> {
   }
 
   /**
-   * Bulk create for imports and demo data (src/ops/demoData.ts): IDs allocated as one block, the
+   * Bulk create for imports and demo data (src/tools/demo/demoData.ts): IDs allocated as one block, the
    * documents built exactly as `create` (and `update`, for `translations`) build them, one
    * insertMany, and the sync entries written in bulk, bracketed like `create`'s (pending with a
    * writer's grace before the insert, committed after). Slugs: a given `slug` is used as is; a

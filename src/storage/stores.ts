@@ -4,8 +4,7 @@ import { RecordStore } from './recordStore';
 import { type BaseDoc } from './storedRecord';
 import type { SyncQueue } from './syncQueue';
 import { EVENT_LINKS, PLURAL, type RecordKind } from '../domain/kinds';
-
-export type Status = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
+import type { Status } from '../domain/status';
 
 /** Fields shared by events, venues and organizers ("posts"). */
 export interface PostDoc extends BaseDoc {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
-import { ExpiringCache } from '../domain/expiringCache';
+import { ExpiringCache } from '../lib/expiringCache';
 import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey } from './mongo';
@@ -226,7 +226,7 @@ export class SyncQueue extends EventEmitter {
     return (await this.entries.countDocuments(filter, { limit: 1 })) > 0;
   }
 
-  // --- Bulk loads and ops scripts (src/ops): reindex, verify/repair, demo data -----------------
+  // --- Bulk loads and ops scripts (src/tools): reindex, verify/repair, demo data -----------------
 
   /** The entries of `ids` (records without one are absent from the map). */
   async entriesOf(kind: RecordKind, ids: number[]): Promise<Map<number, SyncEntry>> {

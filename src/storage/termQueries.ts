@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
 import type { Language } from '../../config';
-import { ConflictError } from '../errors';
+import { ConflictError } from '../domain/errors';
 import { escapeRegex, isDuplicateKey } from './mongo';
 import { firstFreeSlug, slugFamily } from './uniqueSlugs';
 import type { RecordStore } from './recordStore';

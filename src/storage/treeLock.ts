@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection, Db } from 'mongodb';
-import { ConflictError } from '../errors';
-import { KeyedQueue } from './keyedQueue';
+import { ConflictError } from '../domain/errors';
+import { KeyedQueue } from '../lib/keyedQueue';
 import { leaseCollection, releaseLeases, takeLease, type LeaseDoc } from './leases';
 
 /** How long a holder keeps the lock at most: a process that crashed holding it blocks no longer. */

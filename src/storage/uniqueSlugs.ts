@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Collection, Filter } from 'mongodb';
 import type { Language } from '../../config';
 import { slugify } from '../domain/slug';
-import { ConflictError } from '../errors';
+import { ConflictError } from '../domain/errors';
 import { escapeRegex, isDuplicateKey } from './mongo';
 
 /**

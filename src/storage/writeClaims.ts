@@ -1,5 +1,5 @@
 import type { Collection, Filter } from 'mongodb';
-import { changedMeanwhile } from '../errors';
+import { changedMeanwhile } from '../domain/errors';
 import type { RecordKind } from '../domain/kinds';
 import type { BaseDoc, StoredRecord } from './storedRecord';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { allRoutes } from '../../src/routes';
-import { startServer, type RunningServer } from '../../src/server';
+import { allRoutes } from '../../src/api/routeTable';
+import { startServer, type RunningServer } from '../../src/app/server';
 import type { Config } from '../../config';
 import { callers, expectUnauthorized, minimalBody, type Callers } from '../support/access';
 import { expectError } from '../support/errors';

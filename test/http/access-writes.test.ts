@@ -22,7 +22,7 @@ import { settle, unique } from '../support/lists';
  * CONTRACT part 6 on writes, as a matrix: role × method × own/other's record × status, on ID and
  * slug routes of events, venues and organizers; creates with each requested status and author;
  * categories and tags; links and inline records in event writes. Expectations are the tables
- * below, written from the contract (not from src/auth/policy.ts).
+ * below, written from the contract (not from src/domain/policy.ts).
  */
 
 type Owner = 'own' | 'other';
@@ -237,7 +237,7 @@ describe('access: writes', () => {
         }
 
         if (role === 'anonymous' || plural !== 'events') continue;
-        // Author and status rules are those of every post kind (src/routes/posts/postContent.ts): on events.
+        // Author and status rules are those of every post kind (src/api/posts/postContent.ts): on events.
         for (const [label, author] of [
           ['itself', 'self'],
           ['someone else', 'stranger'],

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
-import { allRoutes } from '../../src/routes';
-import { pathParamsOf } from '../../src/routes/namespace/describe';
-import { openApiPath } from '../../src/routes/namespace/openapiOperations';
+import { allRoutes } from '../../src/api/routeTable';
+import { pathParamsOf } from '../../src/api/namespace/describe';
+import { openApiPath } from '../../src/api/namespace/openapiOperations';
 import type { RouteSpec } from '../../src/http/types';
 import { request, ROOT, type ApiResponse } from '../support/api';
 import { assertConforms, conforming, conformingRequest } from '../support/conformance';

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { freePort } from '../../src/embedded/managedProcess';
-import { startServer } from '../../src/server';
-import { emptyDatabase } from '../../src/services';
+import { freePort } from '../../src/dev/managedProcess';
+import { startServer } from '../../src/app/server';
+import { emptyDatabase } from '../../src/tools/emptyDatabase';
 import { testWorld } from '../support/harness';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -30,7 +30,7 @@ function startMain(
   overrides: Record<string, string> = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<Exit> } {
   const { config } = testWorld();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,

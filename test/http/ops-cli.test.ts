@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { expect } from 'chai';
-import { indexesBehind } from '../../src/ops/indexAdmin';
+import { indexesBehind } from '../../src/tools/reindex/indexAdmin';
 import { aliasName } from '../../src/search/indexNames';
-import { reindexTargets } from '../../src/search/reindexTargets';
+import { reindexTargets } from '../../src/indexer/reindexTargets';
 import { testWorld } from '../support/harness';
 import { searchReady, settle } from '../support/lists';
 import { storeEvent } from '../support/records';

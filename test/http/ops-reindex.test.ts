@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
-import { indexesBehind } from '../../src/ops/indexAdmin';
-import { InterruptedError, OpsError } from '../../src/ops/opsError';
-import { reindex } from '../../src/ops/reindex';
-import { verifySync } from '../../src/ops/verify';
+import { indexesBehind } from '../../src/tools/reindex/indexAdmin';
+import { InterruptedError, OpsError } from '../../src/tools/opsError';
+import { reindex } from '../../src/tools/reindex/reindex';
+import { verifySync } from '../../src/tools/verify/verify';
 import { aliasName } from '../../src/search/indexNames';
-import { reindexTargets } from '../../src/search/reindexTargets';
+import { reindexTargets } from '../../src/indexer/reindexTargets';
 import { leaseCollection } from '../../src/storage/leases';
 import { syncKey } from '../../src/storage/syncQueue';
 import { api } from '../support/api';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
-import { CITIES } from '../../src/ops/demoPlaces';
-import { seedDemo, type SeedResult } from '../../src/ops/demoData';
-import { verifySync } from '../../src/ops/verify';
+import { CITIES } from '../../src/tools/demo/demoPlaces';
+import { seedDemo, type SeedResult } from '../../src/tools/demo/demoData';
+import { verifySync } from '../../src/tools/verify/verify';
 import type { EventDoc } from '../../src/storage/stores';
 import { request } from '../support/api';
 import { testWorld } from '../support/harness';

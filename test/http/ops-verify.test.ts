@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatVerifyReport, verifySync } from '../../src/ops/verify';
+import { formatVerifyReport, verifySync } from '../../src/tools/verify/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { syncKey } from '../../src/storage/syncQueue';
 import { testWorld } from '../support/harness';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startServer, type RunningServer } from '../../src/server';
+import { startServer, type RunningServer } from '../../src/app/server';
 import { testWorld } from '../support/harness';
 import { unique } from '../support/lists';
 

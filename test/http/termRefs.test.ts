@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ValidationError } from '../../src/errors';
-import { planTermLinks, type TermRef } from '../../src/routes/terms/resolveTerms';
+import { ValidationError } from '../../src/domain/errors';
+import { planTermLinks, type TermRef } from '../../src/api/terms/resolveTerms';
 import { api } from '../support/api';
 import { testWorld } from '../support/harness';
 import { createTerm, expectedTerm, uniqueToken } from '../support/terms';

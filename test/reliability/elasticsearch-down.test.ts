@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { testWorld } from '../support/harness';
 import { call, isErrorEnvelope, sleep, until, type Answer } from './support/http';
-import { formatVerifyReport, verifySync } from '../../src/ops/verify';
+import { formatVerifyReport, verifySync } from '../../src/tools/verify/verify';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
 import {
   PrivateMongo,

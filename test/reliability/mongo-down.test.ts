@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
-import { ApiKeyStore } from '../../src/auth/apiKeys';
-import { freePort } from '../../src/embedded/managedProcess';
+import { ApiKeyStore } from '../../src/storage/apiKeys';
+import { freePort } from '../../src/dev/managedProcess';
 import { testWorld } from '../support/harness';
 import { envOf, kill, spawnScript, type Child } from './support/childProcess';
 import { call, isErrorEnvelope, sleep, until, type Answer } from './support/http';
@@ -56,7 +56,7 @@ describe('reliability: MongoDB-protocol server down', function () {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     api = spawnScript(
-      'src/main.ts',
+      'src/app/main.ts',
       envOf(config, {
         HOST: '127.0.0.1',
         PORT: String(port),

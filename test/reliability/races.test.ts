@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
-import { ConflictError } from '../../src/errors';
-import { formatVerifyReport, verifySync } from '../../src/ops/verify';
+import { ConflictError } from '../../src/domain/errors';
+import { formatVerifyReport, verifySync } from '../../src/tools/verify/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { nextId, nextIds } from '../../src/storage/counters';
 import { TREE_WAIT_MS, TreeLock } from '../../src/storage/treeLock';

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config';
 import { createSearchClient, pingSearch } from '../../src/search/client';
-import { searchIndex } from '../../src/search/listing';
-import type { Services } from '../../src/services';
+import { searchIndex } from '../../src/services/queries/listing';
+import type { Services } from '../../src/services/container';
 import { sleep } from './support/http';
 
 const EMPTY_RESULT = JSON.stringify({

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
 import { aliasName } from '../../src/search/indexNames';
-import { SyncWorker } from '../../src/search/syncWorker';
+import { SyncWorker } from '../../src/indexer/syncWorker';
 import type { SyncEntry } from '../../src/storage/syncQueue';
 import { testWorld } from '../support/harness';
 import { storeEventIn } from '../support/records';

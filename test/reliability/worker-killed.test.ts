@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { testWorld } from '../support/harness';
 import { envOf, kill, spawnScript, type Child } from './support/childProcess';
 import { call, sleep, until } from './support/http';
-import { formatVerifyReport, verifySync } from '../../src/ops/verify';
+import { formatVerifyReport, verifySync } from '../../src/tools/verify/verify';
 import { compareIndexWithDatabase, describeDifferences } from './support/indexMatches';
 import { PrivateMongo } from './support/privateServers';
 import { openPrivateWorld, type PrivateWorld } from './support/privateWorld';
@@ -40,7 +40,7 @@ describe('reliability: sync worker killed (SIGKILL) in the middle of a burst of 
   });
 
   function startWorker(): Child {
-    const worker = spawnScript('src/worker.ts', envOf(world.config, { SYNC_LEASE_MS: String(LEASE_MS) }));
+    const worker = spawnScript('src/app/worker.ts', envOf(world.config, { SYNC_LEASE_MS: String(LEASE_MS) }));
     workers.push(worker);
     return worker;
   }

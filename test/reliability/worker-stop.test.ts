@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { SyncWorker } from '../../src/search/syncWorker';
-import type { Services } from '../../src/services';
+import { SyncWorker } from '../../src/indexer/syncWorker';
+import type { Services } from '../../src/services/container';
 import { syncKey } from '../../src/storage/syncQueue';
 import { testWorld } from '../support/harness';
 import { storeEventIn } from '../support/records';
@@ -74,7 +74,7 @@ describe('reliability: a sync worker stopping while Elasticsearch hangs', functi
 
   it('a standalone worker without PUBLIC_API_URL warns that lists will link to HOST and PORT', async () => {
     const { PUBLIC_API_URL: _unset, ...env } = envOf(world.config);
-    const child = spawnScript('src/worker.ts', env);
+    const child = spawnScript('src/app/worker.ts', env);
     try {
       await until(async () => /PUBLIC_API_URL is not set/.test(child.output()), 30_000, 'the warning');
       expect(child.output()).to.include(

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Role } from '../../src/http/types';
+import type { Role } from '../../src/domain/principal';
 import { request, ROOT, type ApiResponse, type RequestOptions } from './api';
 import { testWorld } from './harness';
 import { daysFromNow } from './lists';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ApiResponse } from './api';
-import { ValidationError } from '../../src/errors';
+import { ValidationError } from '../../src/domain/errors';
 
 /** Asserts an error answer (CONTRACT part 3): status, code, a message and `data.status`. */
 export function expectError(res: ApiResponse, status: number, code: string, where = ''): void {

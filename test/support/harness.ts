@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../config';
-import { acquireServices, type RunningServices } from '../../src/embedded/embeddedServices';
-import { freePort } from '../../src/embedded/managedProcess';
-import { createLogger } from '../../src/log';
-import { startServer, type RunningServer } from '../../src/server';
-import { emptyDatabase, openServices, type Services } from '../../src/services';
-import { startSyncWorker, type SyncWorker } from '../../src/search/syncWorker';
+import { acquireServices, type RunningServices } from '../../src/dev/embeddedServices';
+import { freePort } from '../../src/dev/managedProcess';
+import { createLogger } from '../../src/lib/log';
+import { startServer, type RunningServer } from '../../src/app/server';
+import { openServices, type Services } from '../../src/services/container';
+import { emptyDatabase } from '../../src/tools/emptyDatabase';
+import { startSyncWorker, type SyncWorker } from '../../src/indexer/syncWorker';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { waitForSearchIndexes } from '../../src/search/ensureIndexes';
-import { waitUntilSearchable } from '../../src/search/waitForIndex';
+import { waitUntilSearchable } from '../../src/services/waitForIndex';
 import { api, request, type ApiResponse, type RequestOptions } from './api';
 import { testWorld } from './harness';
 import type { RecordKind } from '../../src/domain/kinds';

@@ -1,6 +1,6 @@
 import type { Language } from '../../config';
-import { CREATE_DEFAULTS } from '../../src/routes/events/routes';
-import type { Services } from '../../src/services';
+import { CREATE_DEFAULTS } from '../../src/api/events/routes';
+import type { Services } from '../../src/services/container';
 import type { EventDoc } from '../../src/storage/stores';
 import { testWorld } from './harness';
 

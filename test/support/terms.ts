@@ -1,5 +1,5 @@
 import { PLURAL, type TermKind as Kind } from '../../src/domain/kinds';
-import type { TermRecord } from '../../src/routes/terms/presenter';
+import type { TermRecord } from '../../src/presenters/term';
 import { api } from './api';
 import { testWorld } from './harness';
 

@@ -177,7 +177,7 @@ describe('config', () => {
 
   it('stops `npm start` before anything starts, printing that one line and exiting 2', function () {
     this.timeout(45_000);
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH, PORT: 'eighty' },
       encoding: 'utf8',

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { CONFIG_ENV_VARS, loadConfig } from '../../config';
-import { ELASTICSEARCH_VERSION } from '../../src/embedded/elasticsearchDistribution';
+import { ELASTICSEARCH_VERSION } from '../../src/dev/elasticsearchDistribution';
 
 // docker-compose.yml cannot run here (no Docker engine): these checks keep it in line with the code.
 
@@ -131,7 +131,7 @@ describe('docker-compose.yml', () => {
   it('runs the compiled entry points of the image built from the Dockerfile', () => {
     const tsconfig = JSON.parse(read('tsconfig.json')) as { compilerOptions: { outDir: string; rootDir: string } };
     expect(tsconfig.compilerOptions).to.include({ outDir: 'dist', rootDir: '.' });
-    const entryPoints: Record<string, string> = { api: 'src/main.ts', worker: 'src/worker.ts' };
+    const entryPoints: Record<string, string> = { api: 'src/app/main.ts', worker: 'src/app/worker.ts' };
     for (const [name, source] of Object.entries(entryPoints)) {
       const svc = service(name);
       expect(svc.build, name).to.equal('.');
@@ -147,7 +147,7 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).to.match(/^FROM node:20\S* AS build$/m);
     expect(dockerfile).to.include('RUN npm run build');
     expect(dockerfile).to.include('npm ci --omit=dev');
-    expect(dockerfile).to.include('CMD ["node", "dist/src/main.js"]');
+    expect(dockerfile).to.include('CMD ["node", "dist/src/app/main.js"]');
   });
 
   it('needs only runtime dependencies in the code the image runs (it installs with --omit=dev)', () => {

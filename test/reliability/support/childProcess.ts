@@ -9,7 +9,7 @@ export interface Child {
   alive(): boolean;
 }
 
-/** The environment that makes `src/main.ts` / `src/worker.ts` use `config`'s servers, database and indexes. */
+/** The environment that makes `src/app/main.ts` / `src/app/worker.ts` use `config`'s servers, database and indexes. */
 export function envOf(config: Config, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { freePort } from '../../../src/embedded/managedProcess';
+import { freePort } from '../../../src/dev/managedProcess';
 
 type Mode = 'forward' | 'hang';
 

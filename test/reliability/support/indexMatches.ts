@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LANGUAGES, type Language } from '../../../config';
-import { viewOf } from '../../../src/routes/views';
+import { viewOf } from '../../../src/services/views/recordViews';
 import { aliasName } from '../../../src/search/indexNames';
-import type { Services } from '../../../src/services';
+import type { Services } from '../../../src/services/container';
 import type { BaseDoc, StoredRecord } from '../../../src/storage/storedRecord';
 import type { SyncEntry } from '../../../src/storage/syncQueue';
 import { RECORD_KINDS, type RecordKind } from '../../../src/domain/kinds';

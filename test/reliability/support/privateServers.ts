@@ -1,9 +1,9 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { startElasticsearch, type ElasticsearchInstance } from '../../../src/embedded/elasticsearchServer';
-import { SERVICES_DIR } from '../../../src/embedded/embeddedServices';
-import { freePort } from '../../../src/embedded/managedProcess';
-import { startJongodb, type MongoInstance } from '../../../src/embedded/mongoServer';
+import { startElasticsearch, type ElasticsearchInstance } from '../../../src/dev/elasticsearchServer';
+import { SERVICES_DIR } from '../../../src/dev/embeddedServices';
+import { freePort } from '../../../src/dev/managedProcess';
+import { startJongodb, type MongoInstance } from '../../../src/dev/mongoServer';
 import { FaultProxy } from './faultProxy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../../config';
-import { createLogger } from '../../../src/log';
+import { createLogger } from '../../../src/lib/log';
 import { waitForSearchIndexes } from '../../../src/search/ensureIndexes';
-import { startSyncWorker, type SyncWorker } from '../../../src/search/syncWorker';
-import { startServer, type RunningServer } from '../../../src/server';
-import { openServices, type Services } from '../../../src/services';
+import { startSyncWorker, type SyncWorker } from '../../../src/indexer/syncWorker';
+import { startServer, type RunningServer } from '../../../src/app/server';
+import { openServices, type Services } from '../../../src/services/container';
 
 /** An API (and optionally its in-process sync worker) over servers a test chose. */
 export interface PrivateWorld {

@@ -1,4 +1,4 @@
-import type { Services } from '../../../src/services';
+import type { Services } from '../../../src/services/container';
 import { call, type Answer } from './http';
 
 const DAY = 24 * 3600 * 1000;

@@ -13,10 +13,11 @@ import {
   readDenial,
   seesHiddenEvents,
   type Verdict,
-} from '../../../src/auth/policy';
-import { ForbiddenError } from '../../../src/errors';
-import type { Principal, Role } from '../../../src/http/types';
-import type { Status } from '../../../src/storage/stores';
+} from '../../../src/domain/policy';
+import { ForbiddenError } from '../../../src/domain/errors';
+import type { Role } from '../../../src/domain/principal';
+import type { Principal } from '../../../src/domain/principal';
+import type { Status } from '../../../src/domain/status';
 
 const ME = 7;
 const SOMEONE = 9;

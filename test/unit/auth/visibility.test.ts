@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { blankProtected, listedEventFor, ownershipOf, visibleEmbeds } from '../../../src/auth/visibility';
-import type { Principal } from '../../../src/http/types';
+import { blankProtected, listedEventFor, ownershipOf, visibleEmbeds } from '../../../src/storage/recordAccess';
+import type { Principal } from '../../../src/domain/principal';
 
 const anonymous: Principal = { keyId: null, userId: 0, role: null };
 const author: Principal = { keyId: 'a', userId: 7, role: 'author' };

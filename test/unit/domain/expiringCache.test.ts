@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ExpiringCache } from '../../../src/domain/expiringCache';
+import { ExpiringCache } from '../../../src/lib/expiringCache';
 
 /** A read that records what it was asked and answers when told to. */
 function deferredReads<K, V>() {

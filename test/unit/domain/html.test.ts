@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { plainText, safeRichText, sanitizeRichText } from '../../../src/domain/html';
-import { ValidationError } from '../../../src/errors';
+import { ValidationError } from '../../../src/domain/errors';
 
 describe('domain/html plainText', () => {
   it('gives the text a reader sees, entities decoded', () => {

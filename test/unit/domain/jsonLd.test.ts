@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { eventJsonLd, type JsonLdEventSource } from '../../../src/domain/jsonLd';
+import { eventJsonLd, type JsonLdEventSource } from '../../../src/presenters/jsonLd';
 
 const base: JsonLdEventSource = {
   title: 'Jazz & Wine',

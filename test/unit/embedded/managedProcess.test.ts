@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isAlive, launch, ProcessGroup } from '../../../src/embedded/managedProcess';
+import { isAlive, launch, ProcessGroup } from '../../../src/dev/managedProcess';
 
 describe('embedded/managedProcess', () => {
   // A group of its own: stopping the default one would stop the servers this test run started.

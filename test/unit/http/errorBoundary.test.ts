@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import Joi from 'joi';
 import { loadConfig } from '../../../config';
-import { createApp } from '../../../src/app';
-import type { ApiKeyStore } from '../../../src/auth/apiKeys';
+import { createApp } from '../../../src/app/app';
+import type { ApiKeyStore } from '../../../src/storage/apiKeys';
 import { errorBoundary, toCalendarError } from '../../../src/http/errorBoundary';
 import type { AppContext, RouteSpec } from '../../../src/http/types';
-import { createLogger } from '../../../src/log';
+import { createLogger } from '../../../src/lib/log';
 
 function named(name: string, props: Record<string, unknown> = {}): Error {
   const err = new Error(`a ${name}`);

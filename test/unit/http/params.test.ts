@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Joi, text } from '../../../src/http/params';
 import { validateInput } from '../../../src/http/validate';
-import { MissingParamsError, ValidationError } from '../../../src/errors';
+import { MissingParamsError, ValidationError } from '../../../src/domain/errors';
 
 describe('http/params and validate', () => {
   it('counts text lengths in characters, not UTF-16 units', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { clientAddress, createRateLimits, TokenBuckets } from '../../../src/http/rateLimit';
-import { RateLimitedError } from '../../../src/errors';
+import { RateLimitedError } from '../../../src/domain/errors';
 
 /** A request context from `ip`, with these headers. */
 const from = (ip: string, headers: Record<string, string> = {}) =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import Joi from 'joi';
-import { ValidationError } from '../../../src/errors';
+import { ValidationError } from '../../../src/domain/errors';
 import { validate } from '../../../src/http/validate';
 
 type Ctx = Record<string, unknown> & { input?: Record<string, unknown> };

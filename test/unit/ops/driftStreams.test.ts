@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mergeById, Peekable, type DatabaseItem, type IndexItem } from '../../../src/ops/driftStreams';
+import { mergeById, Peekable, type DatabaseItem, type IndexItem } from '../../../src/tools/verify/driftStreams';
 
 async function* pages<T>(...items: T[][]): AsyncGenerator<T[]> {
   for (const page of items) yield page;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { eachOnceInBatch, withRunMemo } from '../../../src/search/batchCache';
-import type { Services } from '../../../src/services';
+import { eachOnceInBatch, withRunMemo } from '../../../src/services/views/batchCache';
+import type { Services } from '../../../src/services/container';
 
 describe('search/batchCache eachOnceInBatch', () => {
   const unhandled: unknown[] = [];

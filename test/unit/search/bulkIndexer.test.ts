@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
-import { BulkIndexer, type BulkOperation } from '../../../src/search/bulkIndexer';
+import { BulkIndexer, type BulkOperation } from '../../../src/indexer/bulkIndexer';
 
 type Line = Record<string, { _id: string }>;
 type Responder = (ids: string[], call: number) => number[] | Error;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { eventDateClauses } from '../../../src/search/eventDates';
-import { ValidationError } from '../../../src/errors';
+import { eventDateClauses } from '../../../src/search/dateFilters';
+import { ValidationError } from '../../../src/domain/errors';
 
 describe('search/eventDates', () => {
   const now = DateTime.fromISO('2026-03-10T15:45:30Z');

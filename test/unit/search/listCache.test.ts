@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
-import { listCacheOf, processCacheOf } from '../../../src/search/listCache';
+import { listCacheOf, processCacheOf } from '../../../src/services/queries/listCache';
 import type { SyncQueue } from '../../../src/storage/syncQueue';
 
 describe('search/listCache processCacheOf', () => {

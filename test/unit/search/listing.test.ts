@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { pageRequest } from '../../../src/search/listing';
-import { BadRequestError } from '../../../src/errors';
+import { pageRequest } from '../../../src/services/queries/listing';
+import { BadRequestError } from '../../../src/domain/errors';
 
 describe('search/listing pageRequest', () => {
   it('pages from 1, caps per_page at 50', () => {

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { buildEventSearch, type EventQuery } from '../../../src/search/eventQuery';
 import { buildPostSearch } from '../../../src/search/postQuery';
 import { buildTermSearch } from '../../../src/search/termQuery';
-import { statusFilter } from '../../../src/search/visibility';
-import { ValidationError } from '../../../src/errors';
+import { statusFilter } from '../../../src/search/visibilityFilters';
+import { ValidationError } from '../../../src/domain/errors';
 
 const anonymous = { keyId: null, userId: 0, role: null };
 const base: EventQuery = {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { BulkOperation } from '../../../src/search/bulkIndexer';
-import { withReindexTargets } from '../../../src/search/reindexTargets';
+import type { BulkOperation } from '../../../src/indexer/bulkIndexer';
+import { withReindexTargets } from '../../../src/indexer/reindexTargets';
 
 describe('search/reindexTargets: mirroring writes to indexes being rebuilt', () => {
   const index: BulkOperation = { action: 'index', index: 'p-events-en', id: '7', version: 3, document: { id: 7 } };

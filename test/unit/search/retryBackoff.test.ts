@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RetryBackoff, retryDelayMs } from '../../../src/search/retryBackoff';
+import { RetryBackoff, retryDelayMs } from '../../../src/lib/retryBackoff';
 
 describe('search/retryBackoff', () => {
   it('doubles the wait with each failure in a row, from 0.5 s up to 30 s', () => {

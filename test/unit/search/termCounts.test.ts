@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
 import type { estypes } from '@elastic/elasticsearch';
-import type { Services } from '../../../src/services';
-import { withCurrentTermCounts } from '../../../src/search/termCounts';
+import type { Services } from '../../../src/services/container';
+import { withCurrentTermCounts } from '../../../src/services/queries/termCounts';
 
 /** Services whose search index holds `counts` (`category:1` → 5) and records every lookup. */
 function fakeServices(counts: Record<string, number>, fail: () => boolean = () => false) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { KeyedQueue } from '../../../src/storage/keyedQueue';
+import { KeyedQueue } from '../../../src/lib/keyedQueue';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

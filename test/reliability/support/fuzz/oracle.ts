@@ -1,5 +1,5 @@
 import { assertConforms } from '../../../support/conformance';
-import type { Services } from '../../../../src/services';
+import type { Services } from '../../../../src/services/container';
 import { isErrorEnvelope } from '../http';
 import type { FuzzRequest } from './requests';
 import { send, type FuzzAnswer } from './send';

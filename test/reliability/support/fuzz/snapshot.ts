@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Services } from '../../../../src/services';
+import type { Services } from '../../../../src/services/container';
 
 /** Collections a request may change: the records of every kind, the ID counters and the keys. */
 function collections(services: Services): string[] {

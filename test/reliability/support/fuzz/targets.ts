@@ -1,4 +1,4 @@
-import type { Services } from '../../../../src/services';
+import type { Services } from '../../../../src/services/container';
 import { call } from '../http';
 import { eventBody } from '../writes';
 import { ROOT, type Targets } from './requests';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hashEventPassword, verifyEventPassword } from '../../../../src/routes/events/password';
+import { hashEventPassword, verifyEventPassword } from '../../../../src/domain/eventPassword';
 
 describe('routes/events/password', () => {
   it('stores a salted hash and matches only the right password, also once a right one is remembered', async () => {

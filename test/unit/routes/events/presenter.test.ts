@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentEvent, type EventLinks } from '../../../../src/routes/events/presenter';
+import { presentEvent, type EventLinks } from '../../../../src/presenters/event';
 import type { StoredRecord } from '../../../../src/storage/storedRecord';
 import type { EventDoc } from '../../../../src/storage/stores';
 

@@ -2,11 +2,11 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import { Joi, idList, language, text } from '../../../../src/http/params';
 import type { RouteSpec } from '../../../../src/http/types';
-import { openApiDocument } from '../../../../src/routes/namespace/openapi';
-import { openApiPath, operationIdOf, summaryOf } from '../../../../src/routes/namespace/openapiOperations';
-import { joiToSchema } from '../../../../src/routes/namespace/openapiParams';
-import { resolveResponse } from '../../../../src/routes/namespace/openapiResponses';
-import { DOC_TEXTS } from '../../../../src/routes/namespace/openapiText';
+import { openApiDocument } from '../../../../src/api/namespace/openapi';
+import { openApiPath, operationIdOf, summaryOf } from '../../../../src/api/namespace/openapiOperations';
+import { joiToSchema } from '../../../../src/api/namespace/openapiParams';
+import { resolveResponse } from '../../../../src/api/namespace/openapiResponses';
+import { DOC_TEXTS } from '../../../../src/api/namespace/openapiText';
 
 const en = DOC_TEXTS.en;
 const schemaOf = (schema: ReturnType<typeof Joi.string>) => joiToSchema(schema.describe() as never, en);

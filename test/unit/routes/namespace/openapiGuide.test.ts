@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GUIDES } from '../../../../src/routes/namespace/openapiGuide';
+import { GUIDES } from '../../../../src/api/namespace/openapiGuide';
 
 /**
  * The code-formatted terms of a guide (parameters, values, headers, examples), each as often as it

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { validationParams } from '../../../support/errors';
-import { postContent, type PostContext } from '../../../../src/routes/posts/postContent';
+import { postContent, type PostContext } from '../../../../src/api/posts/postContent';
 import { ANONYMOUS } from '../../../../src/http/authenticate';
 
 describe('routes/posts/postContent: publication dates', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentTerm } from '../../../../src/routes/terms/presenter';
+import { presentTerm } from '../../../../src/presenters/term';
 import type { StoredRecord } from '../../../../src/storage/storedRecord';
 import type { TermDoc } from '../../../../src/storage/stores';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { validateInput } from '../../../../src/http/validate';
-import { ValidationError } from '../../../../src/errors';
-import { termName, termWriteSchema } from '../../../../src/routes/terms/schema';
+import { ValidationError } from '../../../../src/domain/errors';
+import { termName, termWriteSchema } from '../../../../src/api/terms/schema';
 
 function invalid(kind: 'category' | 'tag', input: Record<string, unknown>): Record<string, string> {
   try {

@@ -1,0 +1,37 @@
+import { PLURAL } from '../../domain/kinds';
+import type { RouteSpec } from '../../http/types';
+import { pagingParams } from '../../http/listPage';
+import { filterList, Joi, id, language, searchText } from '../../http/params';
+import { listPosts, type PostListInput } from '../../services/queries/postList';
+import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibilityFilters';
+import type { Services } from '../../services/container';
+import { listRoute } from '../listRoute';
+
+/** Parameters of a venue or organizer list; `label` names the kind in descriptions. */
+function postListSchema(label: string) {
+  return Joi.object({
+    ...pagingParams(),
+    search: searchText().description(
+      `Full-text search (typo-tolerant, in the request language) over the ${label}'s name, description and details`,
+    ),
+    event: id().description(`Only the ${label}s of this event (a non-event ID is a 400)`),
+    has_events: Joi.flag().description(`Only ${label}s with (true) or without (false) published events`),
+    only_with_upcoming: Joi.flag().default(false).description(`Only ${label}s with a published event not yet ended`),
+    status: filterList()
+      .items(Joi.string().valid(...STATUSES))
+      .max(STATUSES.length)
+      .description(STATUS_PARAM_DESCRIPTION),
+    i18n_language: language(),
+  });
+}
+
+/** `GET /venues` or `GET /organizers`: ordered by name. */
+export function postListRoutes(services: Services, kind: 'venue' | 'organizer'): RouteSpec[] {
+  const plural = PLURAL[kind];
+  const description = `${plural[0]!.toUpperCase()}${plural.slice(1)} in the request language (each in its original language when not translated), ordered by name.`;
+  return [
+    listRoute<PostListInput>(services.config, kind, { description, input: postListSchema(kind) }, (input, caller) =>
+      listPosts(services, kind, input, caller),
+    ),
+  ];
+}

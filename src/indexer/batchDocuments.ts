@@ -1,0 +1,146 @@
+import type { Client } from '@elastic/elasticsearch';
+import { LANGUAGES, type Language } from '../../config';
+import { viewOf, type ViewOptions } from '../services/views/recordViews';
+import type { Services } from '../services/container';
+import type { StoredRecord } from '../storage/storedRecord';
+import { storeOf } from '../storage/stores';
+import type { ClaimedEntry } from '../storage/syncQueue';
+import { withBatchCache } from '../services/views/batchCache';
+import type { BulkOperation } from './bulkIndexer';
+import { toIndexDocument, type IndexDocument } from '../search/documents';
+import { aliasName } from '../search/indexNames';
+import { dropDeletedLinks, eventsLinking, loadRelated } from './relatedData';
+import { EVENT_LINKS, type LinkedKind, type RecordKind } from '../domain/kinds';
+
+/** What propagation needs from an index document that was there before this batch. */
+type PreviousDoc = Pick<IndexDocument, 'deps'> &
+  Partial<Record<'venue_ids' | 'organizer_ids' | 'category_ids' | 'tag_ids', number[]>>;
+
+/** A batch's entries of one kind and the index operations that carry each. */
+export interface PreparedGroup {
+  entries: ClaimedEntry[];
+  operations: Map<string, BulkOperation[]>;
+}
+
+/** Embedded term counts as searches see the term index: lists serve its current ones instead. */
+const INDEXED_VIEW: ViewOptions = { embeddedCounts: 'searchable-index' };
+const PREVIOUS_FIELDS = ['deps', 'venue_ids', 'organizer_ids', 'category_ids', 'tag_ids'];
+
+export interface PrepareOptions {
+  /**
+   * Whether to mark dependents dirty when what they embed changed (default true). A full
+   * rebuild (src/tools/reindex/reindex.ts) rebuilds from the database and changes nothing dependents show.
+   */
+  propagate?: boolean;
+  /** The entries' records, read after their versions (default: read here). */
+  records?: Map<number, StoredRecord<any>>;
+  /** Aborts the read of the documents indexed before (a worker stopping). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The index operations of claimed entries of one kind: reads the records (after claiming, so
+ * never older than the claimed version), presents them in every language with the kind's view,
+ * maps them, and marks dependent records dirty. Records gone from the database are deleted.
+ */
+export async function prepareGroup(
+  rootServices: Services,
+  client: Client,
+  kind: RecordKind,
+  entries: ClaimedEntry[],
+  options: PrepareOptions = {},
+): Promise<PreparedGroup> {
+  const ids = entries.map((e) => e.id);
+  const services = withBatchCache(rootServices);
+  const shouldPropagate = options.propagate ?? true;
+  const [records, previous] = await Promise.all([
+    options.records ?? storeOf(services.stores, kind).getMany(ids),
+    shouldPropagate ? previousDocs(services, client, kind, ids, options.signal) : null,
+  ]);
+  const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
+  const related = await loadRelated(services, kind, present);
+  if (kind === 'event' && shouldPropagate) await dropDeletedLinks(services, present, related);
+  const current = new Map<Language, Map<number, IndexDocument>>();
+  await Promise.all(
+    LANGUAGES.map(async (lang) => {
+      const apiRecords = present.length > 0 ? await viewOf(kind)(services, present, lang, INDEXED_VIEW) : [];
+      const byId = new Map(apiRecords.map((record) => [record.id as number, record]));
+      const docs = new Map<number, IndexDocument>();
+      for (const record of present) {
+        const apiRecord = byId.get(record.id);
+        if (apiRecord) docs.set(record.id, toIndexDocument(kind, record, lang, apiRecord, related));
+      }
+      current.set(lang, docs);
+    }),
+  );
+  // Dependents are marked before indexing: a crash after indexing would hide the change on retry.
+  if (previous) await propagate(services, kind, ids, previous, current);
+  const operations = new Map<string, BulkOperation[]>();
+  for (const entry of entries) {
+    const exists = records.has(entry.id);
+    const ops: BulkOperation[] = [];
+    for (const lang of LANGUAGES) {
+      const index = aliasName(services.config, kind, lang);
+      const document = current.get(lang)?.get(entry.id);
+      if (document) ops.push({ action: 'index', index, id: String(entry.id), version: entry.version, document });
+      else if (!exists) ops.push({ action: 'delete', index, id: String(entry.id), version: entry.version });
+    }
+    // A record the view could not present stays pending (released) rather than half-indexed.
+    if (ops.length === LANGUAGES.length) operations.set(entry.key, ops);
+  }
+  return { entries, operations };
+}
+
+/** The index documents as they were before this batch, in every language: one request. */
+async function previousDocs(
+  services: Services,
+  client: Client,
+  kind: RecordKind,
+  ids: number[],
+  signal: AbortSignal | undefined,
+): Promise<Map<Language, Map<number, PreviousDoc>>> {
+  const previous = new Map<Language, Map<number, PreviousDoc>>(LANGUAGES.map((lang) => [lang, new Map()]));
+  const langOfIndex = new Map<string, Language>();
+  const docs = LANGUAGES.flatMap((lang) => {
+    const index = aliasName(services.config, kind, lang);
+    langOfIndex.set(index, lang);
+    return ids.map((id) => ({ _index: index, _id: String(id) }));
+  });
+  const response = await client.mget<PreviousDoc>({ docs, _source_includes: PREVIOUS_FIELDS }, { signal });
+  response.docs.forEach((doc, i) => {
+    const lang = langOfIndex.get(docs[i]!._index) as Language;
+    if ('found' in doc && doc.found && doc._source) previous.get(lang)?.set(Number(doc._id), doc._source);
+  });
+  return previous;
+}
+
+/** Marks dirty the records whose index documents depend on the changed ones. */
+async function propagate(
+  services: Services,
+  kind: RecordKind,
+  ids: number[],
+  previous: Map<Language, Map<number, PreviousDoc>>,
+  current: Map<Language, Map<number, IndexDocument>>,
+): Promise<void> {
+  const changed = ids.filter((id) =>
+    LANGUAGES.some((lang) => previous.get(lang)?.get(id)?.deps !== current.get(lang)?.get(id)?.deps),
+  );
+  if (changed.length === 0) return;
+  const { sync } = services;
+  if (kind !== 'event') {
+    await sync.markDirty('event', await eventsLinking(services, kind as LinkedKind, changed));
+    return;
+  }
+  const linkedOf = (field: keyof PreviousDoc): number[] => {
+    const linked = new Set<number>();
+    for (const id of changed) {
+      for (const lang of LANGUAGES) {
+        for (const doc of [previous.get(lang)?.get(id), current.get(lang)?.get(id)]) {
+          for (const linkedId of (doc?.[field] as number[] | undefined) ?? []) linked.add(linkedId);
+        }
+      }
+    }
+    return [...linked];
+  };
+  await sync.markAllDirty(EVENT_LINKS.map(([linkedKind]) => [linkedKind, linkedOf(`${linkedKind}_ids`)] as const));
+}

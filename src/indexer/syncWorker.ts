@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@elastic/elasticsearch';
+import { hostname } from 'node:os';
+import type { SyncReporter } from '../metrics/syncReporter';
+import type { Services } from '../services/container';
+import type { ClaimedEntry } from '../storage/syncQueue';
+import { prepareGroup, type PreparedGroup } from './batchDocuments';
+import { syncBulkIndexer, type BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
+import { createBackgroundSearchClient } from '../search/client';
+import { ensureSearchIndexes } from '../search/ensureIndexes';
+import { activeReindexTargets, withReindexTargets } from './reindexTargets';
+import { RetryBackoff, retryDelayMs } from '../lib/retryBackoff';
+import { withTimeout } from '../metrics/probe';
+import type { RecordKind } from '../domain/kinds';
+
+export interface SyncWorkerOptions {
+  /** Lease owner name; unique per worker. */
+  owner?: string;
+  batchSize?: number;
+  leaseMs?: number;
+  pollMs?: number;
+  /** How often backlog size and oldest pending age are logged. */
+  backlogLogMs?: number;
+  /** Where progress is reported (default: the process's metrics). */
+  reporter?: SyncReporter;
+}
+
+/**
+ * How long `stop()` lets the batches in flight finish before aborting their Elasticsearch
+ * requests (their entries go back to the queue): a hung Elasticsearch would otherwise hold a
+ * stop for the client's timeouts and retries, past docker's stop grace period.
+ */
+export const STOP_GRACE_MS = 5_000;
+
+/**
+ * Keeps Elasticsearch in step with MongoDB from the durable sync queue: claims leased batches,
+ * reads the records after claiming, indexes them (every language index) at the claimed version
+ * with external versioning, marks dependent records dirty, and completes entries only after the
+ * bulk flush that carried them succeeded. Several workers may run at once.
+ */
+export class SyncWorker {
+  readonly owner: string;
+  /** Bulk requests may take longer than the API's fail-fast timeout: the worker's own client. */
+  private readonly client: Client;
+  private indexer: BulkIndexer;
+  /** Aborts the Elasticsearch requests of this start's batches (see `stop`). */
+  private aborter = new AbortController();
+  private readonly batchSize: number;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly backlogLogMs: number;
+  private readonly reporter: SyncReporter;
+  /** Batches in flight at once. */
+  private readonly maxBatches: number;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeRequested = false;
+  private wake: (() => void) | null = null;
+  private backlogTimer: NodeJS.Timeout | null = null;
+  private indexesReady = false;
+  private readonly backoff = new RetryBackoff<string>();
+  private readonly onDirty = () => this.requestWake();
+  private stopWatching: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly services: Services,
+    options: SyncWorkerOptions = {},
+  ) {
+    const { sync } = services.config;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.batchSize = options.batchSize ?? sync.batchSize;
+    this.leaseMs = options.leaseMs ?? sync.leaseMs;
+    this.pollMs = options.pollMs ?? sync.pollMs;
+    this.backlogLogMs = options.backlogLogMs ?? 30_000;
+    this.reporter = options.reporter ?? services.metrics.sync;
+    this.maxBatches = Math.max(1, sync.concurrency);
+    this.client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
+    this.indexer = this.newIndexer();
+  }
+
+  private newIndexer(): BulkIndexer {
+    return syncBulkIndexer(this.client, this.services.config, this.services.log, this.aborter.signal);
+  }
+
+  start(): this {
+    if (this.running) return this;
+    if (this.loop) throw new Error('the sync worker is stopping: start it again once stop() has resolved');
+    this.running = true;
+    if (this.aborter.signal.aborted) {
+      this.aborter = new AbortController();
+      this.indexer = this.newIndexer();
+    }
+    this.services.sync.on('dirty', this.onDirty);
+    // Other processes' writes (the API's, beside a standalone worker) wake it at once where the
+    // server has change streams; elsewhere it finds them by polling every `pollMs`.
+    this.stopWatching = this.services.sync.watchDirty(this.onDirty, (err) =>
+      this.services.log.info({ reason: err.message, pollMs: this.pollMs }, 'sync: no change stream, polling'),
+    );
+    this.backlogTimer = setInterval(() => void this.logBacklog(), this.backlogLogMs).unref();
+    this.loop = this.run();
+    return this;
+  }
+
+  /**
+   * Finishes the batches in flight (flushed, completed or released), then stops. Batches still
+   * waiting for Elasticsearch after `graceMs` have their requests aborted: their entries are
+   * released for the next worker.
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.services.sync.off('dirty', this.onDirty);
+    await this.stopWatching?.();
+    this.stopWatching = null;
+    if (this.backlogTimer) clearInterval(this.backlogTimer);
+    this.requestWake();
+    const loop = this.loop;
+    const finished =
+      !loop ||
+      (await withTimeout(loop, graceMs).then(
+        () => true,
+        () => false,
+      ));
+    if (!finished) {
+      this.services.log.warn({ graceMs }, 'sync: Elasticsearch did not answer in time; aborting the batches in flight');
+      this.aborter.abort();
+    }
+    await loop;
+    await this.indexer.close().catch(() => undefined);
+    this.loop = null;
+  }
+
+  /** Stops and releases the worker's connections (a stopped worker may be started again before). */
+  async close(graceMs = STOP_GRACE_MS): Promise<void> {
+    await this.stop(graceMs);
+    await this.client.close();
+  }
+
+  /** Claims and processes one batch; returns how many entries it claimed. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim();
+    if (claimed.length > 0) await this.process(claimed);
+    return claimed.length;
+  }
+
+  /** The next batch of pending entries, leased to this worker (the indexes created first). */
+  private async claim(): Promise<ClaimedEntry[]> {
+    if (!this.indexesReady) {
+      await ensureSearchIndexes(this.services, this.aborter.signal);
+      this.indexesReady = true;
+    }
+    return this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
+  }
+
+  /** Indexes claimed entries and checkpoints them: complete on success, release with backoff. */
+  async process(claimed: ClaimedEntry[]): Promise<void> {
+    const started = Date.now();
+    const groups = new Map<RecordKind, ClaimedEntry[]>();
+    for (const entry of claimed) groups.set(entry.kind, [...(groups.get(entry.kind) ?? []), entry]);
+    const prepared = await Promise.all(
+      [...groups].map(([kind, entries]) =>
+        prepareGroup(this.services, this.client, kind, entries, { signal: this.aborter.signal }).catch(
+          (err: unknown) => {
+            this.services.log.error(
+              { err, kind, ids: entries.map((e) => e.id) },
+              'sync: could not prepare index documents',
+            );
+            return { entries, operations: new Map<string, BulkOperation[]>() } satisfies PreparedGroup;
+          },
+        ),
+      ),
+    );
+    // Indexes being rebuilt (npm run reindex) get every write too; read per batch, never cached.
+    const rebuilding = await activeReindexTargets(this.services.db);
+    const outcomes = new Map<string, Promise<BulkOutcome[]>>();
+    for (const group of prepared) {
+      for (const [key, operations] of group.operations)
+        outcomes.set(key, Promise.all(withReindexTargets(operations, rebuilding).map((op) => this.indexer.push(op))));
+    }
+    const prepared_ms = Date.now() - started;
+    this.indexer.sendNow();
+    const results = new Map<string, BulkOutcome[]>();
+    for (const [key, outcome] of outcomes) results.set(key, await outcome);
+    const flushed_ms = Date.now() - started;
+    const done: ClaimedEntry[] = [];
+    const failed: ClaimedEntry[] = [];
+    for (const entry of claimed) {
+      const outcome = results.get(entry.key);
+      if (outcome && outcome.every((r) => r.ok)) done.push(entry);
+      else {
+        failed.push(entry);
+        const errors = outcome?.filter((r) => !r.ok).map((r) => r.error);
+        if (errors?.length) this.services.log.warn({ key: entry.key, errors }, 'sync: indexing failed, will retry');
+      }
+    }
+    if (done.length > 0) {
+      await this.services.sync.complete(this.owner, done);
+      for (const entry of done) this.backoff.succeeded(entry.key);
+      this.reporter.indexed(done);
+    }
+    if (failed.length > 0) this.reporter.failed(failed);
+    await this.releaseWithBackoff(failed);
+    this.services.log.debug(
+      {
+        entries: claimed.length,
+        kinds: Object.fromEntries([...groups].map(([kind, entries]) => [kind, entries.length])),
+        failed: failed.length,
+        prepared_ms,
+        flushed_ms,
+        total_ms: Date.now() - started,
+      },
+      'sync: batch done',
+    );
+  }
+
+  private async releaseWithBackoff(entries: ClaimedEntry[]): Promise<void> {
+    const byDelay = new Map<number, ClaimedEntry[]>();
+    for (const entry of entries) {
+      const delay = this.backoff.failed(entry.key);
+      byDelay.set(delay, [...(byDelay.get(delay) ?? []), entry]);
+    }
+    await Promise.all([...byDelay].map(([delay, group]) => this.services.sync.release(this.owner, group, delay)));
+  }
+
+  private requestWake(): void {
+    this.wakeRequested = true;
+    this.wake?.();
+  }
+
+  /** Waits `ms`, or less when woken: by new work (`onDirty`) or, always, by `stop()`. */
+  private async idle(ms: number, onDirty = true): Promise<void> {
+    if (onDirty && this.wakeRequested) return;
+    let wake: (() => void) | null = null;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        if (!onDirty && this.running) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      this.wake = wake;
+    });
+    if (this.wake === wake) this.wake = null;
+  }
+
+  /**
+   * Claims batches while there is work, keeping up to `maxBatches` in flight (the next batch is
+   * prepared while the previous one is being indexed); idles until woken or `pollMs` otherwise.
+   */
+  private async run(): Promise<void> {
+    let errorsInARow = 0;
+    const inFlight = new Set<Promise<void>>();
+    while (this.running) {
+      if (inFlight.size >= this.maxBatches) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      this.wakeRequested = false;
+      try {
+        const claimed = await this.claim();
+        errorsInARow = 0;
+        if (claimed.length > 0) {
+          const batch: Promise<void> = this.process(claimed)
+            .catch((err: unknown) => this.services.log.error({ err }, 'sync: batch failed'))
+            .finally(() => inFlight.delete(batch));
+          inFlight.add(batch);
+        } else if (inFlight.size > 0) {
+          await Promise.race([...inFlight, this.idle(this.pollMs)]);
+        } else {
+          await this.idle(this.pollMs);
+        }
+      } catch (err) {
+        if (!this.running) break; // stopped mid-claim: an aborted request is no failure
+        errorsInARow++;
+        this.services.log.error({ err }, 'sync: could not claim work');
+        await this.idle(retryDelayMs(errorsInARow + 1), false);
+      }
+    }
+    await Promise.all(inFlight);
+  }
+
+  private async logBacklog(): Promise<void> {
+    try {
+      const backlog = await this.services.sync.backlog();
+      const level = backlog.oldestPendingMs > 10_000 ? 'warn' : 'info';
+      this.services.log[level]({ owner: this.owner, ...backlog }, 'sync backlog');
+    } catch (err) {
+      this.services.log.warn({ err }, 'sync: could not read the backlog');
+    }
+  }
+}
+
+/** Starts a sync worker over `services` (in-process with the API, or alone in `npm run worker`). */
+export function startSyncWorker(services: Services, options?: SyncWorkerOptions): SyncWorker {
+  return new SyncWorker(services, options).start();
+}

@@ -1,9 +1,0 @@
-import type { RouteSpec } from '../../http/types';
-import type { Services } from '../../services';
-import { resourceRoutes } from '../resource';
-import { termDefinition } from '../terms/termContent';
-
-/** Categories by ID (interface.md part 4.5; no slug routes): create, read, update, delete. */
-export function categoryRoutes(services: Services): RouteSpec[] {
-  return resourceRoutes(services, termDefinition('category'));
-}

@@ -1,0 +1,36 @@
+import { ExpiringCache } from '../../lib/expiringCache';
+import type { SyncQueue } from '../../storage/syncQueue';
+
+/** How long a cached figure may be served; lists are eventually consistent by about as much. */
+export const LIST_CACHE_TTL_MS = 1_000;
+/** Keys come from requests (slugs, IDs): beyond this many the oldest are forgotten. */
+const LIST_CACHE_MAX_ENTRIES = 10_000;
+
+const caches = new WeakMap<SyncQueue, Map<number, ExpiringCache>>();
+
+/**
+ * Per-process memory of slowly changing figures that requests look up on every call (which term
+ * IDs and slugs exist, term counts in the index), one cache per time limit. An entry lives at
+ * most `ttlMs`, and everything is dropped as soon as this process writes or indexes anything (the
+ * sync queue's `dirty` and `indexed` events): a process sees its own changes at once, others'
+ * within the time limit. Keyed by the services' sync queue, shared by every copy of them.
+ */
+export function processCacheOf(services: { sync: SyncQueue }, ttlMs: number): ExpiringCache {
+  let byTtl = caches.get(services.sync);
+  if (!byTtl) {
+    const created = new Map<number, ExpiringCache>();
+    const clear = () => created.forEach((cache) => cache.clear());
+    services.sync.on('dirty', clear);
+    services.sync.on('indexed', clear);
+    caches.set(services.sync, created);
+    byTtl = created;
+  }
+  let cache = byTtl.get(ttlMs);
+  if (!cache) byTtl.set(ttlMs, (cache = new ExpiringCache(ttlMs, LIST_CACHE_MAX_ENTRIES)));
+  return cache;
+}
+
+/** The cache of figures lists show (kept LIST_CACHE_TTL_MS). */
+export function listCacheOf(services: { sync: SyncQueue }): ExpiringCache {
+  return processCacheOf(services, LIST_CACHE_TTL_MS);
+}

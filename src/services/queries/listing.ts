@@ -1,0 +1,65 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { BadRequestError, DependencyUnavailableError } from '../../domain/errors';
+import type { Services } from '../container';
+import { giveUpAfter, isSearchUnreachable } from '../../search/client';
+
+export const DEFAULT_PER_PAGE = 6;
+export const MAX_PER_PAGE = 50;
+/** Elasticsearch's result window: results past it cannot be paged to. */
+export const MAX_RESULT_WINDOW = 10_000;
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  from: number;
+  size: number;
+}
+
+/** The page a list asks for, as Elasticsearch's `from` and `size`. */
+export function pageRequest(page: number, perPage: number): PageRequest {
+  const capped = Math.min(perPage, MAX_PER_PAGE);
+  const from = (page - 1) * capped;
+  if (from >= MAX_RESULT_WINDOW) {
+    throw new BadRequestError(
+      'page-too-deep',
+      `Results past the ${MAX_RESULT_WINDOW}th cannot be listed; narrow the filters instead.`,
+      {
+        data: {
+          params: { page: `page must be at most ${Math.ceil(MAX_RESULT_WINDOW / capped)} with per_page ${capped}` },
+        },
+      },
+    );
+  }
+  return { page, perPage: capped, from, size: Math.min(capped, MAX_RESULT_WINDOW - from) };
+}
+
+/** Fails fast: a list answers 503 `search-unavailable` within the search timeout. */
+function requestTimeoutOf(services: Services): number {
+  // A quarter of the budget is left for the rest of the request and a busy event loop.
+  return Math.max(250, Math.round(services.config.elasticsearch.timeoutMs * 0.75));
+}
+
+function isUnavailable(err: unknown): boolean {
+  const e = err as { name?: string; meta?: { statusCode?: number; body?: { error?: { type?: string } } } };
+  if (isSearchUnreachable(err)) return true;
+  const status = e.meta?.statusCode ?? 0;
+  return status === 429 || status >= 500 || e.meta?.body?.error?.type === 'index_not_found_exception';
+}
+
+/** Runs a list search; an unreachable, overloaded or not yet created index is a 503. */
+export async function searchIndex<T>(
+  services: Services,
+  request: estypes.SearchRequest,
+): Promise<estypes.SearchResponse<T>> {
+  try {
+    return await services.search.search<T>(request, giveUpAfter(requestTimeoutOf(services)));
+  } catch (err) {
+    if (isUnavailable(err)) throw new DependencyUnavailableError('search', err);
+    throw err;
+  }
+}
+
+export function totalOf(response: estypes.SearchResponse<unknown>): number {
+  const total = response.hits.total;
+  return typeof total === 'number' ? total : (total?.value ?? 0);
+}

@@ -1,0 +1,94 @@
+import type { Language } from '../../../config';
+import type { Services } from '../container';
+import { aliasName } from '../../search/indexNames';
+import { listCacheOf } from './listCache';
+import { searchIndex } from './listing';
+import type { TermKind } from '../../domain/kinds';
+
+type ApiRecord = Record<string, unknown>;
+type Embedded = { id?: unknown; count?: unknown };
+/** Term ID → its count in the term index; null when the term is not (or no longer) indexed. */
+type CountTable = Map<string, number | null>;
+
+const TERM_FIELDS = [
+  ['categories', 'category'],
+  ['tags', 'tag'],
+] as const;
+
+/** Beyond the terms a page asks for, at most this many known ones are refreshed with them. */
+const MAX_REFRESHED_TERMS = 500;
+
+/**
+ * Events embed their terms, whose `count` changes whenever another event uses or drops them.
+ * Re-indexing every event of a popular term on each such change would not scale, so a list
+ * takes the current counts from the term indexes (kept current by the worker) when answering.
+ */
+export async function withCurrentTermCounts(
+  services: Services,
+  events: ApiRecord[],
+  lang: Language,
+): Promise<ApiRecord[]> {
+  const tables = await Promise.all(
+    TERM_FIELDS.map(([field, kind]) => {
+      const ids = new Set<string>();
+      for (const event of events)
+        for (const term of (event[field] as Embedded[] | undefined) ?? []) ids.add(String(term.id));
+      return ids.size === 0 ? null : currentCounts(services, kind, lang, ids);
+    }),
+  );
+  if (tables.every((table) => table === null)) return events;
+  return events.map((event) => {
+    const patched = { ...event };
+    TERM_FIELDS.forEach(([field], i) => {
+      const terms = event[field] as Embedded[] | undefined;
+      const table = tables[i];
+      if (!Array.isArray(terms) || !table) return;
+      patched[field] = terms.map((term) => {
+        const count = table.get(String(term.id));
+        return count === undefined || count === null ? term : { ...term, count };
+      });
+    });
+    return patched;
+  });
+}
+
+/**
+ * The current counts of `ids` (and of the other terms of the kind this process was asked about),
+ * from a table cached per kind and language. A lookup refreshes every known term at once, so
+ * lists cost at most about one count query per kind and language per cache period, however
+ * many different terms their pages show. Concurrent requests share one lookup.
+ */
+async function currentCounts(
+  services: Services,
+  kind: TermKind,
+  lang: Language,
+  ids: Set<string>,
+): Promise<CountTable> {
+  const cache = listCacheOf(services);
+  const key = `term-counts:${kind}:${lang}`;
+  const fresh = cache.get<Promise<CountTable>>(key);
+  const table = fresh && (await fresh.catch(() => null));
+  if (table && [...ids].every((id) => table.has(id))) return table;
+  // With nothing cached, nothing above awaited: the lookup is cached before a concurrent list looks.
+  const previous = cache.last<Promise<CountTable>>(key);
+  const lookup = (async () => {
+    const known = previous ? [...((await previous.catch(() => null))?.keys() ?? [])] : [];
+    return fetchCounts(services, kind, lang, [...new Set([...ids, ...known.slice(0, MAX_REFRESHED_TERMS)])]);
+  })();
+  cache.set(key, lookup);
+  // A failed lookup is not remembered: the next list tries again.
+  lookup.catch(() => cache.last(key) === lookup && cache.delete(key));
+  return lookup;
+}
+
+async function fetchCounts(services: Services, kind: TermKind, lang: Language, ids: string[]): Promise<CountTable> {
+  const response = await searchIndex<{ count: number }>(services, {
+    index: aliasName(services.config, kind, lang),
+    query: { ids: { values: ids } },
+    size: ids.length,
+    _source: ['count'],
+  });
+  const table: CountTable = new Map(ids.map((id) => [id, null]));
+  for (const hit of response.hits.hits) table.set(hit._id as string, hit._source?.count ?? 0);
+  return table;
+}

@@ -1,0 +1,32 @@
+import { reindexTargets } from '../indexer/reindexTargets';
+import type { Services } from '../services/container';
+
+/**
+ * Removes everything the service stored (test and benchmark worlds): drops the database where the
+ * server can; jongodb cannot drop databases nor always list collections, so every collection the
+ * service creates, and any the server lists, is emptied instead.
+ */
+export async function emptyDatabase(services: Services): Promise<void> {
+  const { db } = services;
+  if (await db.dropDatabase().catch(() => false)) return;
+  const listed = await db
+    .listCollections({}, { nameOnly: true })
+    .toArray()
+    .then((infos) => infos.map((info) => info.name))
+    .catch(() => [] as string[]);
+  const own = [
+    'counters',
+    'api_keys',
+    services.sync.entries.collectionName,
+    reindexTargets(db).collectionName,
+    ...Object.values(services.stores).map((store) => store.docs.collectionName),
+  ];
+  await Promise.all(
+    [...new Set([...own, ...listed])].map((name) =>
+      db
+        .collection(name)
+        .deleteMany({})
+        .catch(() => undefined),
+    ),
+  );
+}
