@@ -17,6 +17,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The en/fr/de prose of the /doc document, read at start (src/api/namespace/guideFiles.ts).
+COPY docs/guide ./docs/guide
 USER node
 EXPOSE 8080
 CMD ["node", "dist/src/app/main.js"]

@@ -148,6 +148,8 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).to.include('RUN npm run build');
     expect(dockerfile).to.include('npm ci --omit=dev');
     expect(dockerfile).to.include('CMD ["node", "dist/src/app/main.js"]');
+    // The /doc document reads its prose from docs/guide at start (found walking up from dist/src/).
+    expect(dockerfile).to.match(/^COPY docs\/guide \.\/docs\/guide$/m);
   });
 
   it('needs only runtime dependencies in the code the image runs (it installs with --omit=dev)', () => {

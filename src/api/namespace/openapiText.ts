@@ -1,5 +1,8 @@
-import type { Language } from '../../../config';
-import { de, fr } from './openapiTextTranslations';
+import path from 'node:path';
+import Joi from 'joi';
+import YAML from 'yaml';
+import { LANGUAGES, type Language } from '../../../config';
+import { GUIDE_DIRECTORY, languageFiles, perLanguage, readGuideFile, TEXTS_FILE } from './guideFiles';
 
 /** How each language names a record kind: the phrase "a(n) X" and the plural. */
 interface Label {
@@ -8,22 +11,36 @@ interface Label {
 }
 
 /** Operation shapes whose summaries are generated (see summaryOf in openapiOperations.ts). */
-export type SummaryKey =
-  | 'list'
-  | 'create'
-  | 'readById'
-  | 'readBySlug'
-  | 'updateById'
-  | 'updateBySlug'
-  | 'trashById'
-  | 'trashBySlug'
-  | 'deleteById'
-  | 'deleteBySlug'
-  | 'namespaceIndex'
-  | 'document'
-  | 'documentAsset';
+const SUMMARY_KEYS = [
+  'list',
+  'create',
+  'readById',
+  'readBySlug',
+  'updateById',
+  'updateBySlug',
+  'trashById',
+  'trashBySlug',
+  'deleteById',
+  'deleteBySlug',
+  'namespaceIndex',
+  'document',
+  'documentAsset',
+] as const;
+export type SummaryKey = (typeof SUMMARY_KEYS)[number];
 
-/** The fixed texts of the OpenAPI document, per request language. */
+const HEADER_KEYS = [
+  'contentLanguage',
+  'prefer',
+  'preferenceApplied',
+  'location',
+  'total',
+  'totalPages',
+  'link',
+  'wwwAuthenticate',
+  'retryAfter',
+] as const;
+
+/** The fixed texts of the OpenAPI document, per request language (docs/guide/<lang>/texts.yaml). */
 export interface DocTexts {
   title: string;
   labels: Record<string, Label>;
@@ -35,107 +52,70 @@ export interface DocTexts {
   writeForms: string;
   alsoInQuery: string;
   bodyDescription: string;
+  /** By HTTP status, and `default`. */
   statuses: Record<string, string>;
   codes: string;
-  headers: {
-    contentLanguage: string;
-    prefer: string;
-    preferenceApplied: string;
-    location: string;
-    total: string;
-    totalPages: string;
-    link: string;
-    wwwAuthenticate: string;
-    retryAfter: string;
-  };
+  headers: Record<(typeof HEADER_KEYS)[number], string>;
   bearer: string;
   referencePage: string;
 }
 
-const en: DocTexts = {
-  title: 'Events calendar REST API (calendar/events/v1)',
-  labels: {
-    event: { a: 'an event', plural: 'events' },
-    venue: { a: 'a venue', plural: 'venues' },
-    organizer: { a: 'an organizer', plural: 'organizers' },
-    category: { a: 'a category', plural: 'categories' },
-    tag: { a: 'a tag', plural: 'tags' },
-  },
-  summaries: {
-    list: 'List {plural}',
-    create: 'Create {a}',
-    readById: 'Read {a} by ID',
-    readBySlug: 'Read {a} by slug',
-    updateById: 'Update {a} by ID (POST, PUT and PATCH all merge)',
-    updateBySlug: 'Update {a} by slug (POST, PUT and PATCH all merge)',
-    trashById: 'Trash {a} by ID (force=true deletes permanently)',
-    trashBySlug: 'Trash {a} by slug (force=true deletes permanently)',
-    deleteById: 'Delete {a} permanently by ID',
-    deleteBySlug: 'Delete {a} permanently by slug',
-    namespaceIndex: 'Namespace index: every route with its methods and arguments',
-    document: 'This OpenAPI document (format=html: the browsable reference page)',
-    documentAsset: 'A static file of the reference page',
-  },
-  tags: {
-    namespace: 'The namespace index',
-    documentation: 'This documentation',
-    events: 'Events',
-    venues: 'Venues: places where events occur',
-    organizers: 'Organizers: parties that run events',
-    categories: 'Event categories (hierarchical)',
-    tags: 'Event tags (flat)',
-  },
-  forms: {
-    date: 'Accepted forms: `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD`, ISO 8601 (with `T`, optional offset or `Z`), a unix timestamp in seconds, `now`, `today`, `tomorrow`, `yesterday`, `+N day(s)|week(s)|month(s)|year(s)` and `-N ...`.',
-    flag: 'Accepts true/false, 1/0, yes/no, on/off (any case).',
-    list: 'Send a JSON array, repeated `name[]=` values or a comma-separated string.',
-  },
-  access: {
-    read: 'Public: no credentials needed. With an API key, the caller also sees what its role may read.',
-    write:
-      'Requires an API key (`Authorization: Bearer <key>`); the role decides what is allowed (401 without a key, 403 when the role is too weak).',
-  },
-  writeForms:
-    'Parameters may be sent as JSON, as a form (urlencoded or multipart) or in the query string; the body wins on conflict.',
-  alsoInQuery: '(Query string or body; the body wins.)',
-  bodyDescription: 'The fields to write. Only the fields sent change; `null` (or `""` for text) clears a field.',
-  statuses: {
-    '200': 'Success',
-    '201': 'Created; `Location` gives the new record’s rest_url',
-    '400': 'Invalid request',
-    '401': 'No or unknown API key',
-    '403': 'Not allowed',
-    '404': 'Not found',
-    '405': 'Method not allowed',
-    '409': 'Changed by another write meanwhile: read it again and resend',
-    '410': 'Already in the trash',
-    '413': 'Body too large',
-    '415': 'Unsupported body media type',
-    '431': 'Request line or headers too large (answered before routing, connection closed)',
-    '503': 'MongoDB or Elasticsearch is unavailable; retry after `Retry-After` seconds',
-    '429': 'Too many writes or failed authentications; retry after `Retry-After` seconds',
-    default:
-      'Unexpected failure: 500 `rest_internal_error`, or 503 `search-unavailable` / `storage-unavailable` with `Retry-After`',
-  },
-  codes: 'Error codes',
-  headers: {
-    contentLanguage:
-      'The request’s content language (CONTRACT 1); a record shown in its original language says so in `i18n_language`',
-    prefer:
-      '`wait-for-index`: answer once the change is searchable (at most 5 s; `Preference-Applied` tells whether it was)',
-    preferenceApplied: '`wait-for-index` when the change was searchable before the answer',
-    location: 'rest_url of the created record',
-    total: 'Number of matching records',
-    totalPages: 'Number of pages',
-    link: 'RFC 8288 links to the `next` and `prev` pages, when they exist',
-    wwwAuthenticate: 'The Bearer challenge',
-    retryAfter: 'Seconds to wait before retrying',
-  },
-  bearer: 'An API key created by the `apikey` ops script, sent as `Authorization: Bearer <key>`.',
-  referencePage: 'Browsable reference page',
-};
+const text = Joi.string().min(1).required();
+const texts = (keys: readonly string[]) => Joi.object(Object.fromEntries(keys.map((key) => [key, text]))).required();
+const map = (key: Joi.StringSchema, value: Joi.Schema) => Joi.object().pattern(key, value).min(1).required();
 
-export const DOC_TEXTS: Record<Language, DocTexts> = { en, fr, de };
+const DOC_TEXTS_SCHEMA = Joi.object<DocTexts>({
+  title: text,
+  labels: map(Joi.string(), texts(['a', 'plural'])),
+  summaries: texts(SUMMARY_KEYS),
+  tags: map(Joi.string(), text),
+  forms: texts(['date', 'flag', 'list']),
+  access: texts(['read', 'write']),
+  writeForms: text,
+  alsoInQuery: text,
+  bodyDescription: text,
+  statuses: map(Joi.string().pattern(/^(\d{3}|default)$/), text),
+  codes: text,
+  headers: texts(HEADER_KEYS),
+  bearer: text,
+  referencePage: text,
+});
+
+/** The keyed tables whose keys are data (kinds, resources, statuses): every language names the same ones. */
+const KEYED_TABLES = ['labels', 'tags', 'statuses'] as const;
+
+/** Parses and checks one language's texts file; errors name the file. */
+export function parseDocTexts(file: string, source: string): DocTexts {
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(source);
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const { value, error } = DOC_TEXTS_SCHEMA.required().validate(parsed, { abortEarly: false, convert: false });
+  if (error) throw new Error(`${file}: ${error.message}`);
+  return value;
+}
+
+/** Every language's texts from `directory` (docs/guide), checked against the type and against each other. */
+export function loadDocTexts(directory: string): Record<Language, DocTexts> {
+  languageFiles(directory); // every language has the same files
+  const file = (language: Language) => path.join(directory, language, TEXTS_FILE);
+  const all = perLanguage((language) => parseDocTexts(file(language), readGuideFile(directory, language, TEXTS_FILE)));
+  const [first, ...others] = LANGUAGES;
+  for (const language of others) {
+    for (const table of KEYED_TABLES) {
+      const expected = Object.keys(all[first][table]).sort().join(', ');
+      const actual = Object.keys(all[language][table]).sort().join(', ');
+      if (actual !== expected)
+        throw new Error(`${file(language)}: ${table} has ${actual}, where ${file(first)} has ${expected}`);
+    }
+  }
+  return all;
+}
+
+/** Read once when the module loads: a malformed file stops the start with its name. */
+export const DOC_TEXTS = loadDocTexts(GUIDE_DIRECTORY);
 
 /** Fills `{a}`, `{A}` and `{plural}` of a summary pattern with a kind's label in that language. */
 export function fillLabel(pattern: string, label: Label): string {
