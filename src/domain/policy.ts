@@ -2,7 +2,7 @@
  * The access policy of CONTRACT part 6, as pure functions of the caller and the record: who may
  * read what, who may create, change and delete what, with which status. Handlers and lists ask
  * these functions and never test roles themselves. The decisions taken where the contract is
- * silent are listed in the /doc guide (src/api/namespace/openapiGuide.ts, "Access").
+ * silent are listed in the /doc guide (docs/guide/<lang>/30-access.md).
  */
 import { ForbiddenError } from './errors';
 import type { Principal } from './principal';
