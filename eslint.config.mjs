@@ -9,7 +9,14 @@ export default defineConfig(
   tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    // Type information for the promise rules: the project service reads tsconfig.json.
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
+      // A promise nobody awaits loses its rejection (an unhandled rejection ends the process), and
+      // an async callback where a void one is expected runs unawaited: mark fire-and-forget with
+      // `void` where its errors are handled inside.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
       // Leading underscore marks a deliberately unused parameter (e.g. Koa's `next`).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],

@@ -37,9 +37,13 @@ export async function startServer(services: Services, host: string, port: number
       elasticsearch: () => pingSearch(services.search),
     }),
   });
+  const handle = app.callback();
   const server = await new Promise<Server>((resolve, reject) => {
     // Node answers an HTTP/1.1 request without Host with a bare 400: the app answers it in the envelope.
-    const s = createServer({ requireHostHeader: false }, app.callback()).listen(port, host, () => resolve(s));
+    // Koa's handler answers and logs its own errors, so its promise never rejects.
+    const s = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res)).listen(port, host, () =>
+      resolve(s),
+    );
     s.once('error', reject);
   });
   server.keepAliveTimeout = 5_000;
