@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -38,9 +39,14 @@ export async function startJongodb(options: {
 }): Promise<MongoInstance> {
   const url = `mongodb://127.0.0.1:${options.port}/?replicaSet=${REPLICA_SET}`;
   const consoleLog = path.join(options.instanceDir, 'jongodb.log');
+  const binary = jongodbBinary(options.projectRoot);
+  if (!existsSync(binary)) {
+    // An optional dependency: npm skips it on other platforms and with --omit=optional.
+    throw new Error(`jongodb is not installed (${binary}): run "npm install" on Linux x64, or set MONGO_URL`);
+  }
   options.log(`starting jongodb (MongoDB protocol) on 127.0.0.1:${options.port}…`);
   const handle = launch(
-    jongodbBinary(options.projectRoot),
+    binary,
     [
       '--host=127.0.0.1',
       `--port=${options.port}`,

