@@ -4,6 +4,8 @@ import { isTzDatabaseZone } from '../src/domain/zoneAbbreviations';
 /** The zone table's names by lower case: `europe/oslo` → `Europe/Oslo`. */
 const NAMES = new Map(Object.keys(getAllTimezones({ deprecated: true })).map((name) => [name.toLowerCase(), name]));
 
+const OFFSET = /^[+-]/;
+
 /**
  * The IANA name of time zone `zone`, or null when it is not an IANA time zone. Any case is
  * accepted (`europe/paris` → `Europe/Paris`). A retired name is replaced by the one its zone has
@@ -20,6 +22,8 @@ export function ianaTimeZone(zone: string): string | null {
   } catch {
     return null;
   }
+  // Intl of Node 22 and later also takes UTC offsets (`+02:00`, `-0530`): they name no zone.
+  if (OFFSET.test(known)) return null;
   if (known === 'UTC') return known;
   const named = NAMES.get(zone.toLowerCase()) ?? known;
   const entry = getTimezone(named);

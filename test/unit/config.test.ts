@@ -151,6 +151,7 @@ describe('config', () => {
     ['NODE_ENV', 'staging'],
     ['DEFAULT_LANGUAGE', 'es'],
     ['DEFAULT_TIMEZONE', 'Mars/Olympus_Mons'],
+    ['DEFAULT_TIMEZONE', '+02:00'],
     ['MONGO_URL', 'http://127.0.0.1:27017'],
     ['ELASTICSEARCH_URL', 'not a url'],
     ['INDEX_PREFIX', 'Upper Case'],

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import {
+  canonicalTimeZone,
   details,
   checkDateInput,
   isCalendarDay,
@@ -14,6 +15,15 @@ import {
 const NOW = DateTime.fromISO('2026-03-10T15:30:00Z');
 
 describe('domain/dates', () => {
+  it('names IANA time zones only: UTC offsets and other forms are none, whatever Intl takes', () => {
+    expect(canonicalTimeZone('europe/paris')).to.equal('Europe/Paris');
+    expect(canonicalTimeZone('Etc/GMT+2')).to.equal('Etc/GMT+2');
+    // Intl.DateTimeFormat of Node 22 and later accepts the offsets as time zones.
+    for (const zone of ['+02:00', '-0530', '+02', '+14:00', 'UTC+2', 'GMT+2', 'Z', '']) {
+      expect(canonicalTimeZone(zone), zone).to.equal(null);
+    }
+  });
+
   it('formats wire dates and their details as luxon formats them, in any zone', () => {
     const zones = ['UTC', 'Europe/Paris', 'America/St_Johns', 'Asia/Kathmandu', 'Pacific/Chatham'];
     fc.assert(
