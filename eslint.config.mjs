@@ -40,6 +40,24 @@ export default defineConfig(
     rules: { 'calendar/layers': 'error' },
   },
   {
+    // Unit tests run with no server (test/unit/.mocharc.json starts no test world).
+    files: ['test/unit/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/support/(harness|setup|api|access|lists|records|scripts|terms)$|/reliability/support/',
+              allowTypeImports: true,
+              message: 'Unit tests run with no server: a test that needs one belongs in test/http or test/reliability.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read loosely typed JSON bodies and assert on them.
     files: ['test/**/*.ts'],
     rules: {

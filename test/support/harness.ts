@@ -26,7 +26,9 @@ let embedded: RunningServices | undefined;
 let world: TestWorld | undefined;
 
 export function testWorld(): TestWorld {
-  if (!world) throw new Error('the test world is not started (test/support/setup.ts)');
+  if (!world) {
+    throw new Error('the test world is not started: unit tests (test/unit) run without it, see test/support/setup.ts');
+  }
   return world;
 }
 
