@@ -54,6 +54,8 @@ export interface ListPage {
   items: unknown[];
   total: number;
   page: PageRequest;
+  /** Fields the list adds after the envelope's (`facets`, `histogram`, `geo_grid` of events). */
+  extras?: object;
 }
 
 /**
@@ -92,5 +94,6 @@ export function sendPage(
     ...(previous ? { previous_rest_url: previous } : {}),
     total: list.total,
     total_pages: totalPages,
+    ...list.extras,
   };
 }

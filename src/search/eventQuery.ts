@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { DateClause } from './dateFilters';
+import { discoveryAggregations, type Discovery, type FacetName, type GeoBounds } from './eventAggregations';
 import { boolQuery, fullTextQuery } from './fullText';
 
 export type EventOrderBy = 'start_date' | 'title' | 'modified' | 'relevance' | 'distance';
@@ -30,7 +31,10 @@ export interface EventQuery {
   ticketed?: boolean;
   geoloc?: boolean;
   near?: GeoFilter;
+  bounds?: GeoBounds;
   postParent?: number;
+  /** Facets, histogram and map tiles to compute over the matches (EXTENSIONS part 14). */
+  discovery?: Discovery;
   orderby: EventOrderBy;
   order?: 'asc' | 'desc';
   from: number;
@@ -54,34 +58,56 @@ export const SEARCH_BOOSTS = [
   'description',
 ];
 
-function filters(q: EventQuery): estypes.QueryDslQueryContainer[] {
-  const filter: estypes.QueryDslQueryContainer[] = [q.status];
+type Clause = estypes.QueryDslQueryContainer;
+
+/**
+ * The filters of a list, split in two: `base` applies to everything, `byFacet` holds the filters a
+ * facet may leave out of its own counts (disjunctive facets, EXTENSIONS part 14).
+ */
+export interface ListFilters {
+  base: Clause[];
+  byFacet: Partial<Record<FacetName, Clause>>;
+}
+
+function listFilters(q: EventQuery): ListFilters {
+  const base: Clause[] = [q.status];
   // `include` names events explicitly: hidden ones are shown (CONTRACT part 6).
-  if (!q.showHidden && !q.include) filter.push({ term: { hide_from_listings: false } });
-  for (const { field, op, value } of q.dates) filter.push({ range: { [field]: { [op]: value } } });
-  const anyOf = (field: string, values: unknown[] | undefined) => {
-    if (values) filter.push({ terms: { [field]: values } });
+  if (!q.showHidden && !q.include) base.push({ term: { hide_from_listings: false } });
+  for (const { field, op, value } of q.dates) base.push({ range: { [field]: { [op]: value } } });
+  if (q.include) base.push({ terms: { id: q.include } });
+  if (q.geoloc !== undefined) base.push({ term: { has_location: q.geoloc } });
+  if (q.postParent !== undefined) base.push({ term: { post_parent: q.postParent } });
+  const byFacet: ListFilters['byFacet'] = {};
+  const anyOf = (facet: FacetName, field: string, values: number[] | undefined, links = false) => {
+    if (!values) return;
+    const clause: Clause = { terms: { [field]: values } };
+    // A protected event's venue and organizer are blanked for most callers: never matched either.
+    byFacet[facet] = links && q.shownLinks ? boolQuery({ filter: [clause, q.shownLinks] }) : clause;
   };
-  anyOf('id', q.include);
-  anyOf('category_ids', q.categoryIds);
-  anyOf('tag_ids', q.tagIds);
-  anyOf('venue_ids', q.venueIds);
-  anyOf('organizer_ids', q.organizerIds);
-  const flag = (field: string, value: boolean | undefined) => {
-    if (value !== undefined) filter.push({ term: { [field]: value } });
-  };
-  flag('featured', q.featured);
-  flag('ticketed', q.ticketed);
-  flag('has_location', q.geoloc);
-  if (q.postParent !== undefined) filter.push({ term: { post_parent: q.postParent } });
-  const matchesLinks = q.venueIds || q.organizerIds || q.geoloc !== undefined || q.near;
-  if (matchesLinks && q.shownLinks) filter.push(q.shownLinks);
+  anyOf('categories', 'category_ids', q.categoryIds);
+  anyOf('tags', 'tag_ids', q.tagIds);
+  anyOf('venue', 'venue_ids', q.venueIds, true);
+  anyOf('organizer', 'organizer_ids', q.organizerIds, true);
+  if (q.featured !== undefined) byFacet.featured = { term: { featured: q.featured } };
+  if (q.ticketed !== undefined) byFacet.ticketed = { term: { ticketed: q.ticketed } };
+  const matchesLocation = q.geoloc !== undefined || q.near || q.bounds;
+  if (matchesLocation && q.shownLinks) base.push(q.shownLinks);
   if (q.near) {
-    filter.push({
+    base.push({
       geo_distance: { distance: `${q.near.radius}${q.near.unit}`, location: { lat: q.near.lat, lon: q.near.lng } },
     });
   }
-  return filter;
+  if (q.bounds) base.push(boundingBox(q.bounds));
+  return { base, byFacet };
+}
+
+/** Elasticsearch reads a box whose left edge lies east of its right one as crossing the antimeridian. */
+function boundingBox(b: GeoBounds): Clause {
+  return {
+    geo_bounding_box: {
+      location: { top_left: { lat: b.top, lon: b.left }, bottom_right: { lat: b.bottom, lon: b.right } },
+    },
+  };
 }
 
 function distanceSort(near: GeoFilter, order: 'asc' | 'desc'): estypes.SortCombinations {
@@ -126,20 +152,30 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
 export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   const { sort, distanceSortIndex } = sortOf(q);
+  const { base, byFacet } = listFilters(q);
+  const facetFilters = Object.values(byFacet);
+  // With facets, the filters they leave out of their own counts apply after the aggregations.
+  const disjunctive = Boolean(q.discovery?.facets.length) && facetFilters.length > 0;
   const query = boolQuery({
-    filter: filters(q),
+    filter: disjunctive ? base : [...base, ...facetFilters],
     ...(q.search ? { must: [fullTextQuery(q.search, 'title', SEARCH_BOOSTS)] } : {}),
   });
-  return {
-    request: {
-      index,
-      query,
-      sort,
-      from: q.from,
-      size: q.size,
-      track_total_hits: true,
-      _source: ['record', 'password_protected'],
-    },
-    distanceSortIndex,
+  const request: estypes.SearchRequest = {
+    index,
+    query,
+    sort,
+    from: q.from,
+    size: q.size,
+    track_total_hits: true,
+    _source: ['record', 'password_protected'],
   };
+  if (disjunctive) request.post_filter = boolQuery({ filter: facetFilters });
+  if (q.discovery) {
+    request.aggs = discoveryAggregations(q.discovery, {
+      byFacet: disjunctive ? byFacet : {},
+      shownLinks: q.shownLinks ?? null,
+      bounds: q.bounds,
+    });
+  }
+  return { request, distanceSortIndex };
 }

@@ -1,4 +1,5 @@
 import { filterList, idList, idOrZero, Joi, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
+import { discoveryParams } from './discoveryParams';
 import { TERM_SLUG_MAX } from '../terms/schema';
 import type { RouteSpec } from '../../http/types';
 import { listEvents, type EventListInput } from '../../services/queries/eventList';
@@ -72,6 +73,7 @@ export const eventListSchema = Joi.object({
     .lowercase()
     .valid('asc', 'desc')
     .description('Sort direction (asc by default, desc for relevance)'),
+  ...discoveryParams(),
   i18n_language: language(),
 });
 

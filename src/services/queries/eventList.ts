@@ -6,6 +6,8 @@ import type { Principal } from '../../domain/principal';
 import type { Services } from '../container';
 import type { Status } from '../../domain/status';
 import { eventDateClauses, type DateFilterInput } from '../../search/dateFilters';
+import type { Discovery, FacetName, GeoBounds, HistogramInterval } from '../../search/eventAggregations';
+import { discoveryResult, type DiscoveryResult } from './eventDiscovery';
 import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
@@ -34,6 +36,12 @@ export interface EventListInput extends DateFilterInput {
   ticketed?: boolean;
   orderby?: EventOrderBy;
   order?: 'asc' | 'desc';
+  /** top, left, bottom, right */
+  geoloc_bounds?: number[];
+  facets?: FacetName[];
+  histogram?: HistogramInterval;
+  tz?: string;
+  geo_grid?: number;
 }
 
 export interface Caller {
@@ -45,6 +53,8 @@ export interface ListResult {
   items: Record<string, unknown>[];
   total: number;
   page: PageRequest;
+  /** Facets, histogram and map tiles asked for (EXTENSIONS part 14). */
+  extras?: DiscoveryResult;
 }
 
 interface EventHit {
@@ -60,6 +70,8 @@ function geoFilterOf(input: EventListInput): GeoFilter | undefined {
   return { lat, lng, radius: input.geoloc_radius, unit: input.geoloc_unit };
 }
 
+const statusOf = (err: unknown): number | undefined => (err as { meta?: { statusCode?: number } }).meta?.statusCode;
+
 /** An empty list (`venue=`) filters nothing, as if not sent. */
 function withoutEmptyLists(input: EventListInput): EventListInput {
   const empty = Object.keys(input).filter((name) => {
@@ -72,6 +84,22 @@ function withoutEmptyLists(input: EventListInput): EventListInput {
   return copy as unknown as EventListInput;
 }
 
+function boundsOf(box: number[] | undefined): GeoBounds | undefined {
+  if (!box) return undefined;
+  const [top, left, bottom, right] = box as [number, number, number, number];
+  return { top, left, bottom, right };
+}
+
+function discoveryOf(input: EventListInput, siteTimeZone: string): Discovery | undefined {
+  const facets = input.facets ? [...new Set(input.facets)] : [];
+  if (facets.length === 0 && !input.histogram && input.geo_grid === undefined) return undefined;
+  return {
+    facets,
+    ...(input.histogram ? { histogram: { interval: input.histogram, timeZone: input.tz ?? siteTimeZone } } : {}),
+    ...(input.geo_grid !== undefined ? { geoGrid: input.geo_grid } : {}),
+  };
+}
+
 /** One page of events from the search index, as the caller may see them. */
 export async function listEvents(services: Services, input: EventListInput, caller: Caller): Promise<ListResult> {
   input = withoutEmptyLists(input);
@@ -82,6 +110,7 @@ export async function listEvents(services: Services, input: EventListInput, call
   if (orderby === 'distance' && !near)
     throw new ValidationError({ orderby: 'orderby=distance needs geoloc_lat and geoloc_lng' });
   const status = statusFilter(caller.principal, input.status);
+  const discovery = discoveryOf(input, services.config.defaultTimezone);
   const [categoryIds, tagIds, venueIds, organizerIds] = await Promise.all([
     input.categories &&
       resolveTermRefs(services, 'category', input.categories, caller.lang, 'categories').then((ids) =>
@@ -108,13 +137,22 @@ export async function listEvents(services: Services, input: EventListInput, call
     ticketed: input.ticketed,
     geoloc: input.geoloc,
     near,
+    bounds: boundsOf(input.geoloc_bounds),
     postParent: input.post_parent,
+    discovery,
     orderby,
     order: input.order,
     from: page.from,
     size: page.size,
   });
-  const response = await searchIndex<EventHit>(services, request);
+  const response = await searchIndex<EventHit>(services, request).catch((err: unknown) => {
+    // A zone this Node knows but Elasticsearch's Java does not (a tz release apart).
+    if (discovery?.histogram && statusOf(err) === 400)
+      throw new ValidationError({
+        tz: `The search index does not know the time zone ${discovery.histogram.timeZone}.`,
+      });
+    throw err;
+  });
   const items = response.hits.hits.map((hit) => {
     const source = hit._source as EventHit;
     let record = listedEventFor(source.record, source.password_protected === true, caller.principal);
@@ -124,5 +162,9 @@ export async function listEvents(services: Services, input: EventListInput, call
     }
     return record;
   });
-  return { items: await withCurrentTermCounts(services, items, caller.lang), total: totalOf(response), page };
+  const [listed, extras] = await Promise.all([
+    withCurrentTermCounts(services, items, caller.lang),
+    discovery && discoveryResult(services, discovery, response, caller.lang, caller.principal),
+  ]);
+  return { items: listed, total: totalOf(response), page, ...(extras ? { extras } : {}) };
 }
