@@ -13,6 +13,16 @@ const SORT_NORMALIZER = 'sortable';
 export const PLAIN_ANALYZER = 'plain';
 /** The sub-field of a full-text field analysed by PLAIN_ANALYZER. */
 export const PLAIN_SUBFIELD = 'plain';
+/**
+ * The sub-field of names and titles that type-ahead matches (`GET /suggest`): every word indexed
+ * with each of its beginnings (`jazz` as `j`, `ja`, `jaz`, `jazz`), folded as PLAIN_ANALYZER folds,
+ * so that the letters typed so far are one term lookup, and one typo one fuzzy term lookup.
+ */
+export const PREFIX_SUBFIELD = 'prefix';
+const PREFIX_INDEX_ANALYZER = 'prefix_index';
+const PREFIX_SEARCH_ANALYZER = 'prefix_search';
+/** Longest word beginning indexed; longer typed words are cut to it before matching. */
+export const PREFIX_MAX_CHARS = 20;
 
 const integer: estypes.MappingProperty = { type: 'integer' };
 const keyword: estypes.MappingProperty = { type: 'keyword' };
@@ -34,6 +44,17 @@ function text(lang: Language, copyTo?: string): estypes.MappingProperty {
  * stem of `galerie` is `gal`, one edit from `gap`.
  */
 const PLAIN_FIELDS: Properties = { [PLAIN_SUBFIELD]: { type: 'text', analyzer: PLAIN_ANALYZER } };
+
+/** The type-ahead sub-field (see PREFIX_SUBFIELD): matching only, no scores. */
+const PREFIX_FIELDS: Properties = {
+  [PREFIX_SUBFIELD]: {
+    type: 'text',
+    analyzer: PREFIX_INDEX_ANALYZER,
+    search_analyzer: PREFIX_SEARCH_ANALYZER,
+    index_options: 'docs',
+    norms: false,
+  },
+};
 
 function searchedText(lang: Language): estypes.MappingProperty {
   return { ...text(lang), fields: PLAIN_FIELDS } as estypes.MappingProperty;
@@ -60,7 +81,7 @@ function eventProperties(lang: Language): Properties {
     status: keyword,
     author: integer,
     post_parent: integer,
-    title: sortableText(lang, all),
+    title: sortableText(lang, all, PREFIX_FIELDS),
     description: text(lang, all),
     excerpt: text(lang, all),
     venue_names: text(lang, all),
@@ -100,7 +121,7 @@ function postProperties(lang: Language): Properties {
     id: integer,
     status: keyword,
     author: integer,
-    name: sortableText(lang, all),
+    name: sortableText(lang, all, PREFIX_FIELDS),
     description: text(lang, all),
     excerpt: text(lang, all),
     /** Address fields (venues) or contact fields (organizers). */
@@ -123,7 +144,7 @@ function termProperties(lang: Language): Properties {
   return {
     id: integer,
     taxonomy: keyword,
-    name: sortableText(lang, undefined, PLAIN_FIELDS),
+    name: sortableText(lang, undefined, { ...PLAIN_FIELDS, ...PREFIX_FIELDS }),
     slug: { type: 'keyword', normalizer: SORT_NORMALIZER },
     description: text(lang),
     parent: integer,
@@ -141,6 +162,8 @@ const PROPERTIES: Record<RecordKind, (lang: Language) => Properties> = {
   tag: termProperties,
 };
 
+const PLAIN_FILTERS = ['elision', 'lowercase', 'asciifolding'];
+
 /** Settings and explicit mappings of the index of `kind` in `lang`; no dynamic fields. */
 export function indexDefinition(
   kind: RecordKind,
@@ -154,8 +177,18 @@ export function indexDefinition(
       refresh_interval: refreshInterval,
       analysis: {
         normalizer: { [SORT_NORMALIZER]: { type: 'custom', filter: ['lowercase', 'asciifolding'] } },
+        filter: {
+          word_beginnings: { type: 'edge_ngram', min_gram: 1, max_gram: PREFIX_MAX_CHARS },
+          typed_word: { type: 'truncate', length: PREFIX_MAX_CHARS },
+        },
         analyzer: {
-          [PLAIN_ANALYZER]: { type: 'custom', tokenizer: 'standard', filter: ['elision', 'lowercase', 'asciifolding'] },
+          [PLAIN_ANALYZER]: { type: 'custom', tokenizer: 'standard', filter: PLAIN_FILTERS },
+          [PREFIX_INDEX_ANALYZER]: {
+            type: 'custom',
+            tokenizer: 'standard',
+            filter: [...PLAIN_FILTERS, 'word_beginnings'],
+          },
+          [PREFIX_SEARCH_ANALYZER]: { type: 'custom', tokenizer: 'standard', filter: [...PLAIN_FILTERS, 'typed_word'] },
         },
       },
     },

@@ -9,6 +9,7 @@ export interface ArgumentDescription {
   enum?: unknown[];
   items?: { type: string | string[] };
   description?: string;
+  example?: unknown;
 }
 
 interface JoiDescription {
@@ -19,6 +20,7 @@ interface JoiDescription {
   keys?: Record<string, JoiDescription>;
   rules?: { name: string }[];
   matches?: { schema?: JoiDescription }[];
+  examples?: unknown[];
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -50,6 +52,7 @@ export function describeArgument(d: JoiDescription): ArgumentDescription {
   const itemType = d.items?.[0] && typeOf(d.items[0]);
   if (itemType) arg.items = { type: itemType };
   if (d.flags?.description) arg.description = d.flags.description;
+  if (d.examples?.length) arg.example = d.examples[0];
   return arg;
 }
 

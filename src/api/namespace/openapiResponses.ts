@@ -11,7 +11,7 @@ type Kind = (typeof KINDS)[number];
 export type ResponseShape =
   | { shape: 'record'; kind: Kind }
   | { shape: 'list'; kind: Kind }
-  | { shape: 'namespace' | 'openapi' | 'asset' | 'unknown' };
+  | { shape: 'namespace' | 'openapi' | 'asset' | 'suggestions' | 'unknown' };
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 
@@ -30,6 +30,7 @@ export function resolveResponse(name: string | undefined): ResponseShape {
   if (key === 'namespace' || key === 'namespaceindex') return { shape: 'namespace' };
   if (key === 'openapi' || key === 'doc' || key === 'document') return { shape: 'openapi' };
   if (key === 'asset') return { shape: 'asset' };
+  if (key === 'suggestions') return { shape: 'suggestions' };
   return { shape: 'unknown' };
 }
 
@@ -53,6 +54,8 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
       return json(schemaRef(`${resolved.kind.schema}List`));
     case 'namespace':
       return json(schemaRef('NamespaceIndex'));
+    case 'suggestions':
+      return json(schemaRef('Suggestions'));
     case 'openapi':
       return {
         'application/json': {
@@ -109,7 +112,10 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
     415: ['rest_unsupported_media_type'],
     429: ['rest_rate_limited'],
     431: ['rest_headers_too_large'],
-    503: [...(listing ? ['search-unavailable'] : []), 'storage-unavailable'],
+    503: [
+      ...(listing || route.response === 'suggestions' ? ['search-unavailable'] : []),
+      ...(route.response === 'suggestions' ? [] : ['storage-unavailable']),
+    ],
   };
   return codes[status] ?? [];
 }

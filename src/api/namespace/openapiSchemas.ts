@@ -22,11 +22,13 @@ const wireDate: Schema = {
 
 /** A closed object: every listed property required unless named in `optional`. */
 function record(properties: Record<string, Schema>, optional: string[] = [], description?: string): Schema {
+  // OpenAPI 3.0 refuses an empty `required`.
+  const required = Object.keys(properties).filter((name) => !optional.includes(name));
   return {
     type: 'object',
     ...(description ? { description } : {}),
     properties,
-    required: Object.keys(properties).filter((name) => !optional.includes(name)),
+    ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   };
 }
@@ -160,8 +162,8 @@ function term(taxonomy: TermKind): Schema {
   });
 }
 
-/** A list envelope (CONTRACT part 7) holding `records` under `key`. */
-function list(key: string, item: string): Schema {
+/** A list envelope (CONTRACT part 7) holding `records` under `key`, with `extras` when asked for. */
+function list(key: string, item: string, extras: Record<string, Schema> = {}): Schema {
   return record(
     {
       [key]: { type: 'array', items: ref(item) },
@@ -170,10 +172,65 @@ function list(key: string, item: string): Schema {
       previous_rest_url: { ...uri, description: 'Previous page, present only when it exists' },
       total: int,
       total_pages: int,
+      ...extras,
     },
-    ['next_rest_url', 'previous_rest_url'],
+    ['next_rest_url', 'previous_rest_url', ...Object.keys(extras)],
   );
 }
+
+const linkFacet: Schema = {
+  type: 'array',
+  items: record({ id: int, slug: str, name: str, count: int }),
+};
+const flagFacet: Schema = { type: 'array', items: record({ value: bool, count: int }) };
+
+/** What `facets`, `histogram` and `geo_grid` add to the event list (EXTENSIONS part 14). */
+const discoveryFields: Record<string, Schema> = {
+  facets: {
+    ...record(
+      {
+        categories: linkFacet,
+        tags: linkFacet,
+        venue: linkFacet,
+        organizer: linkFacet,
+        featured: flagFacet,
+        ticketed: flagFacet,
+      },
+      ['categories', 'tags', 'venue', 'organizer', 'featured', 'ticketed'],
+    ),
+    description: 'With `facets`: each facet asked for, counted with every filter but its own',
+    example: { categories: [{ id: 12, slug: 'jazz', name: 'Jazz', count: 12 }], featured: [{ value: true, count: 3 }] },
+  },
+  histogram: {
+    type: 'array',
+    description: 'With `histogram`: the non-empty periods, in `tz`',
+    items: record({ start: wireDate, count: int }),
+    example: [{ start: '2026-11-27 00:00:00', count: 4 }],
+  },
+  geo_grid: {
+    type: 'array',
+    description: 'With `geo_grid`: the matches per map tile, with the centroid of their venues',
+    items: record({
+      tile: { type: 'string', pattern: '^\\d+/\\d+/\\d+$' },
+      lat: { type: 'number' },
+      lng: { type: 'number' },
+      count: int,
+    }),
+    example: [{ tile: '12/2074/1409', lat: 48.8566, lng: 2.3522, count: 7 }],
+  },
+};
+
+const suggestions = record({
+  suggestions: {
+    type: 'array',
+    items: record({
+      kind: { type: 'string', enum: ['events', 'venues', 'organizers', 'categories', 'tags'] },
+      id: int,
+      text: { type: 'string', description: 'The name or title, in the language the record came back in' },
+      rest_url: uri,
+    }),
+  },
+});
 
 const argument: Schema = {
   type: 'object',
@@ -184,6 +241,7 @@ const argument: Schema = {
     enum: { type: 'array', items: {} },
     items: { type: 'object' },
     description: str,
+    example: {},
   },
   required: ['type', 'required'],
 };
@@ -223,7 +281,8 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   Organizer: organizer,
   Category: term('category'),
   Tag: term('tag'),
-  EventList: list('events', 'Event'),
+  EventList: list('events', 'Event', discoveryFields),
+  Suggestions: suggestions,
   VenueList: list('venues', 'Venue'),
   OrganizerList: list('organizers', 'Organizer'),
   CategoryList: list('categories', 'Category'),

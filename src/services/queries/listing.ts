@@ -34,7 +34,7 @@ export function pageRequest(page: number, perPage: number): PageRequest {
 }
 
 /** Fails fast: a list answers 503 `search-unavailable` within the search timeout. */
-function requestTimeoutOf(services: Services): number {
+export function requestTimeoutOf(services: Services): number {
   // A quarter of the budget is left for the rest of the request and a busy event loop.
   return Math.max(250, Math.round(services.config.elasticsearch.timeoutMs * 0.75));
 }
