@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { testWorld } from '../support/harness';
 import { call } from './support/http';
-import { HOSTILE_SLUG_SEGMENTS, rawJsonBody, SEARCH_SYNTAX, WORDLESS_SEARCHES } from './support/fuzz/hostile';
+import {
+  HOSTILE_DISCOVERY,
+  HOSTILE_SLUG_SEGMENTS,
+  rawJsonBody,
+  SEARCH_SYNTAX,
+  WORDLESS_SEARCHES,
+} from './support/fuzz/hostile';
 import { FuzzOracle } from './support/fuzz/oracle';
 import { operationsOf, requestsFor, ROOT, type Operation, type Targets } from './support/fuzz/requests';
 import { changed, snapshot } from './support/fuzz/snapshot';
@@ -135,6 +141,44 @@ describe('reliability: hostile input on every route (property-based, from the Op
         if (WORDLESS_SEARCHES.includes(search) && total !== 0)
           oracle.flag(op, `search ${JSON.stringify(search)} matched ${total} records`, path);
       }
+    }
+    expect(oracle.violations, oracle.report()).to.deep.equal([]);
+  });
+
+  it('type-ahead text with query syntax is text too: /suggest answers 200 in bounded time, wordless text suggests nothing', async () => {
+    for (const search of SEARCH_SYNTAX) {
+      for (const prefix of ['', '/fr']) {
+        const path = `${prefix}${ROOT}/suggest?search=${encodeURIComponent(search)}&per_page=20`;
+        const op = 'GET /suggest';
+        const answer = await oracle.exercise(
+          { op, method: 'GET', path, headers: {}, note: `suggest ${search}` },
+          { searchText: true },
+        );
+        const found = (answer.body as { suggestions?: unknown[] } | undefined)?.suggestions;
+        if (WORDLESS_SEARCHES.includes(search) && found?.length !== 0)
+          oracle.flag(op, `suggest ${JSON.stringify(search)} suggested ${found?.length} records`, path);
+      }
+    }
+    expect(oracle.violations, oracle.report()).to.deep.equal([]);
+  });
+
+  it('discovery parameters at and past their edges, alone and combined, as every role', async () => {
+    const values = Object.entries(HOSTILE_DISCOVERY).flatMap(([name, list]) => list.map((value) => `${name}=${value}`));
+    const combined = fc.sample(fc.array(fc.constantFrom(...values), { minLength: 2, maxLength: 5 }), {
+      numRuns: 40,
+      seed: SEED,
+    });
+    const queries = [...values, ...combined.map((parts) => parts.join('&'))];
+    for (const [i, query] of queries.entries()) {
+      const headers: Record<string, string> = i % 3 === 0 ? { Authorization: `Bearer ${world.adminKey}` } : {};
+      const path = `${ROOT}/events?${query}&histogram=day&status=publish`;
+      await oracle.exercise({
+        op: 'GET /events',
+        method: 'GET',
+        path,
+        headers,
+        note: `discovery ${query.slice(0, 60)}`,
+      });
     }
     expect(oracle.violations, oracle.report()).to.deep.equal([]);
   });

@@ -70,7 +70,10 @@ function geoFilterOf(input: EventListInput): GeoFilter | undefined {
   return { lat, lng, radius: input.geoloc_radius, unit: input.geoloc_unit };
 }
 
-const statusOf = (err: unknown): number | undefined => (err as { meta?: { statusCode?: number } }).meta?.statusCode;
+function isUnknownZone(err: unknown): boolean {
+  const meta = (err as { meta?: { statusCode?: number; body?: unknown } }).meta;
+  return meta?.statusCode === 400 && /time.?zone/i.test(JSON.stringify(meta.body ?? ''));
+}
 
 /** An empty list (`venue=`) filters nothing, as if not sent. */
 function withoutEmptyLists(input: EventListInput): EventListInput {
@@ -147,7 +150,7 @@ export async function listEvents(services: Services, input: EventListInput, call
   });
   const response = await searchIndex<EventHit>(services, request).catch((err: unknown) => {
     // A zone this Node knows but Elasticsearch's Java does not (a tz release apart).
-    if (discovery?.histogram && statusOf(err) === 400)
+    if (discovery?.histogram && isUnknownZone(err))
       throw new ValidationError({
         tz: `The search index does not know the time zone ${discovery.histogram.timeZone}.`,
       });

@@ -29,6 +29,49 @@ export const SEARCH_SYNTAX = [
   'status:draft',
 ];
 
+/** Values of the discovery parameters of `GET /events` (EXTENSIONS part 14) at and past their edges. */
+export const HOSTILE_DISCOVERY: Record<string, string[]> = {
+  facets: [
+    'venue,__proto__',
+    '$where',
+    'categories,'.repeat(500),
+    '[1,2]',
+    '{"a":1}',
+    'VENUE,%20Tags',
+    ',',
+    'featured,featured',
+  ],
+  histogram: ['DAY', 'year', '%20week%20', 'hour', '%00', '1d'],
+  tz: [
+    '../../etc/passwd',
+    'Europe/Paris%00',
+    'Etc/GMT%2B14',
+    '%2B05:00',
+    'a'.repeat(100),
+    'Z',
+    'local',
+    'EST5EDT',
+    'America/Ciudad_Juarez',
+    'Antarctica/Troll',
+    'America/Coyhaique',
+    'europe/PARIS',
+  ],
+  geo_grid: ['29', '30', '1e1', '0x1f', '-0', '%205', '999999999999999999999', 'NaN'],
+  geoloc_bounds: [
+    '90,-180,-90,180',
+    '90,180,-90,-180',
+    '0,0,0,0',
+    '-0,-0,-0,-0',
+    'NaN,1,2,3',
+    'Infinity,0,0,0',
+    '1e309,0,0,0',
+    '[1,2,3,4]',
+    '1,2,3,4,5',
+    ',,,',
+    '10,179.999999,-10,-179.999999',
+  ],
+};
+
 /** Slug-route hostility, inserted into the path as is (already percent-encoded where needed). */
 export const HOSTILE_SLUG_SEGMENTS = [
   '..',
