@@ -6,7 +6,18 @@ import { resultsPath } from './processes';
 import { summariseProfiles } from './profile';
 import { measureReindex } from './reindexBench';
 import { machineDescription, textTable, writeReport, type BenchReport, type Row } from './report';
-import { checkParity, drawSamples, geoPaths, readPaths, searchPaths, type Samples } from './scenarios';
+import {
+  checkParity,
+  drawSamples,
+  facetPaths,
+  geoPaths,
+  readPaths,
+  searchPaths,
+  suggestPaths,
+  type ParityKind,
+  type Samples,
+  type ScenarioPaths,
+} from './scenarios';
 import { seedAndIndex } from './seed';
 import { startServers, type ServerSettings, type Servers } from './servers';
 import { evaluateTargets, type Measured } from './targets';
@@ -22,20 +33,53 @@ const log = (line: string) => console.error(`[bench] ${line}`);
 
 const wanted = (options: BenchOptions, name: string) => !options.only || options.only.includes(name);
 
-/** Scenarios 1-3 as asked for by --only, with their API and baseline paths. */
-function readScenarios(options: BenchOptions, samples: Samples) {
-  const scenarios = [
-    { key: 'read', name: '1. GET /events/{id}', paths: readPaths(samples), kind: 'read' as const },
-    { key: 'search', name: '2. GET /events?search=', paths: searchPaths(samples, options.seed), kind: 'list' as const },
+interface ThroughputScenario {
+  key: string;
+  name: string;
+  paths: ScenarioPaths;
+  kind: ParityKind;
+  /** What the API is compared with: the bare baseline, or the API itself on the baseline paths. */
+  against: 'baseline' | 'api';
+}
+
+/** The throughput scenarios (1-3, 6, 7) asked for by --only, with their API and comparison paths. */
+function readScenarios(options: BenchOptions, samples: Samples): ThroughputScenario[] {
+  const scenarios: ThroughputScenario[] = [
+    { key: 'read', name: '1. GET /events/{id}', paths: readPaths(samples), kind: 'read', against: 'baseline' },
+    {
+      key: 'search',
+      name: '2. GET /events?search=',
+      paths: searchPaths(samples, options.seed),
+      kind: 'list',
+      against: 'baseline',
+    },
     {
       key: 'geo',
       name: '3. GET /events geo+dates+category',
       paths: geoPaths(samples, options.seed),
-      kind: 'list' as const,
+      kind: 'list',
+      against: 'baseline',
+    },
+    {
+      key: 'facets',
+      name: '6. GET /events facets(4)+histogram vs without',
+      paths: facetPaths(samples, options.seed),
+      kind: 'same-list',
+      against: 'api',
+    },
+    {
+      key: 'suggest',
+      name: '7. GET /suggest',
+      paths: suggestPaths(samples, options.seed),
+      kind: 'suggest',
+      against: 'baseline',
     },
   ];
   return scenarios.filter((scenario) => wanted(options, scenario.key));
 }
+
+/** Scenarios whose targets are their own (issue 29), not the lists' of issue 8. */
+const DISCOVERY_SCENARIOS = ['facets', 'suggest'];
 
 /** Runs one scenario; a failure becomes a row (and a missed target) instead of ending the run. */
 async function attempt(name: string, rows: Row[], failures: string[], run: () => Promise<void>): Promise<void> {
@@ -80,6 +124,8 @@ async function main(): Promise<number> {
     reindexRatio: null,
     apiPeakRssMb: null,
     reindexRss: null,
+    facetCost: null,
+    suggest: null,
   };
   let servers: Servers | undefined;
   try {
@@ -105,7 +151,7 @@ async function main(): Promise<number> {
     };
     let apiPeak = 0;
     // Samples come from the seeded world, a scan on jongodb: only drawn when a read scenario runs.
-    const reads = ['read', 'search', 'geo'].some((key) => wanted(options, key))
+    const reads = ['read', 'search', 'geo', ...DISCOVERY_SCENARIOS].some((key) => wanted(options, key))
       ? readScenarios(options, await drawSamples(world.services, options.seed))
       : [];
     if (reads.length > 0) {
@@ -114,19 +160,24 @@ async function main(): Promise<number> {
       const parity: Record<string, string> = {};
       for (const scenario of reads) {
         await attempt(scenario.name, rows, measured.failures, async () => {
-          const mismatch = await checkParity(ctx.api.url, ctx.baseline.url, scenario.paths, scenario.kind);
+          const against = scenario.against === 'api' ? { ...ctx, baseline: ctx.api } : ctx;
+          const mismatch = await checkParity(ctx.api.url, against.baseline.url, scenario.paths, scenario.kind);
           parity[scenario.key] = mismatch ?? 'same results';
           if (mismatch) log(`WARNING: API and baseline differ: ${mismatch}`);
           log(`measuring ${scenario.name}`);
-          const result = await measureThroughput(ctx, scenario.name, scenario.paths);
+          const result = await measureThroughput(against, scenario.name, scenario.paths);
           rows.push(result.row);
           details[scenario.key] = { api: result.api, baseline: result.baseline };
-          measured.lists.push({
-            scenario: scenario.name,
-            ratio: result.row.ratio as number,
-            p99: result.api.latency.p99,
-            baselineP99: result.baseline.latency.p99,
-          });
+          const ratio = result.row.ratio as number;
+          if (scenario.key === 'facets') measured.facetCost = 1 / ratio;
+          else if (scenario.key === 'suggest') measured.suggest = { ratio, p50: result.api.latency.p50 };
+          else
+            measured.lists.push({
+              scenario: scenario.name,
+              ratio,
+              p99: result.api.latency.p99,
+              baselineP99: result.baseline.latency.p99,
+            });
           apiPeak = Math.max(apiPeak, result.apiPeakRssMb);
           log(textTable([result.row]).split('\n').pop() as string);
         });

@@ -126,6 +126,44 @@ export function geoPaths(samples: Samples, seed: number, now = new Date()): Scen
   return { api, baseline };
 }
 
+/** Facets asked for by the facets scenario: four fields, as a discovery page's filter bar shows them. */
+export const BENCH_FACETS = 'categories,tags,venue,featured';
+
+/**
+ * The upcoming events of one category, with facets on four fields and the day histogram (the API),
+ * against the same list without them (also the API: the cost of the extras alone).
+ */
+export function facetPaths(samples: Samples, seed: number): ScenarioPaths {
+  const random = seededRandom(seed + 4);
+  const api: string[] = [];
+  const baseline: string[] = [];
+  for (let i = 0; i < 600 && samples.categoryIds.length > 0; i++) {
+    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
+    const category = samples.categoryIds[Math.floor(random() * samples.categoryIds.length)] as number;
+    const list = `${prefix(lang)}${ROOT}/events?categories=${category}`;
+    baseline.push(list);
+    api.push(`${list}&facets=${BENCH_FACETS}&histogram=day`);
+  }
+  return { api, baseline };
+}
+
+/** Type-ahead as typed: the first two to five letters of frequent title words, in each language. */
+export function suggestPaths(samples: Samples, seed: number): ScenarioPaths {
+  const random = seededRandom(seed + 5);
+  const api: string[] = [];
+  const baseline: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
+    const choices = samples.words[lang];
+    if (choices.length === 0) continue;
+    const word = choices[Math.floor(random() * choices.length)] as string;
+    const typed = encodeURIComponent(word.slice(0, 2 + Math.floor(random() * 4)));
+    api.push(`${prefix(lang)}${ROOT}/suggest?search=${typed}`);
+    baseline.push(`/suggest?search=${typed}&lang=${lang}`);
+  }
+  return { api, baseline };
+}
+
 /** Event creations: a future date, a seeded venue and category. */
 export function writeBodies(samples: Samples, seed: number, now = new Date()): Record<string, unknown>[] {
   const random = seededRandom(seed + 3);
@@ -147,26 +185,46 @@ export function writeBodies(samples: Samples, seed: number, now = new Date()): R
 
 type Json = Record<string, unknown>;
 
-/** Whether the API and the baseline answer the first requests with the same events. */
+export type ParityKind = 'read' | 'list' | 'same-list' | 'suggest';
+
+const eventIds = (body: Json) => ((body.events as Json[] | undefined) ?? []).map((event) => event.id).join(',');
+
+/** Whether two answers to the same request agree, or what differs. */
+function difference(kind: ParityKind, api: Json, base: Json): string | null {
+  switch (kind) {
+    case 'read':
+      return api.id === base.id ? null : `API id ${String(api.id)} vs baseline ${String(base.id)}`;
+    case 'list':
+    case 'same-list': {
+      // The baseline answers Elasticsearch's total ({value}), the list without extras the API's.
+      const baseTotal = kind === 'list' ? (base.total as { value?: number } | undefined)?.value : base.total;
+      if (eventIds(api) === eventIds(base) && api.total === baseTotal) return null;
+      return `API [${eventIds(api)}] of ${String(api.total)} vs [${eventIds(base)}] of ${String(baseTotal)}`;
+    }
+    case 'suggest': {
+      // The baseline answers each kind's hits as Elasticsearch ranked them; the API merges them.
+      const found = new Set(((base.hits as number[][] | undefined) ?? []).flat());
+      const ids = ((api.suggestions as Json[] | undefined) ?? []).map((s) => s.id as number);
+      const all = ids.every((id) => found.has(id)) && ids.length === Math.min(8, found.size);
+      return all ? null : `API [${ids.join(',')}] vs baseline hits [${[...found].join(',')}]`;
+    }
+  }
+}
+
+/** Whether the API and the baseline answer the first requests alike. */
 export async function checkParity(
   apiUrl: string,
   baselineUrl: string,
   paths: ScenarioPaths,
-  kind: 'read' | 'list',
+  kind: ParityKind,
 ): Promise<string | null> {
   for (let i = 0; i < Math.min(5, paths.api.length); i++) {
     const [api, base] = await Promise.all([
       fetch(`${apiUrl}${paths.api[i]}`).then((res) => res.json() as Promise<Json>),
       fetch(`${baselineUrl}${paths.baseline[i]}`).then((res) => res.json() as Promise<Json>),
     ]);
-    if (kind === 'read') {
-      if (api.id !== base.id) return `${paths.api[i]}: API id ${String(api.id)} vs baseline ${String(base.id)}`;
-      continue;
-    }
-    const ids = (body: Json) => ((body.events as Json[] | undefined) ?? []).map((event) => event.id).join(',');
-    const baseTotal = (base.total as { value?: number } | undefined)?.value;
-    if (ids(api) !== ids(base) || api.total !== baseTotal)
-      return `${paths.api[i]}: API [${ids(api)}] of ${String(api.total)} vs baseline [${ids(base)}] of ${String(baseTotal)}`;
+    const problem = difference(kind, api, base);
+    if (problem) return `${paths.api[i]}: ${problem}`;
   }
   return null;
 }

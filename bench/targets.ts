@@ -11,6 +11,10 @@ export interface Measured {
   apiPeakRssMb: number | null;
   /** Reindex peak RSS at the scale run and at the base run (MB). */
   reindexRss: { base: number; scaled: number } | null;
+  /** Throughput of the list without facets and histogram over the list with them (issue 29). */
+  facetCost: number | null;
+  /** `/suggest`: throughput over its bare baseline's, and the API's p50 (issue 29). */
+  suggest: { ratio: number; p50: number } | null;
 }
 
 export interface TargetOutcome {
@@ -24,8 +28,36 @@ const MAX_P99_MS = 50;
 const MAX_LAG_P99_MS = 1_000;
 const MAX_API_RSS_MB = 250;
 const MAX_RSS_GROWTH = 1.3;
+const MAX_FACET_COST = 1.3;
+const MIN_SUGGEST_RATIO = 0.8;
+const MAX_SUGGEST_P50_MS = 10;
 
-/** Every target of issue 8 that this run measured. */
+/** The targets of issue 29 (facets and type-ahead) that this run measured. */
+function discoveryTargets(m: Measured): TargetOutcome[] {
+  const out: TargetOutcome[] = [];
+  if (m.facetCost !== null) {
+    out.push({
+      name: `facets on four fields + histogram=day cost <= ${MAX_FACET_COST}x the same list without them`,
+      ok: m.facetCost <= MAX_FACET_COST,
+      measured: `${m.facetCost.toFixed(2)}x`,
+    });
+  }
+  if (m.suggest) {
+    out.push({
+      name: `/suggest: throughput >= ${MIN_SUGGEST_RATIO} of baseline`,
+      ok: m.suggest.ratio >= MIN_SUGGEST_RATIO,
+      measured: m.suggest.ratio.toFixed(2),
+    });
+    out.push({
+      name: `/suggest: p50 < ${MAX_SUGGEST_P50_MS} ms at ${m.connections} connections`,
+      ok: m.suggest.p50 < MAX_SUGGEST_P50_MS,
+      measured: `${m.suggest.p50} ms`,
+    });
+  }
+  return out;
+}
+
+/** Every target of issues 8 and 29 that this run measured. */
 export function evaluateTargets(m: Measured): TargetOutcome[] {
   const out: TargetOutcome[] = m.failures.map((failure) => ({
     name: 'every scenario runs',
@@ -73,5 +105,6 @@ export function evaluateTargets(m: Measured): TargetOutcome[] {
       measured: `${Math.round(m.reindexRss.scaled)} / ${Math.round(m.reindexRss.base)} MB = ${growth.toFixed(2)}x`,
     });
   }
+  out.push(...discoveryTargets(m));
   return out;
 }

@@ -2,8 +2,11 @@ import Koa from 'koa';
 import { loadConfig, LANGUAGES, type Language } from '../../config';
 import { createSearchClient } from '../../src/search/client';
 import { aliasName } from '../../src/search/indexNames';
+import { suggestRequests } from '../../src/search/suggestions';
 import { connectMongo } from '../../src/storage/mongo';
 import { geoRequest, searchRequest } from './queries';
+
+const ANONYMOUS = { keyId: null, userId: 0, role: null };
 
 /**
  * The floor the API is measured against: a bare Koa app over the same MongoDB driver settings
@@ -55,6 +58,18 @@ async function main(): Promise<void> {
       } as const;
       const response = await search.search(geoRequest(aliasName(config, 'event', lang), params));
       ctx.body = { events: records(response.hits.hits, true), total: response.hits.total };
+    } else if (ctx.method === 'GET' && ctx.path === '/suggest') {
+      // The API's own msearch for an anonymous caller: the request is the same, only the
+      // validation, merging and middleware are left out.
+      const { searches } = suggestRequests(
+        { config },
+        { search: q.search ?? '', per_page: 8 },
+        { lang, principal: ANONYMOUS },
+      );
+      const response = await search.msearch<{ id: number }>({ searches });
+      ctx.body = {
+        hits: response.responses.map((r) => ('hits' in r ? r.hits.hits.map((hit) => hit._source?.id) : [])),
+      };
     } else if (ctx.method === 'POST' && ctx.path === '/events') {
       const chunks: Buffer[] = [];
       for await (const chunk of ctx.req) chunks.push(chunk as Buffer);

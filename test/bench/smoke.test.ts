@@ -67,19 +67,27 @@ describe('bench: smoke run', function () {
       /^4\. POST \/events/,
       /^4\. sync lag/,
       /^5\. reindex \d+ events$/,
+      /^6\. GET \/events facets/,
+      /^7\. GET \/suggest/,
     ]) {
       expect(
         scenarios.some((name: string) => expected.test(name)),
         `${expected} in ${scenarios.join(' | ')}`,
       ).to.equal(true);
     }
-    for (const row of report.rows.filter((r: { scenario: string }) => /^[123]\./.test(r.scenario))) {
+    for (const row of report.rows.filter((r: { scenario: string }) => /^[12367]\./.test(r.scenario))) {
       expect(row.rps, row.scenario).to.be.greaterThan(0);
       expect(row.baselineRps, row.scenario).to.be.greaterThan(0);
       expect(row.ratio, row.scenario).to.be.a('number');
       expect(row.peakRssMb, row.scenario).to.be.greaterThan(0);
     }
-    expect(report.details.parity).to.deep.equal({ read: 'same results', search: 'same results', geo: 'same results' });
+    expect(report.details.parity).to.deep.equal({
+      read: 'same results',
+      search: 'same results',
+      geo: 'same results',
+      facets: 'same results',
+      suggest: 'same results',
+    });
     expect(report.targets).to.deep.equal([]);
     expect(await readFile(path.join(out, 'latest.md'), 'utf8')).to.include('| scenario | req/s |');
   });
