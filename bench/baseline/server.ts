@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { loadConfig, LANGUAGES, type Language } from '../../config';
 import { createSearchClient } from '../../src/search/client';
 import { aliasName } from '../../src/search/indexNames';
-import { suggestRequests } from '../../src/search/suggestions';
+import { suggestRequests } from '../../src/services/queries/suggestions';
 import { connectMongo } from '../../src/storage/mongo';
 import { geoRequest, searchRequest } from './queries';
 

@@ -1,13 +1,13 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { seesHiddenEvents } from '../auth/policy';
-import { DependencyUnavailableError } from '../errors';
-import type { Services } from '../services';
-import { giveUpAfter } from './client';
+import { DependencyUnavailableError } from '../../domain/errors';
+import { seesHiddenEvents } from '../../domain/policy';
+import { giveUpAfter } from '../../search/client';
+import { aliasName } from '../../search/indexNames';
+import { SUGGEST_KIND_OF, SUGGESTED_FIELD, suggestSearch, type SuggestKind } from '../../search/suggestQuery';
+import { statusFilter } from '../../search/visibilityFilters';
+import type { Services } from '../container';
 import type { Caller } from './eventList';
-import { aliasName } from './indexNames';
 import { requestTimeoutOf } from './listing';
-import { SUGGEST_KIND_OF, SUGGESTED_FIELD, suggestSearch, type SuggestKind } from './suggestQuery';
-import { statusFilter } from './visibility';
 
 export const DEFAULT_SUGGESTIONS = 8;
 export const MAX_SUGGESTIONS = 20;

@@ -1,8 +1,8 @@
 import { filterList, Joi, language, text } from '../../http/params';
 import type { RouteSpec } from '../../http/types';
 import { SUGGEST_KINDS } from '../../search/suggestQuery';
-import { DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS, suggest, type SuggestInput } from '../../search/suggestions';
-import type { Services } from '../../services';
+import { DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS, suggest, type SuggestInput } from '../../services/queries/suggestions';
+import type { Services } from '../../services/container';
 
 /** Longest text type-ahead takes: a name being typed, not a query. */
 export const SUGGEST_TEXT_MAX = 100;
