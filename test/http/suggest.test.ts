@@ -187,3 +187,26 @@ describe('GET /suggest: type-ahead', function () {
     for (const [query, param] of bad) expectInvalid(await api.get(`/suggest?${query}`), param);
   });
 });
+
+describe('discovery parameters in the namespace index and the OpenAPI document', () => {
+  const NEW_PARAMETERS: Record<string, string[]> = {
+    events: ['facets', 'histogram', 'tz', 'geo_grid', 'geoloc_bounds'],
+    suggest: ['search', 'kinds', 'per_page'],
+  };
+
+  it('shows each new parameter with an example in both', async () => {
+    const index = await api.get('');
+    const doc = await api.get('/doc');
+    for (const [path, names] of Object.entries(NEW_PARAMETERS)) {
+      const endpoint = index.body.routes[`${ROOT}/${path}`].endpoints.find((e: { methods: string[] }) =>
+        e.methods.includes('GET'),
+      );
+      const parameters = doc.body.paths[`/${path}`].get.parameters as { name: string; schema: { example?: unknown } }[];
+      for (const name of names) {
+        expect(endpoint.args[name]?.example, `namespace index: ${path} ${name}`).to.not.equal(undefined);
+        const documented = parameters.find((p) => p.name === name);
+        expect(documented?.schema.example, `OpenAPI: ${path} ${name}`).to.not.equal(undefined);
+      }
+    }
+  });
+});
