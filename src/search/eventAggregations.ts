@@ -19,10 +19,10 @@ export const FACET_SIZE = 50;
  * Buckets read per facet before the caller's visibility and the order by name are applied: ties
  * at the 50th count are broken by name among this many, and hidden venues cannot crowd out shown ones.
  */
-export const FACET_CANDIDATES = 200;
+const FACET_CANDIDATES = 200;
 
 /** `start` of a histogram bucket: the local date and time its period begins, as the API writes dates. */
-export const HISTOGRAM_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+const HISTOGRAM_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
 export interface GeoBounds {
   top: number;
@@ -37,7 +37,7 @@ export interface Discovery {
   geoGrid?: number;
 }
 
-export const FACET_FIELDS: Record<FacetName, string> = {
+const FACET_FIELDS: Record<FacetName, string> = {
   categories: 'category_ids',
   tags: 'tag_ids',
   venue: 'venue_ids',
@@ -113,7 +113,7 @@ export function discoveryAggregations(d: Discovery, scope: Scope): Aggregations 
   return aggs;
 }
 
-export interface Bucket {
+interface Bucket {
   key: number | string;
   doc_count: number;
 }

@@ -64,7 +64,7 @@ type Clause = estypes.QueryDslQueryContainer;
  * The filters of a list, split in two: `base` applies to everything, `byFacet` holds the filters a
  * facet may leave out of its own counts (disjunctive facets, EXTENSIONS part 14).
  */
-export interface ListFilters {
+interface ListFilters {
   base: Clause[];
   byFacet: Partial<Record<FacetName, Clause>>;
 }

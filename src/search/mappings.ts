@@ -22,7 +22,7 @@ export const PREFIX_SUBFIELD = 'prefix';
 const PREFIX_INDEX_ANALYZER = 'prefix_index';
 const PREFIX_SEARCH_ANALYZER = 'prefix_search';
 /** Longest word beginning indexed; longer typed words are cut to it before matching. */
-export const PREFIX_MAX_CHARS = 20;
+const PREFIX_MAX_CHARS = 20;
 
 const integer: estypes.MappingProperty = { type: 'integer' };
 const keyword: estypes.MappingProperty = { type: 'keyword' };

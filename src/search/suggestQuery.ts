@@ -25,7 +25,7 @@ export const SUGGESTED_FIELD: Record<SuggestKind, 'title' | 'name'> = {
 };
 
 /** Letters typed before a typo is forgiven (EXTENSIONS part 15: "past the first three letters"). */
-export const EXACT_PREFIX_CHARS = 3;
+const EXACT_PREFIX_CHARS = 3;
 
 /**
  * Ranks of a match, added up (constant scores, so that suggestions of every kind compare): the
@@ -34,7 +34,7 @@ export const EXACT_PREFIX_CHARS = 3;
 const SCORE = { nameStarts: 4, exact: 2, typo: 1 } as const;
 
 /** Lower case, accents removed: what the `sort` keyword normaliser keeps of a name. */
-export function folded(text: string): string {
+function folded(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
