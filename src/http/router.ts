@@ -1,9 +1,9 @@
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import { LANGUAGES } from '../../config';
 import { NAMESPACE_PATH } from '../domain/recordUrls';
 import { MethodNotAllowedError, NotFoundError } from '../domain/errors';
-import { validate } from './validate';
+import { inputOf } from './validate';
 import type { AppState, RouteSpec } from './types';
 import { requireAccess } from './authenticate';
 
@@ -31,11 +31,11 @@ function rootRouter(root: string, routes: RouteSpec[], readRequest: Middleware<A
   });
   for (const route of routes) {
     const path = `${root}${route.path}`.replace(/\/$/, '') || '/';
+    const input = inputOf(route.input, route.pathKeys);
     router.register(path, route.methods, [
       requireAccess(route.access),
       ...readRequest,
-      validate(route.input, route.pathKeys),
-      route.handler as unknown as Middleware<AppState>,
+      (ctx) => route.handler(Object.assign(ctx, { input: input(ctx) })),
     ]);
   }
   return router;
@@ -50,7 +50,10 @@ function rootRouter(root: string, routes: RouteSpec[], readRequest: Middleware<A
 export function buildRouter(routes: RouteSpec[], readRequest: Middleware<AppState>[] = []): ApiRouter {
   const roots = ROOTS.map((root) => {
     const router = rootRouter(root, routes, readRequest);
-    return { root, router, dispatch: router.routes() as unknown as Middleware<AppState> };
+    const routed = router.routes();
+    // The router's middleware sets `params` and `router` on the context it is given.
+    const dispatch: Middleware<AppState> = (ctx, next) => routed(ctx as RouterContext<AppState>, next);
+    return { root, router, dispatch };
   });
   const rootOf = (path: string) => roots.find(({ root }) => path === root || path.startsWith(`${root}/`));
   return {

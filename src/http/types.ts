@@ -21,17 +21,18 @@ export interface AppState {
 
 export type AppContext = ParameterizedContext<AppState>;
 
-/** A request after `validate(schema)`: `input` holds the converted, validated parameters. */
-export type RequestContext<I = Record<string, unknown>> = AppContext & { input: I };
+/** A request after validation (./validate.ts): `input` holds the converted, validated parameters. */
+export type RequestContext<I> = AppContext & { input: I };
 
 /** Who may call a route: anyone (reads) or any caller with a valid key (writes). */
 export type Access = 'read' | 'write';
 
 /**
  * One route of the interface, as data: the router, the namespace index and the OpenAPI document
- * are all generated from the same table.
+ * are all generated from the same table. Routes are written with `route()` (./route.ts), which
+ * types `ctx.input` from the `input` schema; the table holds them as `RouteSpec` (input unknown).
  */
-export interface RouteSpec<I = any> {
+export interface RouteSpec<I = unknown> {
   methods: Method[];
   /** Path relative to the namespace root, with `:name` parameters, e.g. `/events/:id`. */
   path: string;
@@ -40,7 +41,7 @@ export interface RouteSpec<I = any> {
   summary: string;
   description?: string;
   /** Path, query and body parameters, merged (body wins over query, path wins over both). */
-  input: Joi.ObjectSchema;
+  input: Joi.ObjectSchema<I>;
   access: Access;
   /** Renames path parameters in `input` (e.g. the `:slug` that addresses a record, vs a new `slug` in the body). */
   pathKeys?: Record<string, string>;

@@ -1,8 +1,7 @@
 import type Joi from 'joi';
-import type { Middleware } from 'koa';
 import { MissingParamsError, ValidationError } from '../domain/errors';
 import { requestQuery } from './query';
-import type { AppContext, AppState } from './types';
+import type { AppContext } from './types';
 import { boundedMemo, deepFreeze } from '../lib/memo';
 
 const OPTIONS: Joi.ValidationOptions = {
@@ -27,7 +26,7 @@ export function collectInput(query: unknown, body: unknown, params: Record<strin
  * the client sent it (`names`: input key → that name, e.g. `lookup_slug` → the path's `slug`).
  */
 export function validateInput<T>(
-  schema: Joi.ObjectSchema,
+  schema: Joi.ObjectSchema<T>,
   input: Record<string, unknown>,
   names: Record<string, string> = {},
 ): T {
@@ -52,33 +51,31 @@ const REMEMBERED_QUERIES = 500;
 const REMEMBERED_QUERY_MAX_CHARS = 512;
 
 /**
- * Fills `ctx.input` with the request's validated parameters. Reads without path parameters (the
- * lists, the index) depend on the query string alone, so their input is validated once per
+ * The request's validated parameters, as a function of the request. Reads without path parameters
+ * (the lists, the index) depend on the query string alone, so their input is validated once per
  * (short) query string and shared, frozen: joi was nearly a tenth of a list's CPU. Route schemas are pure
  * (no default computed from the clock): relative dates stay texts, resolved by the search layer.
  */
-export function validate(schema: Joi.ObjectSchema, pathKeys: Record<string, string> = {}): Middleware<AppState> {
+export function inputOf<I>(schema: Joi.ObjectSchema<I>, pathKeys: Record<string, string> = {}): (ctx: AppContext) => I {
   const pathNames = Object.fromEntries(Object.entries(pathKeys).map(([name, key]) => [key, name]));
   // Only reads without path parameters are remembered: their input is the query string's alone.
   const rememberedInput = boundedMemo(
     REMEMBERED_QUERIES,
     (ctx: AppContext) => ctx.querystring,
-    (ctx) => deepFreeze(validateInput(schema, collectInput(requestQuery(ctx), undefined, {}), pathNames)),
+    (ctx) => deepFreeze(validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, {}), pathNames)),
   );
-  return async (ctx, next) => {
+  return (ctx) => {
+    const routeParams: Record<string, string> = ctx.params ?? {};
     const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries((ctx as unknown as { params?: Record<string, string> }).params ?? {})) {
-      params[pathKeys[name] ?? name] = value;
-    }
+    for (const [name, value] of Object.entries(routeParams)) params[pathKeys[name] ?? name] = value;
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
     // GET and HEAD bodies are never read (parseBody): the query string is all such a read sends.
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
     const remembered =
       readOnly && Object.keys(params).length === 0 && ctx.querystring.length <= REMEMBERED_QUERY_MAX_CHARS;
-    (ctx as unknown as { input: unknown }).input = remembered
+    return remembered
       ? rememberedInput(ctx)
-      : validateInput(schema, collectInput(requestQuery(ctx), body, params), pathNames);
-    await next();
+      : validateInput<I>(schema, collectInput(requestQuery(ctx), body, params), pathNames);
   };
 }
