@@ -1,7 +1,7 @@
-import type Joi from 'joi';
 import type { Config } from '../../config';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 import { sendPage, type ListPage } from '../http/listPage';
+import { route, type InputSchema } from '../http/route';
 import type { RouteSpec } from '../http/types';
 import type { Caller } from '../services/queries/eventList';
 
@@ -9,11 +9,11 @@ import type { Caller } from '../services/queries/eventList';
 export function listRoute<I extends object>(
   config: Pick<Config, 'apiUrl'>,
   kind: RecordKind,
-  spec: { description: string; input: Joi.ObjectSchema },
+  spec: { description: string; input: InputSchema<I> },
   list: (input: I, caller: Caller) => Promise<ListPage>,
-): RouteSpec<I> {
+): RouteSpec {
   const plural = PLURAL[kind];
-  return {
+  return route({
     methods: ['GET'],
     path: `/${plural}`,
     resource: plural,
@@ -27,5 +27,5 @@ export function listRoute<I extends object>(
       const caller = { lang: ctx.state.language, principal: ctx.state.principal };
       sendPage(ctx, config, kind, await list(ctx.input, caller));
     },
-  };
+  });
 }

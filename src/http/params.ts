@@ -1,5 +1,5 @@
 import BaseJoi from 'joi';
-import { LANGUAGES } from '../../config';
+import { LANGUAGES, type Language } from '../../config';
 import { checkDateInput, outsideYearsMessage } from '../domain/dates';
 import { slugify } from '../domain/slug';
 
@@ -131,6 +131,11 @@ type ClearableNumber = BaseJoi.NumberSchema & { clearable(): BaseJoi.NumberSchem
 /** Strings of this Joi also have `maxChars(limit)` (characters, not UTF-16 units) and `httpUrl()`. */
 type CharCountedString = BaseJoi.StringSchema & { maxChars(limit: number): BaseJoi.StringSchema };
 type UrlString = BaseJoi.StringSchema & { httpUrl(): BaseJoi.StringSchema };
+
+/** `i18n_language`, which every route takes (its value is applied by the language middleware). */
+export interface LanguageInput {
+  i18n_language?: Language;
+}
 
 export const language = () =>
   Joi.string()

@@ -1,4 +1,14 @@
-import { filterList, idList, idOrZero, Joi, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
+import {
+  filterList,
+  idList,
+  idOrZero,
+  Joi,
+  language,
+  MAX_LIST_ITEMS,
+  searchText,
+  type LanguageInput,
+} from '../../http/params';
+import { inputSchema } from '../../http/route';
 import { discoveryParams } from './discoveryParams';
 import { TERM_SLUG_MAX } from '../terms/schema';
 import type { RouteSpec } from '../../http/types';
@@ -18,7 +28,7 @@ const termRefs = (kind: string) =>
       `Events in any of these ${kind} (IDs or slugs${kind === 'categories' ? ', each with its descendants' : ''}); an unknown one is a 400`,
     );
 
-export const eventListSchema = Joi.object({
+export const eventListSchema = inputSchema<EventListInput & LanguageInput>()({
   ...pagingParams(),
   start_date: date('Events starting at or after this date (default: now; the whole day unless strict_dates)'),
   end_date: date(

@@ -1,7 +1,8 @@
 import { PLURAL } from '../../domain/kinds';
 import type { RouteSpec } from '../../http/types';
 import { pagingParams } from '../../http/listPage';
-import { filterList, Joi, id, language, searchText } from '../../http/params';
+import { filterList, Joi, id, language, searchText, type LanguageInput } from '../../http/params';
+import { inputSchema } from '../../http/route';
 import { listPosts, type PostListInput } from '../../services/queries/postList';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibilityFilters';
 import type { Services } from '../../services/container';
@@ -9,7 +10,7 @@ import { listRoute } from '../listRoute';
 
 /** Parameters of a venue or organizer list; `label` names the kind in descriptions. */
 function postListSchema(label: string) {
-  return Joi.object({
+  return inputSchema<PostListInput & LanguageInput>()({
     ...pagingParams(),
     search: searchText().description(
       `Full-text search (typo-tolerant, in the request language) over the ${label}'s name, description and details`,

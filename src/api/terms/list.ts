@@ -1,16 +1,17 @@
 import { PLURAL, type TermKind } from '../../domain/kinds';
 import { pagingParams } from '../../http/listPage';
 import type { RouteSpec } from '../../http/types';
-import { Joi, id, idList, idOrZero, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
+import { Joi, id, idList, idOrZero, language, MAX_LIST_ITEMS, searchText, type LanguageInput } from '../../http/params';
+import { inputSchema, type InputSchema } from '../../http/route';
 import { TERM_SLUG_MAX } from './schema';
 import { listTerms, type TermListInput } from '../../services/queries/termList';
 import type { Services } from '../../services/container';
 import { listRoute } from '../listRoute';
 
 /** Parameters of a category (with `parent`) or tag list. */
-function termListSchema(kind: TermKind) {
+function termListSchema(kind: TermKind): InputSchema<TermListInput & LanguageInput> {
   const label = PLURAL[kind];
-  return Joi.object({
+  const keys = {
     ...pagingParams(),
     search: searchText().description(`Only ${label} whose name matches (typo-tolerant)`),
     exclude: idList().description(`${label} IDs to leave out`),
@@ -24,11 +25,7 @@ function termListSchema(kind: TermKind) {
     hide_empty: Joi.flag()
       .default(true)
       .description(`Hide ${label} used by no published event (with post/event too: send false for a draft's ${label})`),
-    ...(kind === 'category'
-      ? {
-          parent: idOrZero().description('Only children of this category (0: top level); it must exist'),
-        }
-      : {}),
+    parent: idOrZero().description('Only children of this category (0: top level); it must exist'),
     post: id().description(`Only the ${label} of this event`),
     event: id().description(`Only the ${label} of this event (wins over post)`),
     // CONTRACT 7: an empty `slug` is a 400 (other empty list filters are left out).
@@ -38,7 +35,10 @@ function termListSchema(kind: TermKind) {
       .max(MAX_LIST_ITEMS)
       .description(`Only ${label} with this slug (or these slugs)`),
     i18n_language: language(),
-  });
+  };
+  if (kind === 'category') return inputSchema<TermListInput & LanguageInput>()(keys);
+  const { parent: _categoriesOnly, ...tagKeys } = keys;
+  return inputSchema<Omit<TermListInput, 'parent'> & LanguageInput>()(tagKeys);
 }
 
 /** `GET /categories` or `GET /tags`: empty terms hidden unless asked for. */
