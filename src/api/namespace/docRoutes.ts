@@ -1,15 +1,19 @@
-import type { Config, Language } from '../../../config';
-import { Joi, language } from '../../http/params';
+import type { Config } from '../../../config';
+import { Joi, language, type LanguageInput } from '../../http/params';
+import { inputSchema, route } from '../../http/route';
 import { noRoute } from '../../http/router';
 import { restRoot } from '../../http/restRoot';
-import type { RequestContext, RouteSpec } from '../../http/types';
+import type { RouteSpec } from '../../http/types';
 import { openApiDocument } from './openapi';
 import { ASSET_NAMES, docAsset, PAGE_SECURITY_POLICY, referencePage } from './docPage';
 import { DOC_TEXTS } from './openapiText';
 
-interface DocInput {
+interface DocInput extends LanguageInput {
   format: 'json' | 'html';
-  i18n_language?: Language;
+}
+
+interface AssetInput extends LanguageInput {
+  file: string;
 }
 
 /**
@@ -18,13 +22,13 @@ interface DocInput {
  */
 export function docRoutes(table: RouteSpec[], config: Config): RouteSpec[] {
   return [
-    {
+    route({
       methods: ['GET'],
       path: '/doc',
       resource: 'documentation',
       summary: 'This OpenAPI document (format=html: the browsable reference page)',
       access: 'read',
-      input: Joi.object({
+      input: inputSchema<DocInput>()({
         format: Joi.string()
           .valid('json', 'html')
           .default('json')
@@ -33,7 +37,7 @@ export function docRoutes(table: RouteSpec[], config: Config): RouteSpec[] {
       }),
       response: 'openapi',
       errors: [400],
-      handler: async (ctx: RequestContext<DocInput>) => {
+      handler: async (ctx) => {
         const root = restRoot(ctx, config);
         if (ctx.input.format === 'html') {
           const rootPath = new URL(root).pathname;
@@ -50,14 +54,14 @@ export function docRoutes(table: RouteSpec[], config: Config): RouteSpec[] {
         }
         ctx.body = openApiDocument(table, root, ctx.state.language);
       },
-    },
-    {
+    }),
+    route({
       methods: ['GET'],
       path: '/doc/assets/:file',
       resource: 'documentation',
       summary: 'A static file of the reference page',
       access: 'read',
-      input: Joi.object({
+      input: inputSchema<AssetInput>()({
         file: Joi.string()
           .max(100)
           .required()
@@ -66,7 +70,7 @@ export function docRoutes(table: RouteSpec[], config: Config): RouteSpec[] {
       }),
       response: 'asset',
       errors: [404],
-      handler: async (ctx: RequestContext<{ file: string }>) => {
+      handler: async (ctx) => {
         const asset = docAsset(ctx.input.file);
         if (!asset) throw noRoute();
         ctx.set('Cache-Control', 'public, max-age=3600');
@@ -74,6 +78,6 @@ export function docRoutes(table: RouteSpec[], config: Config): RouteSpec[] {
         ctx.type = asset.type;
         ctx.body = asset.body;
       },
-    },
+    }),
   ];
 }

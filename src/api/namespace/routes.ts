@@ -1,12 +1,13 @@
 import type { Config } from '../../../config';
 import { NotFoundError } from '../../domain/errors';
 import { NAMESPACE } from '../../domain/recordUrls';
-import { Joi, language } from '../../http/params';
+import { Joi, language, type LanguageInput } from '../../http/params';
+import { inputSchema, route } from '../../http/route';
 import { restRoot } from '../../http/restRoot';
-import type { RequestContext, RouteSpec } from '../../http/types';
+import type { RouteSpec } from '../../http/types';
 import { describeArguments, inputKeyOf, pathParamsOf } from './describe';
 
-interface IndexInput {
+interface IndexInput extends LanguageInput {
   namespace: string;
   context: 'view' | 'help';
 }
@@ -65,25 +66,25 @@ function namespaceIndex(table: RouteSpec[], root: string, context: 'view' | 'hel
 /** `GET /calendar/events/v1`: the namespace index, generated from the route table. */
 export function namespaceRoutes(table: RouteSpec[], config: Config): RouteSpec[] {
   return [
-    {
+    route({
       methods: ['GET'],
       path: '',
       resource: 'namespace',
       response: 'namespace',
       summary: 'Namespace index: every route with its methods and arguments',
       access: 'read',
-      input: Joi.object({
+      input: inputSchema<IndexInput>()({
         namespace: Joi.string().allow('').default(NAMESPACE).description('Namespace to describe'),
         context: Joi.string().valid('view', 'help').default('view').description('Scope of the description'),
         i18n_language: language(),
       }),
       errors: [404],
-      handler: async (ctx: RequestContext<IndexInput>) => {
+      handler: async (ctx) => {
         if (ctx.input.namespace !== NAMESPACE) {
           throw new NotFoundError('rest_invalid_namespace', `The namespace "${ctx.input.namespace}" does not exist.`);
         }
         ctx.body = namespaceIndex(table, restRoot(ctx, config), ctx.input.context);
       },
-    },
+    }),
   ];
 }
