@@ -169,15 +169,17 @@ export function decideDelete(kind: RecordKind, principal: Principal, existing: O
 }
 
 /** The request's `status` and `author`, as the write decisions read them. */
-export function writeRequestOf(input: Record<string, unknown>): WriteRequest {
-  return { status: input.status as Status | undefined, author: input.author as number | null | undefined };
+/** The status and author a write's input asks for (posts send them; terms have neither). */
+export function writeRequestOf(input: object): WriteRequest {
+  const { status, author }: WriteRequest = input;
+  return { status, author };
 }
 
 /**
  * `input` as the verdict allows it to be written (the status to store replacing the requested
  * one), or the 403 `rest_forbidden` of a denied write.
  */
-export function applyVerdict<I extends Record<string, unknown>>(verdict: Verdict, input: I): I {
+export function applyVerdict<I extends object>(verdict: Verdict, input: I): I {
   if (!verdict.allowed) throw new ForbiddenError('rest_forbidden', verdict.reason);
   return verdict.status === undefined ? input : { ...input, status: verdict.status };
 }

@@ -29,7 +29,7 @@ export interface JsonLdOrganizer {
 }
 
 /** The parts of an API event (as presented) that the schema.org object is built from. */
-export interface JsonLdEventSource {
+export type JsonLdEventSource = {
   title: string;
   description: string | null;
   image: false | { url: string };
@@ -43,7 +43,7 @@ export interface JsonLdEventSource {
   cost_details: CostDetails;
   venue: JsonLdVenue | JsonLdVenue[];
   organizer: JsonLdOrganizer[];
-}
+};
 
 const SCHEMA = 'https://schema.org';
 

@@ -1,5 +1,5 @@
 import type { Language } from '../../config';
-import { CREATE_DEFAULTS } from '../../src/api/events/routes';
+import { CREATE_DEFAULTS } from '../../src/api/events/definition';
 import type { Services } from '../../src/services/container';
 import type { EventDoc } from '../../src/storage/stores';
 import { testWorld } from './harness';

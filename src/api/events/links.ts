@@ -1,28 +1,28 @@
 import { applyVerdict, decideCreate, mayLink, writeRequestOf } from '../../domain/policy';
 import { recordOwnership } from '../../storage/recordAccess';
 import { checkEach, ForbiddenError, ValidationError } from '../../domain/errors';
-import type { RequestContext } from '../../http/types';
+import type { AppContext } from '../../http/types';
 import type { Principal } from '../../domain/principal';
 import type { Services } from '../../services/container';
 import { type RecordStore } from '../../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import { storeOf, type EventDoc } from '../../storage/stores';
-import { organizerDefinition } from '../organizers/routes';
+import { organizerDefinition } from '../organizers/definition';
 import { withArticle } from '../../domain/words';
 import { assertKnownAuthor } from '../posts/postContent';
-import type { ContentPlan, ResourceDefinition } from '../resourceDefinition';
-import { venueDefinition } from '../venues/routes';
+import type { ContentPlan, ResourceDefinition } from '../resource/definition';
+import { venueDefinition } from '../venues/definition';
 import type { RecordKind } from '../../domain/kinds';
+import type { EventWriteInput, LinkInput } from './schema';
 
-type Input = Record<string, unknown>;
 type LinkField = 'venues' | 'organizers';
 
-/** One `venue` / `organizer` parameter: existing IDs and inline records to create, in order. */
-type Ref = number | Input;
+/** One `venue` / `organizer` parameter: existing IDs and inline records (write input `W`) to create, in order. */
+type Ref<W> = number | W;
 
-function refsOf(value: unknown): Ref[] {
-  if (value === null || value === undefined || value === '' || value === 0) return [];
-  return (Array.isArray(value) ? value : [value]) as Ref[];
+function refsOf<W>(value: LinkInput<W>): Ref<W>[] {
+  if (value === null || value === '' || value === 0) return [];
+  return Array.isArray(value) ? value : [value];
 }
 
 const listed = (ids: number[]) => [...new Set(ids)].join(', ');
@@ -35,7 +35,7 @@ async function checkIds(
   store: RecordStore<BaseDoc>,
   param: string,
   kind: string,
-  refs: Ref[],
+  refs: Ref<unknown>[],
   principal: Principal,
 ): Promise<void> {
   const ids = refs.filter((ref): ref is number => typeof ref === 'number');
@@ -84,7 +84,7 @@ export async function checkParentLink(services: Services, principal: Principal, 
 }
 
 /** Inline records are created as their own create route would: same roles, same statuses. */
-function authorizeInline(kind: RecordKind, principal: Principal, refs: Ref[]): Ref[] {
+function authorizeInline<W extends object>(kind: RecordKind, principal: Principal, refs: Ref<W>[]): Ref<W>[] {
   return refs.map((ref) =>
     typeof ref === 'number' ? ref : applyVerdict(decideCreate(kind, principal, writeRequestOf(ref)), ref),
   );
@@ -97,12 +97,12 @@ type Staged<D> = number | ContentPlan<D>;
  * Builds the content of each inline record before anything is written (its kind's own rules),
  * naming a bad field inside the parameter as joi does: `venue.geo_lng`, `organizer[1].author`.
  */
-async function stageInline<D extends BaseDoc>(
+async function stageInline<D extends BaseDoc, W extends object>(
   services: Services,
-  ctx: RequestContext<Input>,
-  def: ResourceDefinition<D>,
-  sent: unknown,
-  refs: Ref[],
+  ctx: AppContext,
+  def: ResourceDefinition<D, W>,
+  sent: LinkInput<W>,
+  refs: Ref<W>[],
 ): Promise<Staged<D>[]> {
   const staged: Staged<D>[] = [];
   for (const [index, ref] of refs.entries()) {
@@ -112,7 +112,7 @@ async function stageInline<D extends BaseDoc>(
     }
     const path = Array.isArray(sent) ? `${def.kind}[${index}]` : def.kind;
     try {
-      await assertKnownAuthor(services, ref, ctx.state.principal);
+      await assertKnownAuthor(services, writeRequestOf(ref).author, ctx.state.principal);
       staged.push(await def.planContent(services, ctx, ref, null));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
@@ -125,7 +125,7 @@ async function stageInline<D extends BaseDoc>(
 
 async function linkAll<D extends BaseDoc>(
   services: Services,
-  ctx: RequestContext<Input>,
+  ctx: AppContext,
   def: ResourceDefinition<D>,
   staged: Staged<D>[],
 ): Promise<number[]> {
@@ -139,13 +139,13 @@ async function linkAll<D extends BaseDoc>(
 }
 
 /** The links one parameter (`venue` or `organizer`) sends: IDs checked, inline records staged. */
-async function stageLinks<D extends BaseDoc>(
+async function stageLinks<D extends BaseDoc, W extends object>(
   services: Services,
-  ctx: RequestContext<Input>,
+  ctx: AppContext,
   kind: 'venue' | 'organizer',
-  def: ResourceDefinition<D>,
-  sent: unknown,
-  refs: Ref[],
+  def: ResourceDefinition<D, W>,
+  sent: LinkInput<W>,
+  refs: Ref<W>[],
 ): Promise<Staged<D>[]> {
   await checkIds(storeOf(services.stores, kind), kind, kind, refs, ctx.state.principal);
   return stageInline(services, ctx, def, sent, refs);
@@ -160,16 +160,16 @@ async function stageLinks<D extends BaseDoc>(
  */
 export async function resolveLinks(
   services: Services,
-  ctx: RequestContext<Input>,
-  input: Input,
+  ctx: AppContext,
+  input: EventWriteInput,
 ): Promise<ContentPlan<Pick<EventDoc, LinkField>>> {
   const { principal } = ctx.state;
   const venueRefs = input.venue === undefined ? undefined : authorizeInline('venue', principal, refsOf(input.venue));
   const organizerRefs =
     input.organizer === undefined ? undefined : authorizeInline('organizer', principal, refsOf(input.organizer));
   const [venues, organizers] = await checkEach([
-    () => venueRefs && stageLinks(services, ctx, 'venue', venueDefinition, input.venue, venueRefs),
-    () => organizerRefs && stageLinks(services, ctx, 'organizer', organizerDefinition, input.organizer, organizerRefs),
+    () => venueRefs && stageLinks(services, ctx, 'venue', venueDefinition, input.venue!, venueRefs),
+    () => organizerRefs && stageLinks(services, ctx, 'organizer', organizerDefinition, input.organizer!, organizerRefs),
   ] as const);
   return {
     async commit() {

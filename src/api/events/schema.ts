@@ -1,9 +1,41 @@
 import { canonicalTimeZone } from '../../domain/dates';
 import { Joi, id, idOrZero, MAX_LIST_ITEMS, text } from '../../http/params';
-import { organizerWriteSchema } from '../organizers/schema';
-import { nameText, optionalFlag, optionalUrl, postWriteKeys } from '../posts/postContent';
+import { inputSchema } from '../../http/route';
+import { organizerWriteSchema, type OrganizerWriteInput } from '../organizers/schema';
+import { nameText, optionalFlag, optionalUrl, postWriteKeys, type PostWriteInput } from '../posts/postContent';
 import { termName } from '../terms/schema';
-import { venueWriteSchema } from '../venues/schema';
+import { venueWriteSchema, type VenueWriteInput } from '../venues/schema';
+
+/** A link parameter (`venue`, `organizer`): IDs and inline records; 0, "", [] or null clears it. */
+export type LinkInput<W> = number | '' | null | W | (number | W)[];
+
+/** An event write, as validated: "" or null clears an optional field. */
+export interface EventWriteInput extends PostWriteInput {
+  title?: string;
+  start_date?: string;
+  end_date?: string;
+  timezone?: string | null;
+  all_day?: boolean | '' | null;
+  cost?: string | number | null;
+  website?: string | null;
+  show_map?: boolean | '' | null;
+  show_map_link?: boolean | '' | null;
+  hide_from_listings?: boolean | '' | null;
+  sticky?: boolean | '' | null;
+  featured?: boolean | '' | null;
+  ticketed?: boolean | '' | null;
+  categories?: (number | string)[] | null;
+  tags?: (number | string)[] | null;
+  venue?: LinkInput<VenueWriteInput>;
+  organizer?: LinkInput<OrganizerWriteInput>;
+  post_parent?: number | null;
+  password?: string | null;
+}
+
+/** The extra parameter of an event's single read or delete. */
+export interface EventReadInput {
+  password?: string;
+}
 
 /** Records one write may create inline: each is a whole create (indexed, slugged). */
 const MAX_INLINE_LINKS = 10;
@@ -49,7 +81,7 @@ const termRefs = (taxonomy: string) =>
 const NEGATIVE_COST = /^\s*(?:[A-Z]{0,3}\s*\p{Sc}|[A-Z]{3})?\s*[-\u2212]\s*\d/u;
 
 /** Event write fields (interface.md 2.1, both revisions, plus ours); all optional here. */
-export const eventWriteSchema = Joi.object({
+export const eventWriteSchema = inputSchema<EventWriteInput>()({
   title: nameText(500, 'Event title (required on create; cannot be cleared)'),
   ...postWriteKeys('event'),
   start_date: dateField('Start date and time (required on create)'),
@@ -111,9 +143,9 @@ export const eventWriteSchema = Joi.object({
     ),
 });
 
-export const EVENT_REQUIRED_ON_CREATE = ['title', 'start_date', 'end_date'];
+export const EVENT_REQUIRED_ON_CREATE: (keyof EventWriteInput & string)[] = ['title', 'start_date', 'end_date'];
 
 /** Extra parameter of single reads and deletes (later revision). */
-export const eventReadSchema = Joi.object({
+export const eventReadSchema = inputSchema<EventReadInput>()({
   password: Joi.string().max(255).allow('').description('The event password, to read a password-protected event'),
 });

@@ -31,14 +31,25 @@ import { DateOutOfRangeError, isWithinSupportedYears, parseDateInput, refusedDat
 import { safeRichText } from '../../domain/html';
 import { ValidationError } from '../../domain/errors';
 import { idOrZero, Joi, sluggable, text, url } from '../../http/params';
-import type { RequestContext } from '../../http/types';
+import type { InputKeys } from '../../http/route';
+import type { AppContext } from '../../http/types';
 import type { Principal } from '../../domain/principal';
 import type { Services } from '../../services/container';
 import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { PostDoc } from '../../storage/stores';
 import type { Status } from '../../domain/status';
 
-type Input = Record<string, unknown>;
+/** The write fields every post kind accepts (interface.md 2.1-2.3), as validated. */
+export interface PostWriteInput {
+  author?: number | null;
+  date?: string;
+  date_utc?: string;
+  status?: Status;
+  slug?: string | null;
+  description?: string | null;
+  excerpt?: string | null;
+  image?: string | null;
+}
 
 /** Statuses a client may set; `trash` is reached through DELETE only. */
 export const WRITABLE_STATUSES: Status[] = ['publish', 'future', 'draft', 'pending', 'private'];
@@ -80,7 +91,7 @@ export const optionalEmail = (what: string) =>
     .description(`${what} (e-mail address); null or "" clears it`);
 
 /** Write keys every post kind accepts (interface.md 2.1-2.3). */
-export function postWriteKeys(label: string) {
+export function postWriteKeys(label: string): InputKeys<PostWriteInput> {
   return {
     author: idOrZero()
       .clearable()
@@ -109,19 +120,22 @@ export function postWriteKeys(label: string) {
   };
 }
 
-/** Where and by whom a post is being written. */
-export interface PostContext {
+/** Where and by whom a post is being written; `N` names the kind's name field. */
+export interface PostContext<N extends string = string> {
   principal: Principal;
   /** Request (content) language: the document a cleared slug is regenerated from. */
   lang: Language;
   /** Site time zone, in which `date` is read. */
   timezone: string;
   /** The kind's translatable name field, e.g. 'title', 'venue', 'organizer'. */
-  nameField: string;
+  nameField: N;
   now?: DateTime;
 }
 
-export function postContext(services: Services, ctx: RequestContext<Input>, nameField: string): PostContext {
+/** A post's write input with its name field (`title`, `venue`, `organizer`). */
+export type NamedPostInput<N extends string> = PostWriteInput & Partial<Record<N, string>>;
+
+export function postContext<N extends string>(services: Services, ctx: AppContext, nameField: N): PostContext<N> {
   return {
     principal: ctx.state.principal,
     lang: ctx.state.language,
@@ -130,10 +144,10 @@ export function postContext(services: Services, ctx: RequestContext<Input>, name
   };
 }
 
-const emptyToNull = (value: unknown): unknown => (value === '' ? null : value);
+const emptyToNull = <T>(value: T): Exclude<T, ''> | null => (value === '' ? null : (value as Exclude<T, ''>));
 
 /** The listed fields that were sent, with "" turned into null (a clear). */
-export function clearable(input: Input, fields: readonly string[]): Record<string, unknown> {
+export function clearable<I extends object>(input: I, fields: readonly (keyof I & string)[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) if (input[field] !== undefined) out[field] = emptyToNull(input[field]);
   return out;
@@ -146,7 +160,7 @@ function richText(param: string, value: unknown): string | null | undefined {
 }
 
 /** The publication date sent, which must also read within the supported years in the site zone it is shown in. */
-function publicationDate(input: Input, timezone: string, now?: DateTime): Date | undefined {
+function publicationDate(input: PostWriteInput, timezone: string, now?: DateTime): Date | undefined {
   const field = typeof input.date_utc === 'string' ? 'date_utc' : 'date';
   const text = input[field];
   if (typeof text !== 'string') return undefined;
@@ -159,18 +173,24 @@ function publicationDate(input: Input, timezone: string, now?: DateTime): Date |
   }
 }
 
-function slugOf(input: Input, existing: StoredRecord<PostDoc> | null, context: PostContext): string | undefined {
+function slugOf<N extends string>(
+  input: NamedPostInput<N>,
+  existing: StoredRecord<PostDoc & Partial<Record<N, unknown>>> | null,
+  context: PostContext<N>,
+): string | undefined {
   if (input.slug === undefined) return undefined;
   if (input.slug !== null && input.slug !== '') return String(input.slug);
   const name =
-    input[context.nameField] ??
-    (existing ? (inLanguage(existing, context.lang) as unknown as Input)[context.nameField] : undefined);
+    input[context.nameField] ?? (existing ? inLanguage(existing, context.lang)[context.nameField] : undefined);
   return typeof name === 'string' ? name : undefined;
 }
 
-/** 400 naming `author` when the input's `author` is a user no API key was ever issued to. */
-export async function assertKnownAuthor(services: Services, input: Input, principal: Principal): Promise<void> {
-  const author = input.author;
+/** 400 naming `author` when the `author` sent is a user no API key was ever issued to. */
+export async function assertKnownAuthor(
+  services: Services,
+  author: number | null | undefined,
+  principal: Principal,
+): Promise<void> {
   if (typeof author !== 'number' || author === 0 || author === principal.userId) return;
   if (!(await services.apiKeys.hasUser(author))) {
     throw new ValidationError({ author: `there is no user with ID ${author}` });
@@ -178,22 +198,22 @@ export async function assertKnownAuthor(services: Services, input: Input, princi
 }
 
 /** Stored post fields from validated input; defaults applied when creating (see top of file). */
-export function postContent(
-  input: Input,
-  existing: StoredRecord<PostDoc> | null,
-  context: PostContext,
+export function postContent<N extends string>(
+  input: NamedPostInput<N>,
+  existing: StoredRecord<PostDoc & Partial<Record<N, unknown>>> | null,
+  context: PostContext<N>,
 ): Partial<PostDoc> {
   const content: Partial<PostDoc> = {};
   const set = <K extends keyof PostDoc>(key: K, value: PostDoc[K] | undefined) => {
     if (value !== undefined) content[key] = value;
   };
-  set('status', input.status as Status | undefined);
-  set('author', input.author === null ? 0 : (input.author as number | undefined));
+  set('status', input.status);
+  set('author', input.author === null ? 0 : input.author);
   set('date', publicationDate(input, context.timezone, context.now));
   set('slug', slugOf(input, existing, context));
   set('description', richText('description', input.description));
   set('excerpt', richText('excerpt', input.excerpt));
-  set('image', emptyToNull(input.image) as string | null | undefined);
+  set('image', emptyToNull(input.image));
   if (existing === null) {
     content.status ??= 'publish';
     content.author ??= context.principal.userId;

@@ -1,7 +1,7 @@
 import type { RouteSpec } from '../../http/types';
 import type { Services } from '../../services/container';
-import { resourceRoutes } from '../resource';
-import { termDefinition } from '../terms/termContent';
+import { resourceRoutes } from '../resource/routes';
+import { termDefinition } from '../terms/definition';
 
 /** Tags by ID (interface.md part 4.6; no slug routes): create, read, update, delete. */
 export function tagRoutes(services: Services): RouteSpec[] {

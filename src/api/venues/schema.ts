@@ -1,5 +1,31 @@
 import { Joi } from '../../http/params';
-import { nameText, optionalFlag, optionalText, optionalUrl, postWriteKeys } from '../posts/postContent';
+import { inputSchema } from '../../http/route';
+import {
+  nameText,
+  optionalFlag,
+  optionalText,
+  optionalUrl,
+  postWriteKeys,
+  type PostWriteInput,
+} from '../posts/postContent';
+
+/** A venue write, as validated: "" or null clears an optional field. */
+export interface VenueWriteInput extends PostWriteInput {
+  venue?: string;
+  address?: string | null;
+  city?: string | null;
+  country?: string | null;
+  province?: string | null;
+  state?: string | null;
+  zip?: string | null;
+  phone?: string | null;
+  stateprovince?: string | null;
+  website?: string | null;
+  show_map?: boolean | '' | null;
+  show_map_link?: boolean | '' | null;
+  geo_lat?: number | null;
+  geo_lng?: number | null;
+}
 
 const coordinate = (limit: number, what: string) =>
   Joi.number()
@@ -9,7 +35,7 @@ const coordinate = (limit: number, what: string) =>
     .description(`${what} in decimal degrees (-${limit}..${limit}); null or "" clears it`);
 
 /** Venue write fields (interface.md 2.2, all optional here; `venue` is required on create). */
-export const venueWriteSchema = Joi.object({
+export const venueWriteSchema = inputSchema<VenueWriteInput>()({
   venue: nameText(200, 'Venue name (required on create; cannot be cleared)'),
   ...postWriteKeys('venue'),
   address: optionalText(400, 'Street address'),
@@ -27,7 +53,7 @@ export const venueWriteSchema = Joi.object({
   geo_lng: coordinate(180, 'Longitude (send together with geo_lat)'),
 });
 
-export const VENUE_REQUIRED_ON_CREATE = ['venue'];
+export const VENUE_REQUIRED_ON_CREATE: (keyof VenueWriteInput & string)[] = ['venue'];
 
 /** Shared venue fields copied as sent ("" clears, like null). */
 export const VENUE_PLAIN_FIELDS = [

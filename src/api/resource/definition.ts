@@ -1,42 +1,41 @@
-import type Joi from 'joi';
-import type { Language } from '../../config';
-import type { RequestContext } from '../http/types';
-import type { Principal } from '../domain/principal';
-import type { Services } from '../services/container';
-import type { RecordStore } from '../storage/recordStore';
-import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
-import type { RecordKind } from '../domain/kinds';
+import type { Language } from '../../../config';
+import type { AppContext, RequestContext } from '../../http/types';
+import type { InputSchema } from '../../http/route';
+import type { Principal } from '../../domain/principal';
+import type { Services } from '../../services/container';
+import type { RecordStore } from '../../storage/recordStore';
+import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
+import type { RecordKind } from '../../domain/kinds';
 
-type Input = Record<string, unknown>;
+/** Input of a route that takes no parameter of its own. */
+export type NoInput = Record<never, never>;
 
-/** What a resource folder supplies; the generic CRUD routes (./resource.ts) do the rest. */
-export interface ResourceDefinition<D extends BaseDoc> {
+/**
+ * What a resource folder supplies; the generic CRUD routes (./routes.ts) do the rest. `W` is the
+ * write input (the body of a create or an update), `R` the extra input of single reads and deletes.
+ */
+export interface ResourceDefinition<D extends BaseDoc, W extends object = any, R extends object = any> {
   /** Also the name summaries use ("an event"); the paths use its plural. */
   kind: RecordKind;
   store(services: Services): RecordStore<D>;
   /** Write fields (all optional; `required` is applied on create via `requiredOnCreate`). */
-  writeSchema: Joi.ObjectSchema;
-  requiredOnCreate: string[];
+  writeSchema: InputSchema<W>;
+  requiredOnCreate: (keyof W & string)[];
   /** Extra parameters of single reads/deletes (e.g. an event's `password`). */
-  readSchema?: Joi.ObjectSchema;
+  readSchema?: InputSchema<R>;
   /** Addressable by slug (events, venues, organizers) and trashed before deletion (posts). */
   posts: boolean;
   /**
    * Checks validated input and turns it into stored content (resolving links, deriving fields);
    * writes the content needs (inline venues, new terms) wait for the plan's `commit()`.
    */
-  planContent(
-    services: Services,
-    ctx: RequestContext<Input>,
-    input: Input,
-    existing: StoredRecord<D> | null,
-  ): Promise<ContentPlan<D>>;
+  planContent(services: Services, ctx: AppContext, input: W, existing: StoredRecord<D> | null): Promise<ContentPlan<D>>;
   /** Removes every reference to a permanently deleted record. */
   onPermanentDelete?(services: Services, id: number): Promise<void>;
   /** Gives a permanently deleted record's children another parent (under the tree lock, before it goes). */
   reparentChildren?(services: Services, id: number): Promise<void>;
   /** Checks beyond status visibility on single reads (e.g. event passwords). */
-  authorizeRead?(ctx: RequestContext<Input>, record: StoredRecord<D>): Promise<void>;
+  authorizeRead?(ctx: RequestContext<R>, record: StoredRecord<D>): Promise<void>;
   /** The presented record as `principal` may see it (e.g. an event's embedded links it may read). */
   visibleTo?(body: Record<string, unknown>, principal: Principal): Record<string, unknown>;
   /** Adds single-read-only fields (e.g. an event's json_ld). */
@@ -54,9 +53,9 @@ export interface ContentPlan<D> {
 }
 
 /** `planContent` for content that needs no other write: built (and checked) at once, committed as is. */
-export function ready<D extends BaseDoc>(
-  toContent: (...args: Parameters<ResourceDefinition<D>['planContent']>) => Partial<D>,
-): ResourceDefinition<D>['planContent'] {
+export function ready<D extends BaseDoc, W extends object>(
+  toContent: (...args: Parameters<ResourceDefinition<D, W>['planContent']>) => Partial<D>,
+): ResourceDefinition<D, W>['planContent'] {
   return async (...args) => {
     const content = toContent(...args);
     return { commit: async () => content };

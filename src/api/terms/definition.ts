@@ -2,36 +2,33 @@ import { safeRichText } from '../../domain/html';
 import type { Language } from '../../../config';
 import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { TermDoc } from '../../storage/stores';
-import { ready, type ResourceDefinition } from '../resourceDefinition';
-import { TERM_DESCRIPTION_MAX, termWriteSchema } from './schema';
+import { ready, type ResourceDefinition } from '../resource/definition';
+import { TERM_DESCRIPTION_MAX, termWriteSchema, type TermWriteInput } from './schema';
 import { PLURAL, type TermKind } from '../../domain/kinds';
-
-type Input = Record<string, unknown>;
 
 function termContent(
   kind: TermKind,
   lang: Language,
-  input: Input,
+  input: TermWriteInput,
   existing: StoredRecord<TermDoc> | null,
 ): Partial<TermDoc> {
   const content: Partial<TermDoc> = {};
-  if (input.name !== undefined) content.name = input.name as string;
+  if (input.name !== undefined) content.name = input.name;
   if (input.description !== undefined) {
-    const html =
-      input.description === null ? '' : safeRichText('description', input.description as string, TERM_DESCRIPTION_MAX);
+    const html = input.description === null ? '' : safeRichText('description', input.description, TERM_DESCRIPTION_MAX);
     content.description = html === '' ? null : html;
   } else if (!existing) {
     content.description = null;
   }
   if (input.slug !== undefined && input.slug !== null && input.slug !== '') {
-    content.slug = input.slug as string;
+    content.slug = input.slug;
   } else if ((input.slug === null || input.slug === '') && existing) {
     // Clearing the slug regenerates it from the name shown in this language.
     content.slug = content.name ?? inLanguage(existing, lang).name;
   }
   if (kind === 'category' && input.parent !== undefined) {
     // Checked with the tree locked, as the write commits (resource.ts).
-    content.parent = (input.parent as number | null) ?? 0;
+    content.parent = input.parent ?? 0;
   } else if (!existing) {
     content.parent = 0;
   }
@@ -39,7 +36,7 @@ function termContent(
 }
 
 /** The generic resource definition of categories or tags (always deleted permanently). */
-export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc> {
+export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc, TermWriteInput> {
   const plural = PLURAL[kind];
   return {
     kind,
