@@ -3,7 +3,24 @@ import table from './zoneAbbreviations.json';
 /** From `since` (unix seconds; null: the beginning of the zone's history), UTC offset in seconds → abbreviation. */
 type Period = readonly [since: number | null, names: Readonly<Record<string, string>>];
 
-const PERIODS = table.zones as unknown as Readonly<Record<string, readonly Period[]>>;
+const isPeriod = (row: unknown): row is Period =>
+  Array.isArray(row) &&
+  row.length === 2 &&
+  (row[0] === null || typeof row[0] === 'number') &&
+  typeof row[1] === 'object' &&
+  row[1] !== null;
+
+/** A zone's rows, checked once at load: a JSON import is typed by what the file happens to hold. */
+function periodsOf(zone: string, rows: readonly unknown[]): readonly Period[] {
+  return rows.map((row) => {
+    if (!isPeriod(row)) throw new Error(`zoneAbbreviations.json: ${zone} has a malformed period`);
+    return row;
+  });
+}
+
+const PERIODS: Readonly<Record<string, readonly Period[]>> = Object.fromEntries(
+  Object.entries(table.zones).map(([zone, rows]) => [zone, periodsOf(zone, rows)]),
+);
 
 /**
  * The abbreviation the tz database prints for `zone` at UTC offset `offsetMinutes` at the instant

@@ -113,7 +113,7 @@ export function parseBody(limitBytes: number, timeoutMs: number): Middleware<App
     onError: (err) => {
       throw err;
     },
-  }) as unknown as Middleware<AppState>;
+  });
   return async (ctx, next) => {
     if (!BODY_METHODS.has(ctx.method) || !hasBody(ctx)) return next();
     if (!ctx.is(ACCEPTED_TYPES)) {

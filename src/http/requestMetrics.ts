@@ -12,7 +12,7 @@ const OUTSIDE_NAMESPACE = new Set(['/healthz', '/readyz', '/metrics']);
  * language prefix), never the raw URL, so that the number of series stays bounded.
  */
 export function routeLabel(ctx: AppContext, router: Pick<ApiRouter, 'match'>): string {
-  let matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+  let matched: unknown = ctx._matchedRoute;
   // Refused before routing (401, 429): the route the request was for, when there is one.
   if (typeof matched !== 'string') {
     const match = router.match(ctx.path, ctx.method);

@@ -143,7 +143,7 @@ export class BulkIndexer {
       let unreachable = false;
       try {
         // Strings go out as they are (the client's NDJSON serializer only stringifies objects).
-        const operations = pending.map((queued) => queued.lines) as unknown as estypes.BulkOperationContainer[];
+        const operations = pending.map((queued) => queued.lines);
         const response = await this.client.bulk(
           { operations, filter_path: ITEM_FIELDS },
           { maxRetries: 0, signal: this.options.signal },

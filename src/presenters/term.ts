@@ -12,7 +12,7 @@ export interface TermUrls {
 }
 
 /** A category or tag as the API returns it (CONTRACT part 3). */
-export interface TermRecord {
+export type TermRecord = {
   id: number;
   name: string;
   slug: string;
@@ -25,7 +25,7 @@ export interface TermRecord {
   urls: TermUrls;
   i18n_language: Language;
   translations: Partial<Record<Language, string>>;
-}
+};
 
 /**
  * The API record of a term in `lang` (falling back to its original language). `count` is the

@@ -62,7 +62,7 @@ export class DeletedReferences<D extends BaseDoc> {
       await this.sync.begin(this.kind, id);
       let current: D | null = holders.find((doc) => doc.id === id) ?? null;
       for (let attempt = 1; current && attempt <= MAX_UNLINK_ATTEMPTS; attempt++) {
-        const before = (current as unknown as Record<string, number[] | undefined>)[field] ?? [];
+        const before = (current[field] ?? []) as number[];
         const written = await this.docs.updateMany(
           { id, [field]: before, ...unclaimed() } as Filter<D>,
           { $set: { [field]: before.filter((value) => value !== linkedId), modifiedAt: new Date() } } as never,

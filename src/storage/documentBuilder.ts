@@ -48,7 +48,7 @@ export class DocumentBuilder {
   }
 
   /** A translation: the original language's document with `lang`'s translatable fields. */
-  translation(original: Fields, lang: Language, own: Fields, now: Date): Fields {
+  translation(original: Fields | BaseDoc, lang: Language, own: Fields, now: Date): Fields {
     return { ...original, ...own, _id: `${original.id as number}:${lang}`, lang, createdAt: now };
   }
 

@@ -231,7 +231,7 @@ export class RecordStore<D extends BaseDoc> {
       return;
     }
     const original = inLanguage(record, record.originalLang);
-    const copied = this.documents.translation(original as unknown as Record<string, unknown>, lang, own, now);
+    const copied = this.documents.translation(original, lang, own, now);
     const source =
       (own.slug as string | undefined) ?? (own[this.options.slugSource] as string | undefined) ?? original.slug;
     const inserted = await insertWithUniqueSlug(this.docs, copied, source).then(
@@ -277,7 +277,7 @@ export class RecordStore<D extends BaseDoc> {
   /** One shared field of every record, by ID (for small kinds: each category's parent). */
   async sharedFieldOfAll<K extends keyof D & string>(field: K): Promise<Map<number, D[K]>> {
     const docs = await this.docs.find({}, { projection: { id: 1, [field]: 1 } }).toArray();
-    return new Map(docs.map((doc) => [doc.id as number, (doc as unknown as D)[field]]));
+    return new Map(docs.map((doc) => [doc.id as number, (doc as D)[field]]));
   }
 
   /** Sets the shared field `field` to `to` on every record where it is `from` (`from` was deleted). */

@@ -8,9 +8,14 @@ import type { Stores } from '../../storage/stores';
  * each batch in three languages, and the views load the same linked records for each.
  */
 export function withBatchCache(services: Services): Services {
-  const stores = Object.fromEntries(
-    Object.entries(services.stores).map(([name, store]) => [name, cachedStore(store as RecordStore<BaseDoc>)]),
-  ) as unknown as Stores;
+  const { events, venues, organizers, categories, tags } = services.stores;
+  const stores: Stores = {
+    events: cachedStore(events),
+    venues: cachedStore(venues),
+    organizers: cachedStore(organizers),
+    categories: cachedStore(categories),
+    tags: cachedStore(tags),
+  };
   const scoped = { ...services, stores };
   memos.set(scoped, memos.get(services) ?? new Map());
   return scoped;

@@ -39,9 +39,9 @@ export async function viewEvents(
     options.embeddedCounts === 'index-if-current' && ids.categories.length + ids.tags.length > 0
       ? services.sync.hasPending().then((pending) => (pending ? 'exact' : 'index'))
       : Promise.resolve(options.embeddedCounts === 'searchable-index' ? 'searchable-index' : 'exact');
-  const load = async (
+  const load = async <D extends BaseDoc>(
     kind: RecordKind,
-    store: RecordStore<BaseDoc>,
+    store: RecordStore<D>,
     field: LinkField,
   ): Promise<Map<number, Record<string, unknown>>> => {
     const live = ids[field].length === 0 ? [] : [...(await store.getMany(ids[field])).values()].filter(isLive);
@@ -50,10 +50,10 @@ export async function viewEvents(
   };
   const { stores } = services;
   const [venues, organizers, categories, tags] = await Promise.all([
-    load('venue', stores.venues as unknown as RecordStore<BaseDoc>, 'venues'),
-    load('organizer', stores.organizers as unknown as RecordStore<BaseDoc>, 'organizers'),
-    load('category', stores.categories as unknown as RecordStore<BaseDoc>, 'categories'),
-    load('tag', stores.tags as unknown as RecordStore<BaseDoc>, 'tags'),
+    load('venue', stores.venues, 'venues'),
+    load('organizer', stores.organizers, 'organizers'),
+    load('category', stores.categories, 'categories'),
+    load('tag', stores.tags, 'tags'),
   ]);
   const links: EventLinks = { venues, organizers, categories, tags };
   const env = presentEnvOf(services.config);

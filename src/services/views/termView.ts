@@ -48,10 +48,7 @@ function termView(kind: TermKind, field: TermField): RecordView {
       options,
     );
     const env = presentEnvOf(services.config);
-    return records.map(
-      (record) =>
-        presentTerm(kind, record, lang, env, counts.get(record.id) ?? 0) as unknown as Record<string, unknown>,
-    );
+    return records.map((record) => presentTerm(kind, record, lang, env, counts.get(record.id) ?? 0));
   };
 }
 
