@@ -21,7 +21,7 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       // `any` only as a type argument or default, where heterogeneous collections need it
-      // (`StoredRecord<any>[]`, `RouteSpec<I = any>`); elsewhere use a precise type or `unknown`.
+      // (`StoredRecord<any>[]`, `Resource<D, W = any>`); elsewhere use a precise type or `unknown`.
       '@typescript-eslint/no-explicit-any': 'off',
       'no-restricted-syntax': [
         'error',

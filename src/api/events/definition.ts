@@ -83,7 +83,7 @@ async function planEventContent(
       !existing || DATE_FIELDS.some((field) => input[field] !== undefined)
         ? eventDates(input, current, services.config.defaultTimezone)
         : {},
-    // Where it stands in the hierarchy is checked with the tree locked, as the write commits (resource.ts).
+    // Where it stands in the hierarchy is checked with the tree locked, as the write commits (resource/write.ts).
     // A parent kept as it is (shown as stored, trashed or not) is no new link.
     () =>
       content.post_parent &&

@@ -71,7 +71,7 @@ async function trash<D extends BaseDoc>(
 /**
  * Deletes a record permanently. Its children move to another parent: no re-parenting may check
  * against the tree meanwhile. The tree lock comes before the record's claim, as for every write
- * (see `written`): moving the children waits for writes holding them, and none of those waits
+ * (see `written`, ./write.ts): moving the children waits for writes holding them, and none of those waits
  * for the tree lock.
  */
 async function removeForGood<D extends BaseDoc>(

@@ -27,7 +27,7 @@ function termContent(
     content.slug = content.name ?? inLanguage(existing, lang).name;
   }
   if (kind === 'category' && input.parent !== undefined) {
-    // Checked with the tree locked, as the write commits (resource.ts).
+    // Checked with the tree locked, as the write commits (resource/write.ts).
     content.parent = input.parent ?? 0;
   } else if (!existing) {
     content.parent = 0;
