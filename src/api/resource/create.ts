@@ -1,12 +1,11 @@
 import { applyVerdict, decideCreate, writeRequestOf } from '../../domain/policy';
 import { withArticle } from '../../domain/words';
-import { language, type LanguageInput } from '../../http/params';
-import { route, withKeys } from '../../http/route';
+import { route } from '../../http/route';
 import type { RouteSpec } from '../../http/types';
 import { waitForIndex } from '../../http/waitPreference';
 import { PLURAL } from '../../domain/kinds';
 import type { BaseDoc } from '../../storage/storedRecord';
-import { present, type Resource } from './resource';
+import { present, writeInput, type Resource } from './resource';
 import { planned, written } from './write';
 
 /** `POST /{plural}`: creates a record (201, with its `Location`). */
@@ -19,9 +18,7 @@ export function createRoute<D extends BaseDoc, W extends object>(res: Resource<D
     resource: plural,
     summary: `Create ${withArticle(def.kind)}`,
     access: 'write',
-    input: withKeys<W, LanguageInput>(def.writeSchema, { i18n_language: language() }).fork(def.requiredOnCreate, (s) =>
-      s.required(),
-    ),
+    input: writeInput(res).fork(def.requiredOnCreate, (s) => s.required()),
     response: def.kind,
     errors: [400, 401, 403, ...(store.tree ? [409] : []), 413, 415],
     handler: async (ctx) => {

@@ -23,6 +23,11 @@ export function resourceOf<D extends BaseDoc, W extends object, R extends object
   return { services, def, store: def.store(services) };
 }
 
+/** The parameters of a create or an update: the definition's `writeSchema` and the language. */
+export function writeInput<D extends BaseDoc, W extends object>(res: Resource<D, W>): InputSchema<W & LanguageInput> {
+  return withKeys<W, LanguageInput>(res.def.writeSchema, { i18n_language: language() });
+}
+
 /** The parameters of a single read or delete: the definition's `readSchema` and the language. */
 export function readInput<D extends BaseDoc, R extends object>(
   res: Resource<D, any, R>,

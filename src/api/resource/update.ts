@@ -1,6 +1,5 @@
 import { applyVerdict, decideUpdate, writeRequestOf } from '../../domain/policy';
 import { withArticle } from '../../domain/words';
-import { language, type LanguageInput } from '../../http/params';
 import { route, withKeys } from '../../http/route';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import { waitForIndex } from '../../http/waitPreference';
@@ -8,7 +7,7 @@ import { recordOwnership } from '../../storage/recordAccess';
 import { PLURAL } from '../../domain/kinds';
 import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import type { Address } from './address';
-import { present, type Resource } from './resource';
+import { present, writeInput, type Resource } from './resource';
 import { planned, writing, written } from './write';
 
 /** `POST`, `PUT` or `PATCH /{plural}/:id` (or by slug): all three merge the fields sent. */
@@ -25,7 +24,7 @@ export function updateRoute<D extends BaseDoc, W extends object, A>(
     resource: plural,
     summary: `Update ${withArticle(def.kind)} ${address.addressed} (POST, PUT and PATCH all merge)`,
     access: 'write',
-    input: withKeys(withKeys<W, LanguageInput>(def.writeSchema, { i18n_language: language() }), address.keys),
+    input: withKeys(writeInput(res), address.keys),
     response: def.kind,
     errors: [400, 401, 403, 404, 409],
     handler: (ctx) => writing(res, address, ctx, (existing) => updateRecord(res, ctx, existing)),
