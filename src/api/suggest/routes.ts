@@ -1,4 +1,5 @@
-import { filterList, Joi, language, text } from '../../http/params';
+import { filterList, Joi, language, text, type LanguageInput } from '../../http/params';
+import { inputSchema, route } from '../../http/route';
 import type { RouteSpec } from '../../http/types';
 import { SUGGEST_KINDS } from '../../search/suggestQuery';
 import { DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS, suggest, type SuggestInput } from '../../services/queries/suggestions';
@@ -7,7 +8,7 @@ import type { Services } from '../../services/container';
 /** Longest text type-ahead takes: a name being typed, not a query. */
 export const SUGGEST_TEXT_MAX = 100;
 
-export const suggestSchema = Joi.object({
+export const suggestSchema = inputSchema<SuggestInput & LanguageInput>()({
   search: text(SUGGEST_TEXT_MAX)
     .trim()
     .disallow('')
@@ -37,9 +38,9 @@ export const suggestSchema = Joi.object({
 });
 
 /** `GET /suggest`: type-ahead over names and titles (EXTENSIONS part 15). */
-export function suggestRoutes(services: Services): RouteSpec<SuggestInput>[] {
+export function suggestRoutes(services: Services): RouteSpec[] {
   return [
-    {
+    route({
       methods: ['GET'],
       path: '/suggest',
       resource: 'suggest',
@@ -57,6 +58,6 @@ export function suggestRoutes(services: Services): RouteSpec<SuggestInput>[] {
         const input = { ...ctx.input, per_page: Math.min(ctx.input.per_page, MAX_SUGGESTIONS) };
         ctx.body = { suggestions: await suggest(services, input, caller) };
       },
-    },
+    }),
   ];
 }
