@@ -7,7 +7,7 @@ export const WORDLESS_SEARCHES = [
   '/.*/',
   '\\"',
   '{}',
-  '[* TO *]',
+  '[* *]',
   '(((((',
   '\\',
   '&& || !',
@@ -19,6 +19,9 @@ export const WORDLESS_SEARCHES = [
 export const SEARCH_SYNTAX = [
   ...WORDLESS_SEARCHES,
   '/[a-z]+/',
+  // Range syntax around a real word: "to" may match a record that holds the word (or, for
+  // type-ahead, a name starting with it), so only the answer's status and time are checked.
+  '[* TO *]',
   'AND OR NOT',
   'title:*',
   '_id:1 OR _exists_:title',
