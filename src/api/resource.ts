@@ -8,6 +8,8 @@ import type { Method, RequestContext, RouteSpec } from '../http/types';
 import type { Services } from '../services/container';
 import type { BaseDoc, StoredRecord } from '../storage/storedRecord';
 import { waitForIndex } from '../http/waitPreference';
+import { answeredNotModified } from '../http/caching';
+import { singleReadValidator } from './readValidator';
 import { viewOf } from '../services/views/recordViews';
 import { withArticle } from '../domain/words';
 import { assertKnownAuthor } from './posts/postContent';
@@ -108,12 +110,19 @@ export function resourceRoutes<D extends BaseDoc>(services: Services, def: Resou
   ];
   if (def.posts) finders.push([`/${plural}/by-slug/:slug`, bySlug, findBySlug, { slug: 'lookup_slug' }]);
 
+  /**
+   * A read answers a revalidation from the record and the change marks of what it depends on
+   * (read beside it, kept 250 ms), before loading and presenting what it embeds.
+   */
   async function read(ctx: RequestContext<Input>, find: Finder): Promise<void> {
+    const marks = services.sync.marks.read(def.readDependsOn ?? []);
+    marks.catch(() => undefined); // awaited below, unless the record is not found first
     const record = await find(ctx);
     const slug = ctx.input.lookup_slug;
     const named = typeof slug === 'string' ? `slug "${slug}"` : `ID ${record.id}`;
     assertReadable(def.kind, ctx.state.principal, recordOwnership(record), named);
     await def.authorizeRead?.(ctx, record);
+    if (answeredNotModified(ctx, singleReadValidator(ctx, def.kind, record, await marks, 'json'))) return;
     ctx.body = await present(record, ctx);
   }
 

@@ -54,6 +54,8 @@ export interface ListPage {
   items: unknown[];
   total: number;
   page: PageRequest;
+  /** What its entity tag is made of, when the list knows (else the tag hashes the body). */
+  tagParts?: unknown[];
 }
 
 /**

@@ -67,6 +67,12 @@ describe('bench: smoke run', function () {
       /^4\. POST \/events/,
       /^4\. sync lag/,
       /^5\. reindex \d+ events$/,
+      /^6\. GET \/events\/\{id\} 200$/,
+      /^6\. GET \/events\/\{id\} 304$/,
+      /^6\. GET \/events\?per_page=50 200$/,
+      /^6\. GET \/events\?per_page=50 304$/,
+      /^7\. list page of 50, br$/,
+      /^8\. GET \/events\.ics \(\d+ events\)$/,
     ]) {
       expect(
         scenarios.some((name: string) => expected.test(name)),
@@ -79,6 +85,12 @@ describe('bench: smoke run', function () {
       expect(row.ratio, row.scenario).to.be.a('number');
       expect(row.peakRssMb, row.scenario).to.be.greaterThan(0);
     }
+    // The revalidations were answered 304, the full reads 200, and the feed had events.
+    for (const row of report.rows.filter((r: { scenario: string }) => /^[68]\./.test(r.scenario))) {
+      expect(row.rps, row.scenario).to.be.greaterThan(0);
+      expect(row.notes, row.scenario).to.not.match(/not (200|304)|failed/);
+    }
+    expect(report.details.caching.sizes.br).to.be.lessThan(report.details.caching.sizes.raw);
     expect(report.details.parity).to.deep.equal({ read: 'same results', search: 'same results', geo: 'same results' });
     expect(report.targets).to.deep.equal([]);
     expect(await readFile(path.join(out, 'latest.md'), 'utf8')).to.include('| scenario | req/s |');

@@ -15,6 +15,8 @@ import type { ContentPlan, ResourceDefinition } from '../resourceDefinition';
 import { planTermLinks } from '../terms/resolveTerms';
 import { checkParentLink, resolveLinks } from './links';
 import { hashEventPassword, verifyEventPassword } from '../../domain/eventPassword';
+import { negotiatingCalendar, sendEventFeed } from './feed';
+import { EMBEDDED_KINDS } from '../../services/views/eventView';
 import { EVENT_REQUIRED_ON_CREATE, eventReadSchema, eventWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;
@@ -140,13 +142,18 @@ export const eventDefinition: ResourceDefinition<EventDoc> = {
   },
   authorizeRead: authorizeEventRead,
   visibleTo: visibleEmbeds,
+  readDependsOn: EMBEDDED_KINDS,
   decorateSingle: (_services, _record, body) => ({
     ...body,
     json_ld: eventJsonLd(body as unknown as JsonLdEventSource),
   }),
 };
 
-/** Event routes: CRUD by ID and by slug (interface.md 4.2). */
+/** Event routes: CRUD by ID and by slug (interface.md 4.2); a read by ID answers iCalendar too (`Accept`). */
 export function eventRoutes(services: Services): RouteSpec[] {
-  return resourceRoutes(services, eventDefinition);
+  return resourceRoutes(services, eventDefinition).map((route) =>
+    route.path === '/events/:id' && route.methods.includes('GET')
+      ? negotiatingCalendar(route, (ctx) => sendEventFeed(ctx, services))
+      : route,
+  );
 }

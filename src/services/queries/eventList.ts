@@ -1,3 +1,4 @@
+import type { estypes } from '@elastic/elasticsearch';
 import type { Language } from '../../../config';
 import { ValidationError } from '../../domain/errors';
 import { seesHiddenEvents } from '../../domain/policy';
@@ -10,7 +11,7 @@ import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter 
 import { aliasName } from '../../search/indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
-import { withCurrentTermCounts } from './termCounts';
+import { currentTermCountsOf, withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from '../../search/visibilityFilters';
 
 /** The validated parameters of `GET /events` (interface.md 4.2, CONTRACT part 7). */
@@ -45,7 +46,15 @@ export interface ListResult {
   items: Record<string, unknown>[];
   total: number;
   page: PageRequest;
+  /** What the page shows, for its entity tag: total, each hit's ID, version and distance, term counts. */
+  tagParts?: unknown[];
 }
+
+/**
+ * Asked, before a list is fetched whole, with the `tagParts` of the page as it stands: true when
+ * the client's copy is current (the list then answers 304 and `listEvents` returns null).
+ */
+export type ListProbe = (tagParts: unknown[]) => boolean;
 
 interface EventHit {
   record: Record<string, unknown>;
@@ -72,8 +81,13 @@ function withoutEmptyLists(input: EventListInput): EventListInput {
   return copy as unknown as EventListInput;
 }
 
-/** One page of events from the search index, as the caller may see them. */
-export async function listEvents(services: Services, input: EventListInput, caller: Caller): Promise<ListResult> {
+/** The search of the events `input` asks for: one page, or `size` matches from the first for a feed. */
+export async function eventSearch(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+  window?: { size: number },
+): Promise<{ request: estypes.SearchRequest; distanceSortIndex: number | null; page: PageRequest }> {
   input = withoutEmptyLists(input);
   const page = pageRequest(input.page, input.per_page);
   const near = geoFilterOf(input);
@@ -111,18 +125,67 @@ export async function listEvents(services: Services, input: EventListInput, call
     postParent: input.post_parent,
     orderby,
     order: input.order,
-    from: page.from,
-    size: page.size,
+    from: window ? 0 : page.from,
+    size: window ? window.size : page.size,
   });
+  return { request: { ...request, version: true }, distanceSortIndex, page };
+}
+
+type Hit = estypes.SearchHit<EventHit>;
+
+/** The hit's distance (geoloc_lat/lng), as the list shows it. */
+function distanceOf(hit: Hit, distanceSortIndex: number | null): number | null | undefined {
+  if (distanceSortIndex === null) return undefined;
+  const distance = Number(hit.sort?.[distanceSortIndex]);
+  return Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null;
+}
+
+/** The parts of a page's entity tag, from its hits (only their IDs, versions, sort and terms' IDs are read). */
+async function tagPartsOf(
+  services: Services,
+  response: estypes.SearchResponse<EventHit>,
+  distanceSortIndex: number | null,
+  lang: Language,
+): Promise<unknown[]> {
+  const hits = response.hits.hits;
+  const records = hits.map((hit) => (hit._source?.record ?? {}) as Record<string, unknown>);
+  return [
+    totalOf(response),
+    hits.map((hit) => [hit._id, hit._version, distanceOf(hit, distanceSortIndex)]),
+    await currentTermCountsOf(services, records, lang),
+  ];
+}
+
+/** Only what `tagPartsOf` reads of each hit. */
+const TAG_SOURCE = ['record.categories.id', 'record.tags.id'];
+
+/**
+ * One page of events from the search index, as the caller may see them. With `probe` (a
+ * revalidation), the page's hits are first fetched without their records: when the client's
+ * copy is current, that is all (null).
+ */
+export async function listEvents(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+  probe?: ListProbe,
+): Promise<ListResult | null> {
+  const { request, distanceSortIndex, page } = await eventSearch(services, input, caller);
+  if (probe) {
+    const light = await searchIndex<EventHit>(services, { ...request, _source: TAG_SOURCE });
+    // A page past the last one is a 404, which only the whole answer makes.
+    const exists = page.page === 1 || light.hits.hits.length > 0;
+    if (exists && probe(await tagPartsOf(services, light, distanceSortIndex, caller.lang))) return null;
+  }
   const response = await searchIndex<EventHit>(services, request);
   const items = response.hits.hits.map((hit) => {
     const source = hit._source as EventHit;
-    let record = listedEventFor(source.record, source.password_protected === true, caller.principal);
-    if (distanceSortIndex !== null) {
-      const distance = Number(hit.sort?.[distanceSortIndex]);
-      record = { ...record, distance: Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null };
-    }
-    return record;
+    const record = listedEventFor(source.record, source.password_protected === true, caller.principal);
+    return distanceSortIndex === null ? record : { ...record, distance: distanceOf(hit, distanceSortIndex) };
   });
-  return { items: await withCurrentTermCounts(services, items, caller.lang), total: totalOf(response), page };
+  const [withCounts, tagParts] = await Promise.all([
+    withCurrentTermCounts(services, items, caller.lang),
+    tagPartsOf(services, response, distanceSortIndex, caller.lang),
+  ]);
+  return { items: withCounts, total: totalOf(response), page, tagParts };
 }
