@@ -76,7 +76,7 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
       geo_lat: 48.8773,
       geo_lng: 2.3017,
     });
-    const organizer = await create('/organizers', { organizer: 'Jazz "Club"', email: 'club@example.org' });
+    const organizer = await create('/organizers', { organizer: 'Night "Club"', email: 'club@example.org' });
     const category = await create('/categories', { name: unique('Feedcat') });
     const event = async (name: string, fields: Record<string, unknown>) => {
       ids[name] = (await create('/events', { title: name, tags: [tag], ...fields })).id;
