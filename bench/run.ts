@@ -6,6 +6,7 @@ import { resultsPath } from './processes';
 import { summariseProfiles } from './profile';
 import { measureReindex } from './reindexBench';
 import { machineDescription, textTable, writeReport, type BenchReport, type Row } from './report';
+import { measureCaching } from './cachingBench';
 import {
   checkParity,
   drawSamples,
@@ -126,6 +127,7 @@ async function main(): Promise<number> {
     reindexRss: null,
     facetCost: null,
     suggest: null,
+    caching: null,
   };
   let servers: Servers | undefined;
   try {
@@ -151,10 +153,12 @@ async function main(): Promise<number> {
     };
     let apiPeak = 0;
     // Samples come from the seeded world, a scan on jongodb: only drawn when a read scenario runs.
-    const reads = ['read', 'search', 'geo', ...DISCOVERY_SCENARIOS].some((key) => wanted(options, key))
-      ? readScenarios(options, await drawSamples(world.services, options.seed))
-      : [];
-    if (reads.length > 0) {
+    const caching = wanted(options, 'caching');
+    const samples = ['read', 'search', 'geo', 'caching', ...DISCOVERY_SCENARIOS].some((key) => wanted(options, key))
+      ? await drawSamples(world.services, options.seed)
+      : null;
+    const reads = samples ? readScenarios(options, samples) : [];
+    if (samples && (reads.length > 0 || caching)) {
       servers = await startServers(world, settings);
       const ctx: MeasureContext = { ...context, world, ...servers };
       const parity: Record<string, string> = {};
@@ -183,6 +187,16 @@ async function main(): Promise<number> {
         });
       }
       details.parity = parity;
+      if (caching) {
+        await attempt('8. HTTP caching', rows, measured.failures, async () => {
+          log('measuring 304 revalidations, compression and the feed');
+          const cached = await measureCaching(ctx, samples.eventIds);
+          rows.push(...cached.rows);
+          details.caching = cached.details;
+          measured.caching = cached.measured;
+          for (const row of cached.rows) log(textTable([row]).split('\n').pop() as string);
+        });
+      }
       await servers.stop();
     }
     if (wanted(options, 'write')) {

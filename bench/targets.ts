@@ -1,5 +1,9 @@
+import type { CachingMeasured } from './cachingBench';
+
 /** The measured figures the targets are checked against. */
 export interface Measured {
+  /** Scenarios 6-8 (issue 28). */
+  caching: CachingMeasured | null;
   /** Scenarios 1-3: the API's throughput ratio and p99, and the baseline's p99 beside it. */
   lists: { scenario: string; ratio: number; p99: number; baselineP99: number }[];
   connections: number;
@@ -31,6 +35,12 @@ const MAX_RSS_GROWTH = 1.3;
 const MAX_FACET_COST = 1.3;
 const MIN_SUGGEST_RATIO = 0.8;
 const MAX_SUGGEST_P50_MS = 10;
+/** Issue 28: a 304 costs at most a third of the full 200. */
+const MAX_REVALIDATION_COST = 1 / 3;
+const MAX_COMPRESSED_RATIO = 1 / 5;
+const MAX_FEED_P50_MS = 500;
+/** "Memory flat": a feed is written a page of records at a time, whatever its length. */
+const MAX_FEED_RSS_GROWTH_MB = 50;
 
 /** The targets of issue 29 (facets and type-ahead) that this run measured. */
 function discoveryTargets(m: Measured): TargetOutcome[] {
@@ -106,5 +116,38 @@ export function evaluateTargets(m: Measured): TargetOutcome[] {
     });
   }
   out.push(...discoveryTargets(m));
+  if (m.caching) out.push(...cachingTargets(m.caching));
+  return out;
+}
+
+function cachingTargets(c: CachingMeasured): TargetOutcome[] {
+  const out: TargetOutcome[] = [];
+  for (const r of c.revalidations) {
+    out.push({
+      name: `${r.scenario}: a 304 serves >= ${(1 / MAX_REVALIDATION_COST).toFixed(0)}x the 200's req/s`,
+      ok: r.rpsRatio >= 1 / MAX_REVALIDATION_COST,
+      measured: `${r.rpsRatio.toFixed(2)}x`,
+    });
+    out.push({
+      name: `${r.scenario}: a 304 costs <= 1/3 of the 200's API CPU`,
+      ok: r.cpuRatio <= MAX_REVALIDATION_COST,
+      measured: r.cpuRatio.toFixed(2),
+    });
+  }
+  out.push({
+    name: `a 50-event list page compressed to <= 1/5 of its bytes`,
+    ok: c.compressedRatio <= MAX_COMPRESSED_RATIO,
+    measured: c.compressedRatio.toFixed(3),
+  });
+  out.push({
+    name: `the feed of ${c.feedEntries} events: p50 < ${MAX_FEED_P50_MS} ms`,
+    ok: c.feedP50Ms < MAX_FEED_P50_MS,
+    measured: `${c.feedP50Ms} ms`,
+  });
+  out.push({
+    name: `the feed: API memory flat (peak <= ${MAX_FEED_RSS_GROWTH_MB} MB above before)`,
+    ok: c.feedRssGrowthMb <= MAX_FEED_RSS_GROWTH_MB,
+    measured: `+${Math.round(c.feedRssGrowthMb)} MB`,
+  });
   return out;
 }

@@ -41,6 +41,10 @@ export const DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP = 30;
 export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
 /** Sites call the API from their pages: any origin may, unless CORS_ORIGINS lists some (or `none`). */
 export const DEFAULT_CORS_ORIGINS = '*';
+/** Seconds shared caches may serve an anonymous answer without revalidating: 0, they revalidate every time. */
+export const DEFAULT_CACHE_MAX_AGE = 0;
+/** One year, the longest `max-age` caches are expected to honour. */
+export const MAX_CACHE_MAX_AGE = 31_536_000;
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -54,6 +58,8 @@ export interface Config {
     shutdownGraceMs: number;
     /** Origins whose pages may call the API (CORS): any (`'*'`), or only these (none when empty). */
     corsOrigins: '*' | string[];
+    /** `max-age` of anonymous answers (`Cache-Control: public`); 0 sends `no-cache`. */
+    cacheMaxAgeSeconds: number;
   };
   siteUrl: string;
   /** Public base URL of this API, used in `rest_url`s stored with records. */
@@ -118,6 +124,7 @@ const schema = Joi.object({
   CORS_ORIGINS: Joi.string()
     .custom((value: string) => corsOrigins(value), 'origins')
     .default(DEFAULT_CORS_ORIGINS),
+  CACHE_MAX_AGE: Joi.number().integer().min(0).max(MAX_CACHE_MAX_AGE).default(DEFAULT_CACHE_MAX_AGE),
   SITE_URL: baseUrl().default(DEFAULT_SITE_URL),
   PUBLIC_API_URL: baseUrl(),
   DEFAULT_LANGUAGE: Joi.string()
@@ -214,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bodyTimeoutMs: v.BODY_TIMEOUT_MS,
       shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
       corsOrigins: v.CORS_ORIGINS,
+      cacheMaxAgeSeconds: v.CACHE_MAX_AGE,
     },
     siteUrl: (v.SITE_URL as string).replace(/\/+$/, ''),
     apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, ''),

@@ -14,7 +14,10 @@ function run(spec: LoadSpec, seconds: number, lag: LagWatcher | null): Promise<a
   let written = 0;
   const unique = `${process.pid.toString(36)}${Date.now().toString(36)}`;
   const setupRequest = (req: Request): Request => {
-    const path = spec.paths[next++ % spec.paths.length] as string;
+    const at = next++ % spec.paths.length;
+    const path = spec.paths[at] as string;
+    const own = spec.pathHeaders?.[at];
+    if (own) return { ...req, path, headers: { ...spec.headers, ...req.headers, ...own } };
     if (!spec.bodies) return { ...req, path };
     const body = spec.bodies[written % spec.bodies.length] as Record<string, unknown>;
     written++;

@@ -11,6 +11,8 @@ export interface LoadSpec {
   /** Request paths, taken in turn from a random start (read IDs, search words, places...). */
   paths: string[];
   headers?: Record<string, string>;
+  /** Headers of each path (same order as `paths`): a revalidation's `If-None-Match`. */
+  pathHeaders?: Record<string, string>[];
   /** POST bodies, taken in turn; `title` gets a unique suffix so no two writes share a slug. */
   bodies?: Record<string, unknown>[];
   /** Measure the time from each write's response until its ID is searchable in `index`. */

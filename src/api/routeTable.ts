@@ -8,6 +8,7 @@ import { categoryRoutes } from './categories/routes';
 import { tagRoutes } from './tags/routes';
 import { eventRoutes } from './events/routes';
 import { eventListRoutes } from './events/list';
+import { eventFeedRoutes } from './events/feed';
 import { postListRoutes } from './posts/list';
 import { termListRoutes } from './terms/list';
 import { suggestRoutes } from './suggest/routes';
@@ -18,7 +19,8 @@ export function allRoutes(services: Services): RouteSpec[] {
   table.push(
     ...namespaceRoutes(table, services.config),
     ...docRoutes(table, services.config),
-    // Resource route tables, one line each:
+    // Resource route tables, one line each (`/events/{id}.ics` before `/events/{id}`, which matches it too):
+    ...eventFeedRoutes(services),
     ...eventRoutes(services),
     ...venueRoutes(services),
     ...organizerRoutes(services),

@@ -3,6 +3,8 @@ import type { Config } from '../../config';
 import type { ApiKeyStore } from '../storage/apiKeys';
 import { authenticate } from '../http/authenticate';
 import { crossOriginAccess, noSniff } from '../http/browsers';
+import { httpCaching } from '../http/caching';
+import { compression } from '../http/compression';
 import { parseBody } from '../http/body';
 import { errorBoundary } from '../http/errorBoundary';
 import { requireHostHeader } from '../http/hostHeader';
@@ -27,7 +29,8 @@ export interface AppDependencies {
 }
 
 /**
- * The HTTP application: CORS and `nosniff`, one error boundary, then credentials and the
+ * The HTTP application: CORS and `nosniff`, compression (of error envelopes too), one error
+ * boundary, HTTP caching (validators, 304s, Cache-Control), then credentials and the
  * route table (a CORS preflight needs no key). Each route
  * checks access before it reads the body and the language, so a write without credentials is
  * 401 whatever it sends.
@@ -43,8 +46,10 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   if (deps.metrics) app.use(requestMetrics(deps.metrics, router));
   app.use(crossOriginAccess(deps.config.http.corsOrigins));
   app.use(noSniff());
+  app.use(compression());
   app.use(errorBoundary(deps.config.defaultLanguage));
   app.use(requireHostHeader());
+  app.use(httpCaching(deps.config.http));
   app.use(healthRoutes(deps.health));
   if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   app.use(routeFallback(router));

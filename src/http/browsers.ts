@@ -13,6 +13,7 @@ const EXPOSED_HEADERS = [
   'Retry-After',
   'Allow',
   'X-Request-Id',
+  'ETag',
 ];
 /** Request headers a page may send: credentials, bodies, languages, `Prefer: wait-for-index`. */
 const ALLOWED_HEADERS = [
@@ -22,6 +23,8 @@ const ALLOWED_HEADERS = [
   'Accept-Language',
   'Prefer',
   'X-Request-Id',
+  'If-None-Match',
+  'If-Modified-Since',
 ];
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** How long a browser may reuse a preflight answer (seconds). */

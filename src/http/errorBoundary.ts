@@ -68,6 +68,9 @@ export function errorBoundary(defaultLanguage: Language): Middleware<AppState> {
         ctx.state.log?.error({ err: err.cause ?? err, code: err.code }, 'request failed');
       }
       ctx.status = err.status;
+      // Validators set before the failure belong to the answer that was not made.
+      ctx.remove('ETag');
+      ctx.remove('Last-Modified');
       if (!ctx.response.get('Content-Language'))
         ctx.set('Content-Language', pathLanguageOf(ctx.path) ?? defaultLanguage);
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);

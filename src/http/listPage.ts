@@ -56,6 +56,8 @@ export interface ListPage {
   page: PageRequest;
   /** Fields the list adds after the envelope's (`facets`, `histogram`, `geo_grid` of events). */
   extras?: object;
+  /** What its entity tag is made of, when the list knows (else the tag hashes the body). */
+  tagParts?: unknown[];
 }
 
 /**

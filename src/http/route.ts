@@ -48,4 +48,4 @@ export interface TypedRoute<I> extends RouteSpec<I> {
  * One route of the table: `handler` receives `ctx.input` typed as the `input` schema's type.
  * `route({ ..., input: inputSchema<FooInput>()({...}), handler: async (ctx) => ctx.input.foo })`.
  */
-export const route = <I>(spec: TypedRoute<I>): RouteSpec => spec;
+export const route = <I>(spec: TypedRoute<I>): TypedRoute<I> => spec;

@@ -153,9 +153,20 @@ export class RecordStore<D extends BaseDoc> {
     } finally {
       await this.sync.commit(this.options.kind, id);
     }
+    await this.sync.marks.bump(this.linkedKinds(content));
     // The new record is the document inserted, as MongoDB would return it: no need to read it back.
     const stored = BSON.deserialize(BSON.serialize(inserted)) as D;
     return { id, originalLang: lang, docs: { [lang]: stored } } as StoredRecord<D>;
+  }
+
+  /**
+   * The kinds a new record links to whose records count it (an event's terms): their reads change
+   * with it at once (the worker marks them dirty later; updates mark them as they write).
+   */
+  private linkedKinds(content: Content<D>): RecordKind[] {
+    const links = this.options.dependents?.links ?? [];
+    const given = content as Record<string, unknown>;
+    return links.flatMap(([kind, field]) => (Array.isArray(given[field]) && given[field].length > 0 ? [kind] : []));
   }
 
   /**

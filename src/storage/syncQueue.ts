@@ -4,6 +4,7 @@ import { ExpiringCache } from '../lib/expiringCache';
 import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey } from './mongo';
+import { ChangeMarks } from './changeMarks';
 import type { RecordKind } from '../domain/kinds';
 
 /**
@@ -66,10 +67,13 @@ export const PENDING_MEMO_MS = 250;
 export class SyncQueue extends EventEmitter {
   readonly entries: Collection<SyncEntry>;
   private readonly pendingMemo = new ExpiringCache(PENDING_MEMO_MS, 1);
+  /** Bumped with every change committed or marked here: what HTTP revalidation compares (src/http/caching.ts). */
+  readonly marks: ChangeMarks;
 
   constructor(db: Db) {
     super();
     this.entries = db.collection<SyncEntry>('sync_state');
+    this.marks = new ChangeMarks(db);
     // This process's writes and indexing change the answer of `hasPending`.
     const forget = () => this.pendingMemo.clear();
     this.on('dirty', forget).on('indexed', forget);
@@ -89,6 +93,7 @@ export class SyncQueue extends EventEmitter {
   /** Returns the version that, once indexed, makes this write searchable. */
   async commit(kind: RecordKind, id: number): Promise<number> {
     const version = await this.touch(kind, id, EPOCH);
+    await this.marks.bump([kind]);
     this.emit('dirty');
     return version;
   }
@@ -103,6 +108,7 @@ export class SyncQueue extends EventEmitter {
     const records = new Map<string, [RecordKind, number]>();
     for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), [kind, id]);
     if (records.size === 0) return;
+    await this.marks.bump([...records.values()].map(([kind]) => kind));
     const keys = [...records.keys()];
     // A record waiting to retry keeps waiting: its dependencies' failures must not undo its backoff.
     const dirty = { pending: true, dirtyAt: new Date() };
@@ -283,6 +289,7 @@ export class SyncQueue extends EventEmitter {
       { _id: { $in: ids.map((id) => syncKey(kind, id)) } },
       { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), writingUntil: EPOCH } },
     );
+    await this.marks.bump([kind]);
     if (options.queue) this.emit('dirty');
   }
 

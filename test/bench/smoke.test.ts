@@ -69,6 +69,12 @@ describe('bench: smoke run', function () {
       /^5\. reindex \d+ events$/,
       /^6\. GET \/events facets/,
       /^7\. GET \/suggest/,
+      /^8\. GET \/events\/\{id\} 200$/,
+      /^8\. GET \/events\/\{id\} 304$/,
+      /^8\. GET \/events\?per_page=50 200$/,
+      /^8\. GET \/events\?per_page=50 304$/,
+      /^9\. list page of 50, br$/,
+      /^10\. GET \/events\.ics \(\d+ events\)$/,
     ]) {
       expect(
         scenarios.some((name: string) => expected.test(name)),
@@ -81,6 +87,12 @@ describe('bench: smoke run', function () {
       expect(row.ratio, row.scenario).to.be.a('number');
       expect(row.peakRssMb, row.scenario).to.be.greaterThan(0);
     }
+    // The revalidations were answered 304, the full reads 200, and the feed had events.
+    for (const row of report.rows.filter((r: { scenario: string }) => /^(8|10)\./.test(r.scenario))) {
+      expect(row.rps, row.scenario).to.be.greaterThan(0);
+      expect(row.notes, row.scenario).to.not.match(/not (200|304)|failed/);
+    }
+    expect(report.details.caching.sizes.br).to.be.lessThan(report.details.caching.sizes.raw);
     expect(report.details.parity).to.deep.equal({
       read: 'same results',
       search: 'same results',

@@ -16,7 +16,7 @@ import { KINDS, refreshTargets } from './support/fuzz/targets';
 import { PrivateMongo } from './support/privateServers';
 import { openPrivateWorld, type PrivateWorld } from './support/privateWorld';
 
-/** Generated requests per operation (53 operations): FUZZ_RUNS raises it; FUZZ_SEED replays a run. */
+/** Generated requests per operation (55 operations): FUZZ_RUNS raises it; FUZZ_SEED replays a run. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 18);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
@@ -118,6 +118,55 @@ describe('reliability: hostile input on every route (property-based, from the Op
             note: `slug ${segment.slice(0, 30)}`,
           });
         }
+      }
+    }
+    expect(oracle.violations, oracle.report()).to.deep.equal([]);
+  });
+
+  it('hostile conditional, negotiation and encoding headers on every read, feeds included', async () => {
+    await refresh();
+    const event = targets.ids.events![0]!;
+    const reads = ['/events', `/events/${event}`, '/events.ics?search=seed', `/events/${event}.ics`, '/venues', ''];
+    const headers = fc.sample(
+      fc.record(
+        {
+          'If-None-Match': fc.constantFrom('*', 'W/""', '"', 'W/"x", *', ',,,', 'W/'.repeat(500), '\u00ff', 'W/"a"'),
+          'If-Modified-Since': fc.constantFrom('yesterday', 'Thu, 01 Jan 1970 00:00:00 GMT', '9999999999', ''),
+          Accept: fc.constantFrom(
+            'text/calendar',
+            'text/calendar;q=0',
+            'text/*',
+            '*/*;q=x',
+            'application/json, text/calendar',
+            ';;;',
+          ),
+          'Accept-Encoding': fc.constantFrom(
+            'br;q=0, gzip',
+            'zstd',
+            '*',
+            'identity;q=0',
+            'gzip;q=abc',
+            'br, gzip, deflate',
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      { numRuns: 40, seed: SEED },
+    );
+    for (const path of reads) {
+      for (const [i, sent] of headers.entries()) {
+        const op = path.includes('.ics')
+          ? path.startsWith('/events.ics')
+            ? 'GET /events.ics'
+            : 'GET /events/{id}.ics'
+          : `GET ${path.replace(/\/\d+/, '/{id}') || '/'}`;
+        await oracle.exercise({
+          op,
+          method: 'GET',
+          path: `${ROOT}${path}`,
+          headers: sent as Record<string, string>,
+          note: `headers #${i}`,
+        });
       }
     }
     expect(oracle.violations, oracle.report()).to.deep.equal([]);

@@ -98,6 +98,10 @@ export async function assertConforms(method: string, fullPath: string, res: ApiR
     const header = declared.$ref ? doc.components.headers[String(declared.$ref).split('/').pop()!] : declared;
     if (header.required && !res.headers.has(name)) throw new Error(`${where}: missing documented header ${name}`);
   }
+  if (res.status === 304) {
+    if (res.body !== undefined && res.body !== '') throw new Error(`${where}: a 304 has no body`);
+    return;
+  }
   const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   const content = (documented.content ?? {}) as Json;
   if (!content[mediaType])

@@ -34,6 +34,7 @@ describe('config', () => {
         bodyTimeoutMs: 60_000,
         shutdownGraceMs: 8000,
         corsOrigins: '*',
+        cacheMaxAgeSeconds: 0,
       },
       siteUrl: 'http://127.0.0.1:8080',
       apiUrl: 'http://127.0.0.1:8080',
@@ -166,6 +167,8 @@ describe('config', () => {
     ['RATE_LIMIT_WRITES_PER_KEY', '2000000'],
     ['CORS_ORIGINS', 'https://events.example/path'],
     ['CORS_ORIGINS', 'events.example'],
+    ['CACHE_MAX_AGE', '-1'],
+    ['CACHE_MAX_AGE', 'soon'],
     ['CORS_ORIGINS', 'https://Events.example:443'],
   ];
   for (const [name, value] of badSettings) {

@@ -14,6 +14,7 @@ import type { ContentPlan, ResourceDefinition } from '../resource/definition';
 import { planTermLinks } from '../terms/resolveTerms';
 import { checkParentLink, resolveLinks } from './links';
 import { hashEventPassword, verifyEventPassword } from '../../domain/eventPassword';
+import { EMBEDDED_KINDS } from '../../services/views/eventView';
 import {
   EVENT_REQUIRED_ON_CREATE,
   eventReadSchema,
@@ -138,6 +139,7 @@ export const eventDefinition: ResourceDefinition<EventDoc, EventWriteInput, Even
   },
   authorizeRead: authorizeEventRead,
   visibleTo: visibleEmbeds,
+  readDependsOn: EMBEDDED_KINDS,
   decorateSingle: (_services, _record, body) => ({
     ...body,
     // The body is the presented event (presentEvent), which carries every field json_ld reads.

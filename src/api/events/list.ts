@@ -17,6 +17,7 @@ import { pagingParams } from '../../http/listPage';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibilityFilters';
 import type { Services } from '../../services/container';
 import { listRoute } from '../listRoute';
+import { negotiatingCalendar, sendEventListFeed } from './feed';
 
 const date = (meaning: string) => Joi.dateInput().description(meaning);
 /** Category and tag filters take IDs or slugs. */
@@ -95,9 +96,14 @@ export function eventListRoutes(services: Services): RouteSpec[] {
     "Dates written without an offset (days, local times, today) compare each event's local time in its own time zone; instants (with an offset, unix timestamps, now, +N days) " +
     "compare each event's instant, widened to their whole day in the offset written or the site time zone unless strict_dates. " +
     'With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.';
-  return [
-    listRoute<EventListInput>(services.config, 'event', { description, input: eventListSchema }, (input, caller) =>
-      listEvents(services, input, caller),
-    ),
-  ];
+  const list = listRoute<EventListInput>(
+    services.config,
+    'event',
+    {
+      description: `${description} With \`Accept: text/calendar\`: the feed of \`GET /events.ics\`.`,
+      input: eventListSchema,
+    },
+    (input, caller, probe) => listEvents(services, input, caller, probe),
+  );
+  return [negotiatingCalendar(list, (ctx) => sendEventListFeed(ctx, services))];
 }

@@ -35,6 +35,7 @@ function summaryKeyOf(route: RouteSpec, method: Method): SummaryKey | null {
   if (route.path === '/doc') return 'document';
   if (/^\/doc\/assets\/:\w+$/.test(route.path)) return 'documentAsset';
   if (!kindOf(route)) return null;
+  if (route.path.endsWith('.ics')) return /:\w+/.test(route.path) ? 'feedById' : 'feed';
   const addressed = /\/by-slug\/:\w+$/.test(route.path) ? 'BySlug' : /^\/[^/]+\/:\w+$/.test(route.path) ? 'ById' : null;
   if (/^\/[^/:]+$/.test(route.path)) return method === 'GET' ? 'list' : method === 'POST' ? 'create' : null;
   if (!addressed) return null;

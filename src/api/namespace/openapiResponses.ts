@@ -11,6 +11,7 @@ type Kind = (typeof KINDS)[number];
 export type ResponseShape =
   | { shape: 'record'; kind: Kind }
   | { shape: 'list'; kind: Kind }
+  | { shape: 'calendar'; kind: Kind }
   | { shape: 'namespace' | 'openapi' | 'asset' | 'suggestions' | 'unknown' };
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
@@ -31,6 +32,7 @@ export function resolveResponse(name: string | undefined): ResponseShape {
   if (key === 'openapi' || key === 'doc' || key === 'document') return { shape: 'openapi' };
   if (key === 'asset') return { shape: 'asset' };
   if (key === 'suggestions') return { shape: 'suggestions' };
+  if (key === 'calendar') return { shape: 'calendar', kind: KINDS.find((kind) => kind.kind === 'event')! };
   return { shape: 'unknown' };
 }
 
@@ -43,15 +45,53 @@ export function kindOf(route: RouteSpec): Kind | undefined {
 
 const json = (schema: Schema) => ({ 'application/json': { schema } });
 
+const CALENDAR_EXAMPLE = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//events-calendar//calendar-events-v1//EN',
+  'BEGIN:VTIMEZONE',
+  'TZID:Europe/Paris',
+  '…',
+  'END:VTIMEZONE',
+  'BEGIN:VEVENT',
+  'UID:event-42@api.example.org',
+  'SEQUENCE:4',
+  'DTSTAMP:20270102T090000Z',
+  'DTSTART;TZID=Europe/Paris:20270105T200000',
+  'DTEND;TZID=Europe/Paris:20270105T230000',
+  'SUMMARY:Jazz night\\, trio',
+  'LOCATION:Salle Pleyel\\n252 rue du Faubourg Saint-Honoré\\, Paris',
+  'GEO:48.8773;2.3017',
+  'URL;VALUE=URI:https://example.org/event/jazz-night/',
+  'STATUS:CONFIRMED',
+  'LAST-MODIFIED:20270102T090000Z',
+  'END:VEVENT',
+  'END:VCALENDAR',
+].join('\r\n');
+
+/** The iCalendar alternative of routes answering `Accept: text/calendar`. */
+const calendar = () => ({
+  'text/calendar': {
+    schema: { type: 'string', description: 'RFC 5545 calendar: one VEVENT per event, one VTIMEZONE per zone used' },
+    example: CALENDAR_EXAMPLE,
+  },
+});
+
+/** `GET /events` and `GET /events/{id}` also answer iCalendar (`Accept: text/calendar`). */
+const negotiatesCalendar = (route: RouteSpec) => route.path === '/events' || route.path === '/events/:id';
+
 function successContent(route: RouteSpec, method: Method, resolved: ResponseShape): Record<string, unknown> {
+  const alternatives = method === 'GET' && negotiatesCalendar(route) ? calendar() : {};
   switch (resolved.shape) {
     case 'record': {
       const record = schemaRef(resolved.kind.schema);
       const forceable = method === 'DELETE' && 'force' in (describeSchema(route.input).keys ?? {});
-      return json(forceable ? { oneOf: [record, schemaRef('Deleted')] } : record);
+      return { ...json(forceable ? { oneOf: [record, schemaRef('Deleted')] } : record), ...alternatives };
     }
     case 'list':
-      return json(schemaRef(`${resolved.kind.schema}List`));
+      return { ...json(schemaRef(`${resolved.kind.schema}List`)), ...alternatives };
+    case 'calendar':
+      return calendar();
     case 'namespace':
       return json(schemaRef('NamespaceIndex'));
     case 'suggestions':
@@ -150,12 +190,27 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
     successHeaders['X-Total-Pages'] = header(t.headers.totalPages, { type: 'integer' }, true);
     successHeaders.Link = header(t.headers.link, { type: 'string' });
   }
+  const reading = method === 'GET';
+  if (reading) {
+    successHeaders.ETag = header(t.headers.etag, { type: 'string' }, true);
+    successHeaders['Cache-Control'] = header(t.headers.cacheControl, { type: 'string' }, true);
+    if (/:\w+/.test(route.path) && kind)
+      successHeaders['Last-Modified'] = header(t.headers.lastModified, { type: 'string' });
+  }
   const responses: Record<string, unknown> = {
     [created ? '201' : '200']: {
       description: t.statuses[created ? '201' : '200'],
       headers: successHeaders,
       content: successContent(route, method, resolved),
     },
+    ...(reading
+      ? {
+          '304': {
+            description: t.statuses['304'],
+            headers: { ETag: header(t.headers.etag, { type: 'string' }, true) },
+          },
+        }
+      : {}),
   };
   // Every route validates i18n_language (400) and refuses a bad key (401; 429 after too many);
   // every write needs a key of a strong enough role (403) and is rate-limited (429); any method

@@ -25,6 +25,8 @@ const SUMMARY_KEYS = [
   'namespaceIndex',
   'document',
   'documentAsset',
+  'feed',
+  'feedById',
 ] as const;
 export type SummaryKey = (typeof SUMMARY_KEYS)[number];
 
@@ -38,6 +40,9 @@ const HEADER_KEYS = [
   'link',
   'wwwAuthenticate',
   'retryAfter',
+  'etag',
+  'lastModified',
+  'cacheControl',
 ] as const;
 
 /** The fixed texts of the OpenAPI document, per request language (docs/guide/<lang>/texts.yaml). */

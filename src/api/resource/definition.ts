@@ -38,6 +38,12 @@ export interface ResourceDefinition<D extends BaseDoc, W extends object = any, R
   authorizeRead?(ctx: RequestContext<R>, record: StoredRecord<D>): Promise<void>;
   /** The presented record as `principal` may see it (e.g. an event's embedded links it may read). */
   visibleTo?(body: Record<string, unknown>, principal: Principal): Record<string, unknown>;
+  /**
+   * Kinds whose change marks a single read depends on besides its own record: what it embeds
+   * (an event's venues, organizers and terms), or what its counts count (a term: its own kind's
+   * mark, which an event's change of its terms bumps). See src/routes/readValidator.ts.
+   */
+  readDependsOn?: readonly RecordKind[];
   /** Adds single-read-only fields (e.g. an event's json_ld). */
   decorateSingle?(
     services: Services,

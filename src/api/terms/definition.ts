@@ -44,6 +44,8 @@ export function termDefinition(kind: TermKind): ResourceDefinition<TermDoc, Term
     writeSchema: termWriteSchema(kind),
     requiredOnCreate: ['name'],
     posts: false,
+    // Its `count`: an event's write that changes the term's events marks the term (dependents).
+    readDependsOn: [kind],
     planContent: ready((_services, ctx, input, existing) => termContent(kind, ctx.state.language, input, existing)),
     onPermanentDelete: async (services, id) => {
       await services.stores.events.unlinkEverywhere(plural, id);

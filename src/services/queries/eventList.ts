@@ -1,3 +1,4 @@
+import type { estypes } from '@elastic/elasticsearch';
 import type { Language } from '../../../config';
 import { ValidationError } from '../../domain/errors';
 import { seesHiddenEvents } from '../../domain/policy';
@@ -12,7 +13,7 @@ import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter 
 import { aliasName } from '../../search/indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
-import { withCurrentTermCounts } from './termCounts';
+import { currentTermCountsOf, withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from '../../search/visibilityFilters';
 
 /** The validated parameters of `GET /events` (interface.md 4.2, CONTRACT part 7). */
@@ -55,7 +56,15 @@ export interface ListResult {
   page: PageRequest;
   /** Facets, histogram and map tiles asked for (EXTENSIONS part 14). */
   extras?: DiscoveryResult;
+  /** What the page shows, for its entity tag: total, each hit's ID, version and distance, term counts. */
+  tagParts?: unknown[];
 }
+
+/**
+ * Asked, before a list is fetched whole, with the `tagParts` of the page as it stands: true when
+ * the client's copy is current (the list then answers 304 and `listEvents` returns null).
+ */
+export type ListProbe = (tagParts: unknown[]) => boolean;
 
 interface EventHit {
   record: Record<string, unknown>;
@@ -98,8 +107,18 @@ function discoveryOf(input: EventListInput, siteTimeZone: string): Discovery | u
   };
 }
 
-/** One page of events from the search index, as the caller may see them. */
-export async function listEvents(services: Services, input: EventListInput, caller: Caller): Promise<ListResult> {
+/** The search of the events `input` asks for: one page, or `size` matches from the first for a feed. */
+export async function eventSearch(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+  window?: { size: number },
+): Promise<{
+  request: estypes.SearchRequest;
+  distanceSortIndex: number | null;
+  page: PageRequest;
+  discovery: Discovery | undefined;
+}> {
   input = withoutEmptyLists(input);
   const page = pageRequest(input.page, input.per_page);
   const near = geoFilterOf(input);
@@ -140,29 +159,86 @@ export async function listEvents(services: Services, input: EventListInput, call
     discovery,
     orderby,
     order: input.order,
-    from: page.from,
-    size: page.size,
+    from: window ? 0 : page.from,
+    size: window ? window.size : page.size,
   });
-  const response = await searchIndex<EventHit>(services, request).catch((err: unknown) => {
-    // A zone this Node knows but Elasticsearch's Java does not (a tz release apart).
+  return { request: { ...request, version: true }, distanceSortIndex, page, discovery };
+}
+
+type Hit = estypes.SearchHit<EventHit>;
+
+/** The hit's distance (geoloc_lat/lng), as the list shows it. */
+function distanceOf(hit: Hit, distanceSortIndex: number | null): number | null | undefined {
+  if (distanceSortIndex === null) return undefined;
+  const distance = Number(hit.sort?.[distanceSortIndex]);
+  return Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null;
+}
+
+/** The parts of a page's entity tag, from its hits (only their IDs, versions, sort and terms' IDs are read). */
+async function tagPartsOf(
+  services: Services,
+  response: estypes.SearchResponse<EventHit>,
+  distanceSortIndex: number | null,
+  lang: Language,
+): Promise<unknown[]> {
+  const hits = response.hits.hits;
+  const records = hits.map((hit) => (hit._source?.record ?? {}) as Record<string, unknown>);
+  return [
+    totalOf(response),
+    hits.map((hit) => [hit._id, hit._version, distanceOf(hit, distanceSortIndex)]),
+    await currentTermCountsOf(services, records, lang),
+  ];
+}
+
+/** Only what `tagPartsOf` reads of each hit. */
+const TAG_SOURCE = ['record.categories.id', 'record.tags.id'];
+
+/** The search, with a zone this Node knows but Elasticsearch's Java does not (a tz release apart) a 400. */
+function searchEvents(services: Services, request: estypes.SearchRequest, discovery: Discovery | undefined) {
+  return searchIndex<EventHit>(services, request).catch((err: unknown) => {
     if (discovery?.histogram && isUnknownZone(err))
       throw new ValidationError({
         tz: `The search index does not know the time zone ${discovery.histogram.timeZone}.`,
       });
     throw err;
   });
+}
+
+/**
+ * One page of events from the search index, as the caller may see them. With `probe` (a
+ * revalidation), the page's hits are first fetched without their records: when the client's
+ * copy is current, that is all (null). A page with facets, histogram or tiles is tagged by them
+ * too (they count events beyond the page), so it is revalidated from the whole answer.
+ */
+export async function listEvents(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+  probe?: ListProbe,
+): Promise<ListResult | null> {
+  const { request, distanceSortIndex, page, discovery } = await eventSearch(services, input, caller);
+  if (probe && !discovery) {
+    const light = await searchEvents(services, { ...request, _source: TAG_SOURCE }, discovery);
+    // A page past the last one is a 404, which only the whole answer makes.
+    const exists = page.page === 1 || light.hits.hits.length > 0;
+    if (exists && probe(await tagPartsOf(services, light, distanceSortIndex, caller.lang))) return null;
+  }
+  const response = await searchEvents(services, request, discovery);
   const items = response.hits.hits.map((hit) => {
     const source = hit._source as EventHit;
-    let record = listedEventFor(source.record, source.password_protected === true, caller.principal);
-    if (distanceSortIndex !== null) {
-      const distance = Number(hit.sort?.[distanceSortIndex]);
-      record = { ...record, distance: Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null };
-    }
-    return record;
+    const record = listedEventFor(source.record, source.password_protected === true, caller.principal);
+    return distanceSortIndex === null ? record : { ...record, distance: distanceOf(hit, distanceSortIndex) };
   });
-  const [listed, extras] = await Promise.all([
+  const [listed, extras, tagParts] = await Promise.all([
     withCurrentTermCounts(services, items, caller.lang),
     discovery && discoveryResult(services, discovery, response, caller.lang, caller.principal),
+    tagPartsOf(services, response, distanceSortIndex, caller.lang),
   ]);
-  return { items: listed, total: totalOf(response), page, ...(extras ? { extras } : {}) };
+  return {
+    items: listed,
+    total: totalOf(response),
+    page,
+    tagParts: extras ? [...tagParts, extras] : tagParts,
+    ...(extras ? { extras } : {}),
+  };
 }

@@ -28,14 +28,7 @@ export async function withCurrentTermCounts(
   events: ApiRecord[],
   lang: Language,
 ): Promise<ApiRecord[]> {
-  const tables = await Promise.all(
-    TERM_FIELDS.map(([field, kind]) => {
-      const ids = new Set<string>();
-      for (const event of events)
-        for (const term of (event[field] as Embedded[] | undefined) ?? []) ids.add(String(term.id));
-      return ids.size === 0 ? null : currentCounts(services, kind, lang, ids);
-    }),
-  );
+  const tables = await countTablesOf(services, events, lang);
   if (tables.every((table) => table === null)) return events;
   return events.map((event) => {
     const patched = { ...event };
@@ -50,6 +43,36 @@ export async function withCurrentTermCounts(
     });
     return patched;
   });
+}
+
+/**
+ * The counts `withCurrentTermCounts` gives the terms `events` embed (only their `id`s are read),
+ * as `[term ID, count]` per kind: what a list's entity tag takes from them.
+ */
+export async function currentTermCountsOf(
+  services: Services,
+  events: ApiRecord[],
+  lang: Language,
+): Promise<[string, number | null | undefined][][]> {
+  const tables = await countTablesOf(services, events, lang);
+  return TERM_FIELDS.map(([field], i) => {
+    const ids = new Set(
+      events.flatMap((event) => ((event[field] as Embedded[] | undefined) ?? []).map((t) => String(t.id))),
+    );
+    return [...ids].map((id) => [id, tables[i]?.get(id)]);
+  });
+}
+
+/** The count table of each term kind the events embed (null for a kind none embeds). */
+function countTablesOf(services: Services, events: ApiRecord[], lang: Language): Promise<(CountTable | null)[]> {
+  return Promise.all(
+    TERM_FIELDS.map(([field, kind]) => {
+      const ids = new Set<string>();
+      for (const event of events)
+        for (const term of (event[field] as Embedded[] | undefined) ?? []) ids.add(String(term.id));
+      return ids.size === 0 ? null : currentCounts(services, kind, lang, ids);
+    }),
+  );
 }
 
 /**

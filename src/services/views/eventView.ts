@@ -11,6 +11,9 @@ import type { RecordKind } from '../../domain/kinds';
 
 type LinkField = 'venues' | 'organizers' | 'categories' | 'tags';
 
+/** The kinds an event embeds: a change of any of them can change how it reads. */
+export const EMBEDDED_KINDS = ['venue', 'organizer', 'category', 'tag'] as const;
+
 const isLive = (record: StoredRecord<BaseDoc>): boolean => recordOwnership(record).status !== 'trash';
 
 /**

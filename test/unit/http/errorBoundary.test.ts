@@ -74,7 +74,7 @@ const leaky = () => new TypeError('connect mongodb://user:secret@db.internal:270
 
 describe('errorBoundary: unexpected errors', () => {
   it('answers 500 with the generic message, without the internals of the thrown error', async () => {
-    const ctx = { path: '/calendar/events/v1/events', response: { get: () => '' }, set() {}, state: {} };
+    const ctx = { path: '/calendar/events/v1/events', response: { get: () => '' }, set() {}, remove() {}, state: {} };
     await errorBoundary('en')(ctx as unknown as AppContext, () => Promise.reject(leaky()));
     const { status, body } = ctx as unknown as { status: number; body: unknown };
     expect(status).to.equal(500);

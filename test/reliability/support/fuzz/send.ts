@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FuzzRequest } from './requests';
 
 export interface FuzzAnswer {
@@ -35,7 +36,22 @@ export function send(baseUrl: string, request: FuzzRequest, timeoutMs: number): 
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const raw = Buffer.concat(chunks);
+          const encoding = res.headers['content-encoding'];
+          // Decoded as a client would: a body that does not decode is an answer that fails here.
+          let text: string;
+          try {
+            text = (
+              encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw
+            ).toString();
+          } catch (err) {
+            return done({
+              status: 0,
+              headers: res.headers,
+              text: `undecodable ${encoding} body: ${err}`,
+              body: undefined,
+            });
+          }
           let parsed: unknown = text;
           try {
             parsed = text === '' ? undefined : JSON.parse(text);

@@ -73,11 +73,11 @@ describe('routes/namespace/openapiGuide', () => {
   it('a section added in each language is all it takes: it is joined in at its number', () => {
     const directory = copy();
     for (const lang of LANGUAGES)
-      writeFileSync(path.join(directory, lang, '55-feeds.md'), `## Feeds ${lang}\n- \`ical\`\n`);
+      writeFileSync(path.join(directory, lang, '45-feeds.md'), `## Feeds ${lang}\n- \`ical\`\n`);
     const sections = loadGuideSections(directory);
     for (const lang of LANGUAGES) {
       const files = sections[lang].map((s) => s.file);
-      expect(files.indexOf('55-feeds.md'), lang).to.equal(files.indexOf('50-lists.md') + 1);
+      expect(files.indexOf('45-feeds.md'), lang).to.equal(files.indexOf('40-writes.md') + 1);
       expect(joinSections(sections[lang])).to.include(`\n\n## Feeds ${lang}\n- \`ical\`\n\n## `);
     }
   });

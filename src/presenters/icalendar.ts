@@ -1,0 +1,166 @@
+import ical, { ICalEventStatus, type ICalEventData } from 'ical-generator';
+import { getVtimezoneComponent } from '@touch4it/ical-timezones';
+import { plainText } from '../domain/html';
+
+type ApiRecord = Record<string, unknown>;
+
+/** An API event (as lists and reads present it) and what the feed adds to it. */
+export interface FeedEntry {
+  event: ApiRecord;
+  /** Grows with each change of the event (its sync version: see src/storage/syncQueue.ts). */
+  sequence: number;
+}
+
+const CRLF = '\r\n';
+const PRODID = { company: 'events-calendar', product: 'calendar-events-v1', language: 'EN' };
+
+/** A presented date (`2026-03-29 10:00:00`) as the instant of that time in UTC. */
+const utcDate = (text: unknown): Date | null =>
+  typeof text === 'string' && text.length >= 10 ? new Date(`${text.replace(' ', 'T')}Z`) : null;
+/** The day of a presented wall-clock date, as the UTC midnight ical-generator writes dates from. */
+const dayOf = (text: unknown, plusDays = 0): Date => {
+  const [year, month, day] = String(text).slice(0, 10).split('-').map(Number);
+  return new Date(Date.UTC(year!, month! - 1, day! + plusDays));
+};
+
+/** Read from the package's files once per zone. */
+const vtimezones = new Map<string, string | null>();
+
+/** The VTIMEZONE of an IANA zone, CRLF-terminated lines; null for zones without one of that TZID (UTC). */
+export function vtimezoneOf(zone: string): string | null {
+  let known = vtimezones.get(zone);
+  if (known === undefined) {
+    const component = getVtimezoneComponent(zone);
+    // An alias (`UTC` is `Etc/UTC` there) would name another TZID than the events': those go in UTC.
+    const named = component && new RegExp(`^TZID:${zone.replace(/[+]/g, '\\+')}\\r?$`, 'm').test(component);
+    known = named ? component.replace(/\r?\n/g, CRLF).trim() + CRLF : null;
+    vtimezones.set(zone, known);
+  }
+  return known;
+}
+
+/** Whether events in `zone` can be written with `TZID` (others are written in UTC). */
+export const hasVtimezone = (zone: unknown): zone is string => typeof zone === 'string' && vtimezoneOf(zone) !== null;
+
+/** `BEGIN:VCALENDAR`, its properties and the VTIMEZONE of each of `zones`: what comes before the events. */
+export function calendarHead(name: string, zones: ReadonlySet<string>): string {
+  const head = ical({ prodId: PRODID, name }).toString();
+  const timezones = [...zones].flatMap((zone) => vtimezoneOf(zone) ?? []).join('');
+  return head.slice(0, head.lastIndexOf('END:VCALENDAR')) + timezones;
+}
+
+export const CALENDAR_END = `END:VCALENDAR${CRLF}`;
+
+function venueOf(event: ApiRecord): ApiRecord | undefined {
+  const venue = Array.isArray(event.venue) ? event.venue[0] : event.venue;
+  return venue && typeof venue === 'object' ? (venue as ApiRecord) : undefined;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+function location(venue: ApiRecord | undefined): ICalEventData['location'] {
+  if (!venue) return null;
+  const address = [venue.address, venue.city, venue.stateprovince, venue.zip, venue.country]
+    .map(text)
+    .filter(Boolean)
+    .join(', ');
+  const lat = venue.geo_lat;
+  const lon = venue.geo_lng;
+  const geo = typeof lat === 'number' && typeof lon === 'number' ? { lat, lon } : undefined;
+  return { title: text(venue.venue), ...(address ? { address } : {}), ...(geo ? { geo } : {}) };
+}
+
+/** The first organizer with an email: ORGANIZER is a calendar user's address (RFC 5545 3.8.4.3). */
+function organizer(event: ApiRecord): ICalEventData['organizer'] {
+  const organizers = Array.isArray(event.organizer) ? (event.organizer as ApiRecord[]) : [];
+  const reachable = organizers.find((one) => text(one.email) && text(one.organizer));
+  // A parameter value cannot hold a double quote (RFC 5545 3.1): it would end the value.
+  return reachable ? { name: text(reachable.organizer).replace(/"/g, "'"), email: text(reachable.email) } : null;
+}
+
+const names = (terms: unknown): { name: string }[] =>
+  (Array.isArray(terms) ? (terms as ApiRecord[]) : []).flatMap((term) =>
+    text(term.name) ? [{ name: text(term.name) }] : [],
+  );
+
+/**
+ * Start and end as RFC 5545 wants them: all-day events as dates with DTEND the day after the last
+ * (exclusive); others at their wall-clock time with TZID when the zone has a VTIMEZONE, else in UTC.
+ */
+function dates(
+  event: ApiRecord,
+  zones: ReadonlySet<string>,
+): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
+  if (event.all_day === true) return { allDay: true, start: dayOf(event.start_date), end: dayOf(event.end_date, 1) };
+  const zone = text(event.timezone);
+  if (!zones.has(zone) || !hasVtimezone(zone))
+    return { start: utcDate(event.utc_start_date)!, end: utcDate(event.utc_end_date)! };
+  // With `timezone`, ical-generator writes a Date's UTC fields after the TZID: the wall clock.
+  return { timezone: zone, start: utcDate(event.start_date)!, end: utcDate(event.end_date)! };
+}
+
+/** `event-{id}@{host}`: stable for the record, whichever feed or language shows it. */
+export const eventUid = (id: unknown, host: string): string => `event-${String(id)}@${host}`;
+
+/**
+ * The VEVENTs of `entries`, folded at 75 octets with CRLF and escaped by ical-generator: no field
+ * content (a newline, `;`, `,`, `BEGIN:VEVENT`) can end a property or a component early.
+ * DTSTAMP is the event's last change (RFC 5545 3.8.7.2, a calendar without METHOD), so the same
+ * event gives the same text. Times are written with TZID in `zones` (the calendar's VTIMEZONEs),
+ * in UTC otherwise.
+ */
+export function vevents(entries: FeedEntry[], uidHost: string, zones: ReadonlySet<string>): string {
+  if (entries.length === 0) return '';
+  const calendar = ical({ prodId: PRODID });
+  for (const { event, sequence } of entries) {
+    const modified = utcDate(event.modified_utc) ?? new Date(0);
+    calendar.createEvent({
+      id: eventUid(event.id, uidHost),
+      sequence,
+      stamp: modified,
+      lastModified: modified,
+      ...dates(event, zones),
+      summary: typeof event.title === 'string' ? event.title : '',
+      description: plainText(event.description as string | null) || null,
+      url: text(event.url) || null,
+      location: location(venueOf(event)),
+      organizer: organizer(event),
+      categories: [...names(event.categories), ...names(event.tags)],
+      status: ICalEventStatus.CONFIRMED,
+    });
+  }
+  return calendar
+    .events()
+    .map((event) => fold(event.toString()))
+    .join('');
+}
+
+/** Octets of the UTF-8 form of the UTF-16 code unit `code` (a surrogate pair counts 2 + 2). */
+const octets = (code: number): number => (code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 2 : 3);
+
+/**
+ * Folds content lines longer than 75 octets (RFC 5545 3.1), never inside a character. Not
+ * ical-generator's own fold, which made a TextEncoder per character: 0.5 ms an event.
+ */
+export function fold(text: string): string {
+  return text
+    .split(CRLF)
+    .map((line) => {
+      if (line.length <= 75 / 3 || Buffer.byteLength(line) <= 75) return line;
+      let out = '';
+      let width = 0;
+      for (let i = 0; i < line.length; i++) {
+        const code = line.charCodeAt(i);
+        const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < line.length;
+        const size = pair ? 4 : octets(code);
+        if (width + size > 75) {
+          out += `${CRLF} `;
+          width = 1;
+        }
+        out += pair ? line.slice(i, ++i + 1) : line[i];
+        width += size;
+      }
+      return out;
+    })
+    .join(CRLF);
+}
