@@ -9,7 +9,6 @@ export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_LANGUAGE: Language = 'en';
 export const DEFAULT_TIMEZONE = 'UTC';
-export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 export const DEFAULT_DATABASE = 'calendar';
 export const DEFAULT_INDEX_PREFIX = 'calendar';
 export const DEFAULT_LOG_LEVEL = 'info';
@@ -118,7 +117,7 @@ const schema = Joi.object({
   CORS_ORIGINS: Joi.string()
     .custom((value: string) => corsOrigins(value), 'origins')
     .default(DEFAULT_CORS_ORIGINS),
-  SITE_URL: baseUrl().default(DEFAULT_SITE_URL),
+  SITE_URL: baseUrl(),
   PUBLIC_API_URL: baseUrl(),
   DEFAULT_LANGUAGE: Joi.string()
     .valid(...LANGUAGES)
@@ -205,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const v = value as Record<string, never>;
   const envName = v.NODE_ENV as Config['env'];
+  const apiUrl = ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, '');
   return {
     env: envName,
     http: {
@@ -215,8 +215,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
       corsOrigins: v.CORS_ORIGINS,
     },
-    siteUrl: (v.SITE_URL as string).replace(/\/+$/, ''),
-    apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, ''),
+    apiUrl,
+    // Unset, the site is the API's own address (a first run has no other).
+    siteUrl: ((v.SITE_URL as string | undefined) ?? apiUrl).replace(/\/+$/, ''),
     defaultLanguage: v.DEFAULT_LANGUAGE,
     defaultTimezone: v.DEFAULT_TIMEZONE,
     mongo: { url: v.MONGO_URL, database: v.MONGO_DATABASE, timeoutMs: v.MONGO_TIMEOUT_MS },

@@ -31,7 +31,7 @@ runCli('reindex', async (argv, signal) => {
     batchSize: parsePositiveInt('batch', flags.batch, DEFAULT_REINDEX_BATCH, 10_000, USAGE),
     dryRun: Boolean(flags['dry-run']),
   };
-  const services = await connectForOps();
+  const services = await connectForOps({ signal });
   try {
     if (!options.dryRun) announceLinks('reindex', services.config);
     const result = await reindex(services, {

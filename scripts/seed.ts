@@ -23,7 +23,7 @@ runCli('seed', async (argv, signal) => {
   const index = (flags.index ?? 'reindex') as SeedIndexMode;
   if (!MODES.includes(index))
     throw new UsageError(`unknown --index "${flags.index}": use one of ${MODES.join(', ')}; ${USAGE}`);
-  const services = await connectForOps({ needsSearch: index !== 'none' });
+  const services = await connectForOps({ needsSearch: index !== 'none', signal });
   try {
     if (index === 'reindex') announceLinks('seed', services.config);
     const progress = startProgress({ label: 'seed events', total: events });
