@@ -102,6 +102,13 @@ describe('embedded servers end to end: services:start, npm start, a restart that
     await stopApis();
   });
 
+  it('npm run worker finds them too, with no URL set', async () => {
+    const worker = startEntry('src/dev/worker.ts', env);
+    running.push(worker);
+    await worker.waitFor(/"msg":"sync worker started"/);
+    await stopApis();
+  });
+
   it('jongodb gone, Elasticsearch alive: status says which, and exits 1', async () => {
     process.kill(pids.mongo, 'SIGKILL');
     while (isAlive(pids.mongo)) await sleep(50);
