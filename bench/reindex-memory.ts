@@ -17,8 +17,8 @@ import { loadConfig } from '../config';
 import { readRunningState } from '../src/dev/embeddedServices';
 import { createLogger } from '../src/lib/log';
 import { seedDemo } from '../src/tools/demo/demoData';
-import { progressTo } from '../src/tools/progress';
-import { reindex } from '../src/tools/reindex/reindex';
+import { progressTo } from '../src/indexer/progress';
+import { reindex } from '../src/indexer/reindex/reindex';
 import { openServices, type Services } from '../src/services/container';
 import { loadEmbeddedSettings } from '../config/embedded';
 

@@ -7,7 +7,7 @@ import type { Role } from '../src/domain/principal';
 import { connectMongo } from '../src/storage/mongo';
 import { parseArgsProblem } from '../src/tools/cli';
 import { mongoUnreachable } from '../src/storage/mongo';
-import { UnreachableError, UsageError } from '../src/tools/opsError';
+import { UnreachableError, UsageError } from '../src/indexer/opsError';
 import { loadEmbeddedSettings } from '../config/embedded';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');

@@ -1,7 +1,7 @@
 import { announceLinks, connectForOps, parseFlags, parsePositiveInt, runCli } from '../src/tools/cli';
 import { seedDemo, type SeedIndexMode } from '../src/tools/demo/demoData';
-import { UsageError } from '../src/tools/opsError';
-import { progressTo, startProgress } from '../src/tools/progress';
+import { UsageError } from '../src/indexer/opsError';
+import { progressTo, startProgress } from '../src/indexer/progress';
 
 const USAGE = 'usage: npm run seed -- --events N [--seed S] [--index reindex|worker|none]';
 const MODES: SeedIndexMode[] = ['reindex', 'worker', 'none'];

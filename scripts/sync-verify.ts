@@ -1,5 +1,5 @@
 import { connectForOps, parseFlags, parseKinds, parseLangs, runCli } from '../src/tools/cli';
-import { progressTo } from '../src/tools/progress';
+import { progressTo } from '../src/indexer/progress';
 import { formatVerifyReport, verifySync } from '../src/tools/verify/verify';
 
 const USAGE =

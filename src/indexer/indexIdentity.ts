@@ -16,8 +16,8 @@ import { aliasName } from '../search/indexNames';
 import { TARGET_HEARTBEAT_MS, TARGET_STALE_MS } from './reindexTargets';
 import type { Services } from '../services/container';
 import { leaseCollection, releaseLeases, takeLease } from '../storage/leases';
-import { ReindexBusy } from '../tools/opsError';
-import { reindex } from '../tools/reindex/reindex';
+import { ReindexBusy } from './opsError';
+import { reindex } from './reindex/reindex';
 
 /** `unchanged`: every index belongs; `stamped`: indexes without an identity were given this one; `rebuilt`: this process rebuilt some; `waited`: another process did. */
 export type IndexIdentityOutcome = 'unchanged' | 'stamped' | 'rebuilt' | 'waited';

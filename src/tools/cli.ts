@@ -6,7 +6,7 @@ import { createLogger } from '../lib/log';
 import { isStorageUnavailable, mongoUnreachable, withoutPassword } from '../storage/mongo';
 import { createSearchClient, pingSearch } from '../search/client';
 import { openServices, type Services } from '../services/container';
-import { HelpRequested, InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
+import { HelpRequested, InterruptedError, OpsError, UnreachableError, UsageError } from '../indexer/opsError';
 import { PLURAL, RECORD_KINDS, type RecordKind } from '../domain/kinds';
 import { loadEmbeddedSettings } from '../../config/embedded';
 import { matchIndexesToDatabase } from '../indexer/indexIdentity';

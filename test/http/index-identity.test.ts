@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { ensureSearchIndexes } from '../../src/search/ensureIndexes';
 import { aliasName } from '../../src/search/indexNames';
-import { indexesBehind } from '../../src/tools/reindex/indexAdmin';
+import { indexesBehind } from '../../src/indexer/reindex/indexAdmin';
 import { matchIndexesToDatabase, prepareSearchIndexes } from '../../src/indexer/indexIdentity';
 import { SyncWorker } from '../../src/indexer/syncWorker';
 import { startServer } from '../../src/app/server';

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { indexDataDir } from '../../src/embedded/embeddedServices';
-import { freePort, isAlive } from '../../src/embedded/managedProcess';
+import { indexDataDir } from '../../src/dev/embeddedServices';
+import { freePort, isAlive } from '../../src/dev/managedProcess';
 import { PROJECT_ROOT, runEntry, startEntry, type Started } from '../support/processes';
 
 /**

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { ELASTICSEARCH_VERSION } from '../../src/embedded/elasticsearchDistribution';
+import { ELASTICSEARCH_VERSION } from '../../src/dev/elasticsearchDistribution';
 
 // .github/workflows/ci.yml cannot run here (no Docker engine): these checks keep it in line.
 

@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { Config, Language } from '../../../config';
+import type { Config, Language } from '../../../config/index';
 import { aliasName, INDEX_SCHEMA_VERSION, versionedIndexName } from '../../search/indexNames';
 import { indexDefinition } from '../../search/mappings';
 import { OpsError } from '../opsError';

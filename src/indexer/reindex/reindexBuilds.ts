@@ -4,7 +4,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Db } from 'mongodb';
-import type { Config, Language } from '../../../config';
+import type { Config, Language } from '../../../config/index';
 import type { RecordKind } from '../../domain/kinds';
 import * as admin from './indexAdmin';
 import { RebuildRegistration } from './rebuildRegistration';

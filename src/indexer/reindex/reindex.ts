@@ -28,7 +28,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
-import { LANGUAGES, type Language } from '../../../config';
+import { LANGUAGES, type Language } from '../../../config/index';
 import type { Services } from '../../services/container';
 import { storeOf } from '../../storage/stores';
 import { createBackgroundSearchClient } from '../../search/client';

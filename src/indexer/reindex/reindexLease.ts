@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { TARGET_HEARTBEAT_MS, TARGET_STALE_MS } from '../../indexer/reindexTargets';
+import { TARGET_HEARTBEAT_MS, TARGET_STALE_MS } from '../reindexTargets';
 import { leaseCollection, releaseLeases, takeLease, type LeaseDoc } from '../../storage/leases';
 import { OpsError, ReindexBusy } from '../opsError';
 
