@@ -31,6 +31,6 @@ function memoryOnlyNotice(ownServers: boolean): string {
   return (
     `\nData is kept in memory only (embedded jongodb): every record and API key is lost ${until}. ` +
     'To keep it, run a real MongoDB and give its address: docker compose up -d mongo elasticsearch, then ' +
-    "MONGO_URL='mongodb://127.0.0.1:27017/?replicaSet=rs0' ELASTICSEARCH_URL='http://127.0.0.1:9200' npm start\n"
+    "MONGO_URL='mongodb://127.0.0.1:27017/?directConnection=true' ELASTICSEARCH_URL=http://127.0.0.1:9200 npm start\n"
   );
 }
