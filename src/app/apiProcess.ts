@@ -33,7 +33,7 @@ export async function requireServerUrls(config: Config): Promise<Config> {
   return config;
 }
 
-/** `name: message`, exit code 2 for a setting to fix, else 1. */
+/** The exit code of a failed start: 2 for a setting to fix (a bad value, a taken PORT), else 1. */
 function exitCodeOf(err: unknown): number {
   return err instanceof ConfigError || err instanceof PortUnavailable ? 2 : 1;
 }
@@ -57,7 +57,7 @@ interface Started {
 }
 
 /**
- * The API process (`node dist/src/main.js`, `npm start`): checks that it can listen before it
+ * The API process (`node dist/src/app/main.js`, `npm start`): checks that it can listen before it
  * starts anything, resolves the servers, then serves with the sync worker in process unless
  * SYNC_IN_PROCESS=false. SIGTERM / SIGINT stop everything in reverse order.
  */

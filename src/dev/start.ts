@@ -7,7 +7,7 @@ import { stopLaunched } from './managedProcess';
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
- * `npm start`: the production API start (src/apiProcess.ts), with development servers when
+ * `npm start`: the production API start (src/app/apiProcess.ts), with development servers when
  * MONGO_URL or ELASTICSEARCH_URL is unset: those of `npm run services:start` when they run,
  * else private ones on free ports, stopped and removed with this process.
  */
