@@ -17,9 +17,10 @@ import { loadConfig } from '../config';
 import { readRunningState } from '../src/dev/embeddedServices';
 import { createLogger } from '../src/lib/log';
 import { seedDemo } from '../src/tools/demo/demoData';
-import { progressTo } from '../src/tools/progress';
-import { reindex } from '../src/tools/reindex/reindex';
+import { progressTo } from '../src/indexer/progress';
+import { reindex } from '../src/indexer/reindex/reindex';
 import { openServices, type Services } from '../src/services/container';
+import { loadEmbeddedSettings } from '../config/embedded';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const MAX_GROWTH = 1.5;
@@ -39,7 +40,7 @@ interface Measure {
 const CHILD_NODE_OPTIONS = ['--expose-gc', '--max-old-space-size=256'];
 
 async function withServices<T>(records: number, use: (services: Services) => Promise<T>): Promise<T> {
-  const running = await readRunningState(PROJECT_ROOT);
+  const running = await readRunningState(PROJECT_ROOT, loadEmbeddedSettings());
   const config = loadConfig({
     ...process.env,
     MONGO_URL: process.env.MONGO_URL ?? running?.mongo.url,

@@ -5,6 +5,7 @@ import { acquireServices, type RunningServices } from '../src/dev/embeddedServic
 import { createLogger } from '../src/lib/log';
 import { openServices, type Services } from '../src/services/container';
 import { emptyDatabase } from '../src/tools/emptyDatabase';
+import { loadEmbeddedSettings } from '../config/embedded';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
 
@@ -63,7 +64,7 @@ export async function openWorld(log: (line: string) => void, options: WorldOptio
   let elasticsearchUrl = options.urls?.elasticsearchUrl ?? process.env.ELASTICSEARCH_URL;
   let embedded: RunningServices | undefined;
   if (!mongoUrl || !elasticsearchUrl) {
-    embedded = await acquireServices(PROJECT_ROOT, 'bench', log);
+    embedded = await acquireServices(PROJECT_ROOT, loadEmbeddedSettings(), 'bench', log);
     mongoUrl ??= embedded.mongoUrl;
     elasticsearchUrl ??= embedded.elasticsearchUrl;
   }

@@ -9,7 +9,6 @@ export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_LANGUAGE: Language = 'en';
 export const DEFAULT_TIMEZONE = 'UTC';
-export const DEFAULT_SITE_URL = 'http://127.0.0.1:8080';
 export const DEFAULT_DATABASE = 'calendar';
 export const DEFAULT_INDEX_PREFIX = 'calendar';
 export const DEFAULT_LOG_LEVEL = 'info';
@@ -125,7 +124,7 @@ const schema = Joi.object({
     .custom((value: string) => corsOrigins(value), 'origins')
     .default(DEFAULT_CORS_ORIGINS),
   CACHE_MAX_AGE: Joi.number().integer().min(0).max(MAX_CACHE_MAX_AGE).default(DEFAULT_CACHE_MAX_AGE),
-  SITE_URL: baseUrl().default(DEFAULT_SITE_URL),
+  SITE_URL: baseUrl(),
   PUBLIC_API_URL: baseUrl(),
   DEFAULT_LANGUAGE: Joi.string()
     .valid(...LANGUAGES)
@@ -212,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const v = value as Record<string, never>;
   const envName = v.NODE_ENV as Config['env'];
+  const apiUrl = ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, '');
   return {
     env: envName,
     http: {
@@ -223,8 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       corsOrigins: v.CORS_ORIGINS,
       cacheMaxAgeSeconds: v.CACHE_MAX_AGE,
     },
-    siteUrl: (v.SITE_URL as string).replace(/\/+$/, ''),
-    apiUrl: ((v.PUBLIC_API_URL as string | undefined) ?? defaultApiUrl(v.HOST, v.PORT)).replace(/\/+$/, ''),
+    apiUrl,
+    // Unset, the site is the API's own address (a first run has no other).
+    siteUrl: ((v.SITE_URL as string | undefined) ?? apiUrl).replace(/\/+$/, ''),
     defaultLanguage: v.DEFAULT_LANGUAGE,
     defaultTimezone: v.DEFAULT_TIMEZONE,
     mongo: { url: v.MONGO_URL, database: v.MONGO_DATABASE, timeoutMs: v.MONGO_TIMEOUT_MS },

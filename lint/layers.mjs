@@ -16,9 +16,10 @@ export const LAYERS = {
   indexer: ['lib', 'domain', 'metrics', 'storage', 'presenters', 'search', 'services'],
   http: ['lib', 'domain', 'metrics', 'storage', 'search', 'services'],
   api: ['lib', 'domain', 'metrics', 'storage', 'presenters', 'search', 'services', 'http'],
-  app: ['lib', 'domain', 'metrics', 'storage', 'presenters', 'search', 'services', 'indexer', 'http', 'api', 'dev'],
-  // Outside the production graph: operators' commands and demo data, and the embedded servers.
-  dev: ['lib'],
+  app: ['lib', 'domain', 'metrics', 'storage', 'presenters', 'search', 'services', 'indexer', 'http', 'api'],
+  // Outside the production graph: the embedded servers and the development launchers (npm start,
+  // npm run worker) that put them before the production start; operators' commands and demo data.
+  dev: ['lib', 'domain', 'metrics', 'storage', 'presenters', 'search', 'services', 'indexer', 'http', 'api', 'app'],
   tools: ['lib', 'domain', 'metrics', 'storage', 'presenters', 'search', 'services', 'indexer', 'dev'],
 };
 

@@ -7,7 +7,8 @@ import type { Role } from '../src/domain/principal';
 import { connectMongo } from '../src/storage/mongo';
 import { parseArgsProblem } from '../src/tools/cli';
 import { mongoUnreachable } from '../src/storage/mongo';
-import { UnreachableError, UsageError } from '../src/tools/opsError';
+import { UnreachableError, UsageError } from '../src/indexer/opsError';
+import { loadEmbeddedSettings } from '../config/embedded';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const USAGE = `usage: npm run apikey -- create --role <${ROLES.join('|')}> --name <name> | list | revoke <id>`;
@@ -102,7 +103,7 @@ async function revoke(keys: ApiKeyStore, id: string): Promise<void> {
 /** MONGO_URL, else the MongoDB-protocol server of `npm run services:start`. */
 async function mongoUrl(configured: string | undefined): Promise<string> {
   if (configured) return configured;
-  const running = await readRunningState(PROJECT_ROOT);
+  const running = await readRunningState(PROJECT_ROOT, loadEmbeddedSettings());
   if (running) return running.mongo.url;
   throw new UnreachableError('no MongoDB to connect to: set MONGO_URL, or run "npm run services:start" first');
 }

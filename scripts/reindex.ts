@@ -7,8 +7,8 @@ import {
   parsePositiveInt,
   runCli,
 } from '../src/tools/cli';
-import { formatRate, progressTo } from '../src/tools/progress';
-import { DEFAULT_REINDEX_BATCH, reindex } from '../src/tools/reindex/reindex';
+import { formatRate, progressTo } from '../src/indexer/progress';
+import { DEFAULT_REINDEX_BATCH, reindex } from '../src/indexer/reindex/reindex';
 
 const USAGE =
   'usage: npm run reindex -- [--kind events|venues|organizers|categories|tags|all] [--lang en|fr|de|all] [--batch N] [--dry-run]';
@@ -31,7 +31,7 @@ runCli('reindex', async (argv, signal) => {
     batchSize: parsePositiveInt('batch', flags.batch, DEFAULT_REINDEX_BATCH, 10_000, USAGE),
     dryRun: Boolean(flags['dry-run']),
   };
-  const services = await connectForOps();
+  const services = await connectForOps({ signal });
   try {
     if (!options.dryRun) announceLinks('reindex', services.config);
     const result = await reindex(services, {

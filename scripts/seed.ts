@@ -1,7 +1,7 @@
 import { announceLinks, connectForOps, parseFlags, parsePositiveInt, runCli } from '../src/tools/cli';
 import { seedDemo, type SeedIndexMode } from '../src/tools/demo/demoData';
-import { UsageError } from '../src/tools/opsError';
-import { progressTo, startProgress } from '../src/tools/progress';
+import { UsageError } from '../src/indexer/opsError';
+import { progressTo, startProgress } from '../src/indexer/progress';
 
 const USAGE = 'usage: npm run seed -- --events N [--seed S] [--index reindex|worker|none]';
 const MODES: SeedIndexMode[] = ['reindex', 'worker', 'none'];
@@ -23,7 +23,7 @@ runCli('seed', async (argv, signal) => {
   const index = (flags.index ?? 'reindex') as SeedIndexMode;
   if (!MODES.includes(index))
     throw new UsageError(`unknown --index "${flags.index}": use one of ${MODES.join(', ')}; ${USAGE}`);
-  const services = await connectForOps({ needsSearch: index !== 'none' });
+  const services = await connectForOps({ needsSearch: index !== 'none', signal });
   try {
     if (index === 'reindex') announceLinks('seed', services.config);
     const progress = startProgress({ label: 'seed events', total: events });

@@ -1,30 +1,52 @@
 import path from 'node:path';
-import { readRunningState, startDevServices, stopDevServices } from '../src/dev/embeddedServices';
+import { ConfigError } from '../config';
+import { loadEmbeddedSettings } from '../config/embedded';
+import { servicesStatus, startDevServices, stopDevServices } from '../src/dev/embeddedServices';
+import { PortUnavailable } from '../src/lib/ports';
 
 const projectRoot = path.resolve(__dirname, '..');
 const log = (line: string) => console.log(line);
 
+/**
+ * `npm run services:start|stop|status`: the development servers (jongodb, Elasticsearch) on
+ * EMBEDDED_MONGO_PORT / EMBEDDED_ELASTICSEARCH_PORT, recorded in `.services/<EMBEDDED_INSTANCE>/`.
+ * Exit codes: 0 done (status: both running), 1 a server failed (status: not both running), 2 a
+ * setting to fix (a taken port).
+ */
 async function main(command: string | undefined): Promise<number> {
+  const settings = loadEmbeddedSettings();
   switch (command) {
     case 'start': {
-      const state = await startDevServices(projectRoot, log);
+      const { state, reused } = await startDevServices(projectRoot, settings, log);
+      if (reused) console.log('already running:');
       console.log(`Elasticsearch: ${state.elasticsearch.url} (pid ${state.elasticsearch.pid})`);
       console.log(`MongoDB protocol (jongodb): ${state.mongo.url} (pid ${state.mongo.pid})`);
       console.log('npm start and npm test now use these until "npm run services:stop".');
+      console.log('jongodb keeps data in memory only: it is lost when the services stop.');
       return 0;
     }
     case 'stop':
-      console.log((await stopDevServices(projectRoot)) ? 'services stopped' : 'no services were recorded as running');
+      console.log(
+        (await stopDevServices(projectRoot, settings, log)) ? 'services stopped' : 'no services were recorded',
+      );
       return 0;
     case 'status': {
-      const state = await readRunningState(projectRoot);
-      if (!state) {
+      const statuses = await servicesStatus(projectRoot, settings);
+      if (!statuses) {
         console.log('not running (start them with "npm run services:start")');
         return 1;
       }
-      console.log(`Elasticsearch: ${state.elasticsearch.url} (pid ${state.elasticsearch.pid})`);
-      console.log(`MongoDB protocol (jongodb): ${state.mongo.url} (pid ${state.mongo.pid})`);
-      return 0;
+      for (const server of statuses) {
+        const state = !server.running
+          ? 'not running (its process is gone)'
+          : server.answering
+            ? 'running'
+            : 'its process runs but does not answer';
+        console.log(`${server.name}: ${state}: ${server.url} (pid ${server.pid})`);
+      }
+      if (statuses.every((s) => s.running && s.answering)) return 0;
+      console.log('not all running: "npm run services:start" restarts them (with empty data)');
+      return 1;
     }
     default:
       console.error('usage: npm run services:start | services:stop | services:status');
@@ -36,6 +58,6 @@ main(process.argv[2]).then(
   (code) => process.exit(code),
   (err: Error) => {
     console.error(`services: ${err.message}`);
-    process.exit(1);
+    process.exit(err instanceof ConfigError || err instanceof PortUnavailable ? 2 : 1);
   },
 );

@@ -1,5 +1,5 @@
 import { connectForOps, parseFlags, parseKinds, parseLangs, runCli } from '../src/tools/cli';
-import { progressTo } from '../src/tools/progress';
+import { progressTo } from '../src/indexer/progress';
 import { formatVerifyReport, verifySync } from '../src/tools/verify/verify';
 
 const USAGE =
@@ -18,7 +18,7 @@ runCli('sync:verify', async (argv, signal) => {
   const kinds = parseKinds(flags.kind, USAGE);
   const langs = parseLangs(flags.lang, USAGE);
   const repair = Boolean(flags.repair);
-  const services = await connectForOps();
+  const services = await connectForOps({ signal });
   try {
     const report = await verifySync(services, { kinds, langs, repair, signal, progress: progressTo() });
     for (const line of formatVerifyReport(report, { repair })) console.log(line);

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config';
 import { createLogger } from '../../src/lib/log';
-import { reindex } from '../../src/tools/reindex/reindex';
+import { reindex } from '../../src/indexer/reindex/reindex';
 import { openServices } from '../../src/services/container';
 
 /**

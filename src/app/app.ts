@@ -17,6 +17,7 @@ import type { Logger } from '../lib/log';
 import { healthRoutes, type HealthChecks } from '../api/health';
 import { metricsEndpoint, requestMetrics } from '../http/requestMetrics';
 import type { Metrics } from '../metrics/registry';
+import { rootRedirect } from '../api/root';
 
 export interface AppDependencies {
   config: Config;
@@ -51,6 +52,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   app.use(requireHostHeader());
   app.use(httpCaching(deps.config.http));
   app.use(healthRoutes(deps.health));
+  app.use(rootRedirect());
   if (deps.metrics) app.use(metricsEndpoint(deps.metrics));
   app.use(routeFallback(router));
   const limits = createRateLimits(deps.config.rateLimit);

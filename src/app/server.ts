@@ -7,6 +7,7 @@ import { pingSearch } from '../search/client';
 import type { Services } from '../services/container';
 import { pingMongo } from '../storage/mongo';
 import { allRoutes } from '../api/routeTable';
+import { describeListenError, PortUnavailable } from '../lib/ports';
 
 export interface RunningServer {
   url: string;
@@ -44,7 +45,10 @@ export async function startServer(services: Services, host: string, port: number
     const s = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res)).listen(port, host, () =>
       resolve(s),
     );
-    s.once('error', reject);
+    // Taken since the check at startup (src/app/apiProcess.ts): the same line naming PORT.
+    s.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new PortUnavailable(describeListenError(err, host, port, 'PORT'))),
+    );
   });
   server.keepAliveTimeout = 5_000;
   server.on('clientError', clientErrorHandler(services.config.defaultLanguage));

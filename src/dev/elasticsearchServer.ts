@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, writeFile, chown } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -39,10 +40,10 @@ async function chownTree(dir: string, account: Account): Promise<void> {
   await chown(dir, account.uid, account.gid);
 }
 
-function settings(port: number, dataDir: string, logsDir: string): string {
+function settings(port: number, nodeName: string, dataDir: string, logsDir: string): string {
   return [
     'cluster.name: calendar-embedded',
-    'node.name: calendar-es',
+    `node.name: ${nodeName}`,
     'network.host: 127.0.0.1',
     `http.port: ${port}`,
     'discovery.type: single-node',
@@ -70,6 +71,18 @@ async function pointJvmFilesAt(confDir: string, dataDir: string, logsDir: string
 
 export interface ElasticsearchInstance extends ProcessHandle {
   url: string;
+  /** Unique to this start: the server at `url` answering with it is this one, not another copy's. */
+  nodeName: string;
+}
+
+/** Whether the server at `url` is the node started as `nodeName` (its `GET /` names it). */
+export async function answersAs(url: string, nodeName: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    return res.ok && ((await res.json()) as { name?: string }).name === nodeName;
+  } catch {
+    return false;
+  }
 }
 
 /** Checks that the server at `url` is the exact build we verified, not something else on the port. */
@@ -96,7 +109,8 @@ export async function startElasticsearch(options: {
   const tmpDir = path.join(options.instanceDir, 'tmp');
   await cp(path.join(home, 'config'), confDir, { recursive: true, force: false, errorOnExist: false });
   for (const dir of [dataDir, logsDir, tmpDir]) await mkdir(dir, { recursive: true });
-  await writeFile(path.join(confDir, 'elasticsearch.yml'), settings(options.port, dataDir, logsDir));
+  const nodeName = `calendar-es-${randomBytes(4).toString('hex')}`;
+  await writeFile(path.join(confDir, 'elasticsearch.yml'), settings(options.port, nodeName, dataDir, logsDir));
   await pointJvmFilesAt(confDir, dataDir, logsDir);
   const account = serviceAccount();
   if (account) await chownTree(options.instanceDir, account);
@@ -119,8 +133,10 @@ export async function startElasticsearch(options: {
     await waitUntil(
       async () => {
         if (!isAlive(handle.pid)) throw new StartupFailed();
+        // Another copy's server on the port answers too: only this node counts.
+        if (!(await answersAs(url, nodeName))) return false;
         const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=1s`);
-        return res.ok;
+        return res.ok && isAlive(handle.pid);
       },
       STARTUP_TIMEOUT_MS,
       async () => {
@@ -133,5 +149,5 @@ export async function startElasticsearch(options: {
     await stopPid(handle.pid);
     throw err;
   }
-  return { ...handle, url };
+  return { ...handle, url, nodeName };
 }

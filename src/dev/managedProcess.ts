@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, type SpawnOptions } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
 export interface ProcessHandle {
@@ -15,6 +15,21 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Alive and running a program whose command line mentions `program` (where /proc tells): a
+ * recorded pid that another program reuses since (after a reboot) is not one of ours.
+ */
+export function isRunning(pid: number, program: string): boolean {
+  if (!isAlive(pid)) return false;
+  let command: string;
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return true;
+  }
+  return command.includes(program);
 }
 
 /** SIGTERM, then SIGKILL after a grace period; resolves once the process is gone. */

@@ -23,6 +23,11 @@ export interface SyncWorkerOptions {
   backlogLogMs?: number;
   /** Where progress is reported (default: the process's metrics). */
   reporter?: SyncReporter;
+  /**
+   * Makes the search indexes ready before the first claim, retried until it succeeds (default:
+   * creates the missing ones; the API and worker processes also check they belong to the database).
+   */
+  prepareIndexes?: (services: Services, signal: AbortSignal) => Promise<unknown>;
 }
 
 /**
@@ -50,6 +55,7 @@ export class SyncWorker {
   private readonly pollMs: number;
   private readonly backlogLogMs: number;
   private readonly reporter: SyncReporter;
+  private readonly prepareIndexes: NonNullable<SyncWorkerOptions['prepareIndexes']>;
   /** Batches in flight at once. */
   private readonly maxBatches: number;
   private running = false;
@@ -73,6 +79,7 @@ export class SyncWorker {
     this.pollMs = options.pollMs ?? sync.pollMs;
     this.backlogLogMs = options.backlogLogMs ?? 30_000;
     this.reporter = options.reporter ?? services.metrics.sync;
+    this.prepareIndexes = options.prepareIndexes ?? ensureSearchIndexes;
     this.maxBatches = Math.max(1, sync.concurrency);
     this.client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
     this.indexer = this.newIndexer();
@@ -146,7 +153,7 @@ export class SyncWorker {
   /** The next batch of pending entries, leased to this worker (the indexes created first). */
   private async claim(): Promise<ClaimedEntry[]> {
     if (!this.indexesReady) {
-      await ensureSearchIndexes(this.services, this.aborter.signal);
+      await this.prepareIndexes(this.services, this.aborter.signal);
       this.indexesReady = true;
     }
     return this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);

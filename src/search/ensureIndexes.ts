@@ -11,6 +11,7 @@ function errorType(err: unknown): string | undefined {
 
 async function ensureIndex(
   config: Config,
+  instance: string,
   search: Client,
   kind: RecordKind,
   lang: Language,
@@ -21,7 +22,11 @@ async function ensureIndex(
   const index = versionedIndexName(config, kind, lang);
   try {
     await search.indices.create(
-      { index, ...indexDefinition(kind, lang, config.elasticsearch.refreshInterval), aliases: { [alias]: {} } },
+      {
+        index,
+        ...indexDefinition(kind, lang, config.elasticsearch.refreshInterval, instance),
+        aliases: { [alias]: {} },
+      },
       { signal },
     );
   } catch (err) {
@@ -45,16 +50,24 @@ async function withBackgroundClient<T>(config: Config, use: (client: Client) => 
  * Creates every missing index (one per kind and language, behind its alias) idempotently; safe
  * to call from several processes at startup.
  */
-export async function ensureSearchIndexes(services: { config: Config }, signal?: AbortSignal): Promise<void> {
+export async function ensureSearchIndexes(
+  services: { config: Config; instanceId: string },
+  signal?: AbortSignal,
+): Promise<void> {
   await withBackgroundClient(services.config, async (client) => {
     // A few at a time: the master creates indexes one by one anyway.
     for (const kind of RECORD_KINDS)
-      await Promise.all(LANGUAGES.map((lang) => ensureIndex(services.config, client, kind, lang, signal)));
+      await Promise.all(
+        LANGUAGES.map((lang) => ensureIndex(services.config, services.instanceId, client, kind, lang, signal)),
+      );
   });
 }
 
 /** Creates the indexes if needed and waits until each can serve (its primary shard started). */
-export async function waitForSearchIndexes(services: { config: Config }, timeoutMs = 120_000): Promise<void> {
+export async function waitForSearchIndexes(
+  services: { config: Config; instanceId: string },
+  timeoutMs = 120_000,
+): Promise<void> {
   await ensureSearchIndexes(services);
   await withBackgroundClient(services.config, (client) =>
     client.cluster.health({

@@ -164,11 +164,15 @@ const PROPERTIES: Record<RecordKind, (lang: Language) => Properties> = {
 
 const PLAIN_FILTERS = ['elision', 'lowercase', 'asciifolding'];
 
-/** Settings and explicit mappings of the index of `kind` in `lang`; no dynamic fields. */
+/**
+ * Settings and explicit mappings of the index of `kind` in `lang`; no dynamic fields. `instance`:
+ * the identity of the database the index is built from (src/storage/instanceIdentity.ts).
+ */
 export function indexDefinition(
   kind: RecordKind,
   lang: Language,
   refreshInterval: string,
+  instance?: string,
 ): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
   return {
     settings: {
@@ -192,6 +196,10 @@ export function indexDefinition(
         },
       },
     },
-    mappings: { dynamic: 'strict', properties: PROPERTIES[kind](lang) },
+    mappings: {
+      dynamic: 'strict',
+      ...(instance === undefined ? {} : { _meta: { instance } }),
+      properties: PROPERTIES[kind](lang),
+    },
   };
 }

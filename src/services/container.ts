@@ -8,6 +8,7 @@ import { createSearchClient } from '../search/client';
 import { connectMongo } from '../storage/mongo';
 import { createStores, ensureStoreIndexes, type Stores } from '../storage/stores';
 import { SyncQueue } from '../storage/syncQueue';
+import { ensureInstanceId } from '../storage/instanceIdentity';
 
 /** Everything a request handler, the sync worker or an ops script works with. */
 export interface Services {
@@ -19,6 +20,8 @@ export interface Services {
   sync: SyncQueue;
   apiKeys: ApiKeyStore;
   stores: Stores;
+  /** The database's identity, carried by the search indexes built from it (`_meta.instance`). */
+  instanceId: string;
   /** This process's Prometheus metrics (`GET /metrics`; the in-process sync worker reports to it). */
   metrics: Metrics;
   close(): Promise<void>;
@@ -33,8 +36,14 @@ export async function openServices(config: Config, log: Logger): Promise<Service
   const sync = new SyncQueue(db);
   const apiKeys = new ApiKeyStore(db);
   const stores = createStores(db, sync);
-  await Promise.all([sync.ensureIndexes(), apiKeys.ensureIndexes(), ensureStoreIndexes(stores)]);
+  const [instanceId] = await Promise.all([
+    ensureInstanceId(db),
+    sync.ensureIndexes(),
+    apiKeys.ensureIndexes(),
+    ensureStoreIndexes(stores),
+  ]);
   return {
+    instanceId,
     config,
     log,
     mongo: client,

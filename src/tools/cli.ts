@@ -6,8 +6,10 @@ import { createLogger } from '../lib/log';
 import { isStorageUnavailable, mongoUnreachable, withoutPassword } from '../storage/mongo';
 import { createSearchClient, pingSearch } from '../search/client';
 import { openServices, type Services } from '../services/container';
-import { HelpRequested, InterruptedError, OpsError, UnreachableError, UsageError } from './opsError';
+import { HelpRequested, InterruptedError, OpsError, UnreachableError, UsageError } from '../indexer/opsError';
 import { PLURAL, RECORD_KINDS, type RecordKind } from '../domain/kinds';
+import { loadEmbeddedSettings } from '../../config/embedded';
+import { matchIndexesToDatabase } from '../indexer/indexIdentity';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -79,7 +81,7 @@ export function parsePositiveInt(
 
 /** MONGO_URL / ELASTICSEARCH_URL, else the servers of `npm run services:start`. */
 async function resolveUrls(config: Config): Promise<Config> {
-  const resolved = await withRunningServerUrls(config, PROJECT_ROOT);
+  const resolved = await withRunningServerUrls(config, PROJECT_ROOT, loadEmbeddedSettings());
   if (resolved) return resolved;
   throw new UnreachableError(
     'no MongoDB / Elasticsearch to connect to: set MONGO_URL and ELASTICSEARCH_URL, or run "npm run services:start" first',
@@ -109,7 +111,10 @@ async function searchAnswers(url: string, timeoutMs: number): Promise<boolean> {
  * Connects like the API does, with one clear line when a server does not answer; Elasticsearch
  * is not asked when the operation will not use it (`needsSearch: false`).
  */
-export async function connectForOps({ needsSearch = true } = {}): Promise<Services> {
+export async function connectForOps({
+  needsSearch = true,
+  signal,
+}: { needsSearch?: boolean; signal?: AbortSignal } = {}): Promise<Services> {
   const config = await resolveUrls(loadConfig());
   const esUrl = config.elasticsearch.url as string;
   if (needsSearch && !(await searchAnswers(esUrl, config.elasticsearch.timeoutMs)))
@@ -118,13 +123,24 @@ export async function connectForOps({ needsSearch = true } = {}): Promise<Servic
     );
   // Operator output is the progress and report; the service log only for warnings unless asked.
   const log = createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn');
+  let services: Services;
   try {
-    return await openServices(config, log);
+    services = await openServices(config, log);
   } catch (err) {
     // Only an unreachable server is one: others (a refused login, a bad setting, a bug) say what they are.
     if (!(err instanceof Error) || !isStorageUnavailable(err)) throw err;
     throw new UnreachableError(mongoUnreachable(config.mongo.url as string, err));
   }
+  // Indexes built from another database are rebuilt from this one before anything reads them.
+  if (needsSearch) await matchIndexesToDatabase(services, signal).catch(closingOn(services));
+  return services;
+}
+
+function closingOn(services: Services): (err: unknown) => Promise<never> {
+  return async (err) => {
+    await services.close();
+    throw err;
+  };
 }
 
 /** A Ctrl-C this soon after the first is the same one, relayed. */

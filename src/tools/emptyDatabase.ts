@@ -17,6 +17,7 @@ export async function emptyDatabase(services: Services): Promise<void> {
   const own = [
     'counters',
     'api_keys',
+    'instance',
     services.sync.entries.collectionName,
     reindexTargets(db).collectionName,
     ...Object.values(services.stores).map((store) => store.docs.collectionName),

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { expect } from 'chai';
-import { indexesBehind } from '../../src/tools/reindex/indexAdmin';
+import { indexesBehind } from '../../src/indexer/reindex/indexAdmin';
 import { aliasName } from '../../src/search/indexNames';
 import { reindexTargets } from '../../src/indexer/reindexTargets';
 import { testWorld } from '../support/harness';

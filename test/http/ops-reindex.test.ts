@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { LANGUAGES } from '../../config';
-import { indexesBehind } from '../../src/tools/reindex/indexAdmin';
-import { InterruptedError, OpsError } from '../../src/tools/opsError';
-import { reindex } from '../../src/tools/reindex/reindex';
+import { indexesBehind } from '../../src/indexer/reindex/indexAdmin';
+import { InterruptedError, OpsError } from '../../src/indexer/opsError';
+import { reindex } from '../../src/indexer/reindex/reindex';
 import { verifySync } from '../../src/tools/verify/verify';
 import { aliasName } from '../../src/search/indexNames';
 import { reindexTargets } from '../../src/indexer/reindexTargets';

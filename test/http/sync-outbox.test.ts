@@ -4,7 +4,7 @@ import { syncKey } from '../../src/storage/syncQueue';
 import { testWorld, whileWorkerStopped } from '../support/harness';
 import { create, searchReady, settle, unique } from '../support/lists';
 import { api } from '../support/api';
-import { reindex } from '../../src/tools/reindex/reindex';
+import { reindex } from '../../src/indexer/reindex/reindex';
 
 describe('sync outbox: marking dependents dirty', () => {
   before(async function () {

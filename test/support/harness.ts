@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../src/app/server';
 import { openServices, type Services } from '../../src/services/container';
 import { emptyDatabase } from '../../src/tools/emptyDatabase';
 import { startSyncWorker, type SyncWorker } from '../../src/indexer/syncWorker';
+import { loadEmbeddedSettings } from '../../config/embedded';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -51,7 +52,9 @@ export async function startWorld(): Promise<TestWorld> {
   let mongoUrl = process.env.MONGO_URL;
   let elasticsearchUrl = process.env.ELASTICSEARCH_URL;
   if (!mongoUrl || !elasticsearchUrl) {
-    embedded = await acquireServices(PROJECT_ROOT, 'test', (line) => console.log(`  [services] ${line}`));
+    embedded = await acquireServices(PROJECT_ROOT, loadEmbeddedSettings(), 'test', (line) =>
+      console.log(`  [services] ${line}`),
+    );
     mongoUrl ??= embedded.mongoUrl;
     elasticsearchUrl ??= embedded.elasticsearchUrl;
   }

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_ENV_VARS, ConfigError, httpOrigin, loadConfig } from '../../config';
+import { loadEmbeddedSettings } from '../../config/embedded';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -95,6 +96,46 @@ describe('config', () => {
     );
   });
 
+  it('derives the site URL from the API URL when SITE_URL is unset: both follow HOST and PORT (record url, website, global_id)', () => {
+    const moved = loadConfig({ PORT: '8180' });
+    expect([moved.apiUrl, moved.siteUrl]).to.deep.equal(['http://127.0.0.1:8180', 'http://127.0.0.1:8180']);
+    expect(loadConfig({ HOST: '::1', PORT: '3000' }).siteUrl).to.equal('http://[::1]:3000');
+    expect(loadConfig({ PUBLIC_API_URL: 'https://api.example.org/' }).siteUrl).to.equal('https://api.example.org');
+    expect(loadConfig({ PORT: '8180', SITE_URL: 'https://example.org/' }).siteUrl).to.equal('https://example.org');
+  });
+
+  describe('embedded servers (npm run services:*)', () => {
+    it('default to ports 9250 and 27050 in .services/dev', () => {
+      expect(loadEmbeddedSettings({})).to.deep.equal({ elasticsearchPort: 9250, mongoPort: 27050, instance: 'dev' });
+      expect(
+        loadEmbeddedSettings({
+          EMBEDDED_ELASTICSEARCH_PORT: '9251',
+          EMBEDDED_MONGO_PORT: '27051',
+          EMBEDDED_INSTANCE: 'b',
+        }),
+      ).to.deep.equal({ elasticsearchPort: 9251, mongoPort: 27051, instance: 'b' });
+    });
+
+    it('refuse a bad setting with one line naming it', () => {
+      const message = (env: NodeJS.ProcessEnv) => {
+        try {
+          loadEmbeddedSettings(env);
+        } catch (err) {
+          if (err instanceof ConfigError) return err.message;
+          throw err;
+        }
+        throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+      };
+      expect(message({ EMBEDDED_MONGO_PORT: '70000' })).to.match(/^invalid setting EMBEDDED_MONGO_PORT: /);
+      expect(message({ EMBEDDED_ELASTICSEARCH_PORT: 'x' })).to.match(/^invalid setting EMBEDDED_ELASTICSEARCH_PORT: /);
+      expect(message({ EMBEDDED_ELASTICSEARCH_PORT: '9300', EMBEDDED_MONGO_PORT: '9300' })).to.match(
+        /^invalid setting EMBEDDED_MONGO_PORT: it must differ from EMBEDDED_ELASTICSEARCH_PORT/,
+      );
+      expect(message({ EMBEDDED_INSTANCE: '../x' })).to.match(/^invalid setting EMBEDDED_INSTANCE: /);
+      expect(message({ EMBEDDED_INSTANCE: 'cache' })).to.match(/^invalid setting EMBEDDED_INSTANCE: /);
+    });
+  });
+
   it('creates the first-run admin key only in development unless told otherwise', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).auth.bootstrapAdminKey).to.equal(true);
     expect(loadConfig({ NODE_ENV: 'production' }).auth.bootstrapAdminKey).to.equal(false);
@@ -181,7 +222,7 @@ describe('config', () => {
 
   it('stops `npm start` before anything starts, printing that one line and exiting 2', function () {
     this.timeout(45_000);
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/dev/start.ts'], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH, PORT: 'eighty' },
       encoding: 'utf8',

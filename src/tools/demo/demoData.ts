@@ -31,8 +31,8 @@ import type { EventDoc } from '../../storage/stores';
 import { Dice, prng } from './demoDice';
 import { demoEvent } from './demoEvents';
 import { seedCategories, seedOrganizers, seedTags, seedVenues } from './demoRecords';
-import { InterruptedError } from '../opsError';
-import { reindex, type ReindexOptions } from '../reindex/reindex';
+import { InterruptedError } from '../../indexer/opsError';
+import { reindex, type ReindexOptions } from '../../indexer/reindex/reindex';
 
 export type SeedIndexMode = 'worker' | 'reindex' | 'none';
 

@@ -2,7 +2,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Services } from '../../services/container';
 import { storeOf } from '../../storage/stores';
 import type { SyncEntry } from '../../storage/syncQueue';
-import { recordIdBatches } from '../recordStream';
+import { recordIdBatches } from '../../indexer/recordStream';
 import type { RecordKind } from '../../domain/kinds';
 
 /** A record as MongoDB has it: its ID and sync entry (none when it never had one). */

@@ -29,8 +29,8 @@ import { createBackgroundSearchClient } from '../../search/client';
 import { aliasName } from '../../search/indexNames';
 import type { SyncEntry } from '../../storage/syncQueue';
 import { databaseItems, indexItems, mergeById, Peekable, type Pair } from './driftStreams';
-import { indexesBehind, label } from '../reindex/indexAdmin';
-import { startProgress, type ProgressFactory } from '../progress';
+import { indexesBehind, label } from '../../indexer/reindex/indexAdmin';
+import { startProgress, type ProgressFactory } from '../../indexer/progress';
 import { RECORD_KINDS, type RecordKind } from '../../domain/kinds';
 
 export interface VerifyOptions {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { formatSummary, progressLine, startProgress } from '../../../src/tools/progress';
+import { formatSummary, progressLine, startProgress } from '../../../src/indexer/progress';
 
 function sink(): NodeJS.WritableStream & { text: () => string } {
   let text = '';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { idRanges, versionedRange } from '../../../src/tools/recordStream';
+import { idRanges, versionedRange } from '../../../src/indexer/recordStream';
 import type { RecordStore } from '../../../src/storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../../src/storage/storedRecord';
 import type { SyncEntry, SyncQueue } from '../../../src/storage/syncQueue';

@@ -1,10 +1,10 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Services } from '../../services/container';
 import { withRunMemo } from '../../services/views/batchCache';
-import { prepareGroup } from '../../indexer/batchDocuments';
+import { prepareGroup } from '../batchDocuments';
 import { storeOf } from '../../storage/stores';
-import { syncBulkIndexer, type BulkIndexer, type BulkOperation } from '../../indexer/bulkIndexer';
-import type { Language } from '../../../config';
+import { syncBulkIndexer, type BulkIndexer, type BulkOperation } from '../bulkIndexer';
+import type { Language } from '../../../config/index';
 import { documentCount, label } from './indexAdmin';
 import { OpsError, UnreachableError } from '../opsError';
 import type { Progress } from '../progress';

@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { Config, Language } from '../../../config';
+import type { Config, Language } from '../../../config/index';
 import { aliasName, INDEX_SCHEMA_VERSION, versionedIndexName } from '../../search/indexNames';
 import { indexDefinition } from '../../search/mappings';
 import { OpsError } from '../opsError';
@@ -96,17 +96,20 @@ export async function documentCount(client: Client, index: string): Promise<numb
 }
 
 /**
- * Creates the index to rebuild into, with the current mapping, refresh off while it is loaded,
- * and its write alias; waits until it can take writes.
+ * Creates the index to rebuild into, with the current mapping and the identity of the database
+ * it is built from, refresh off while it is loaded, and its write alias; waits until it can take
+ * writes.
  */
 export async function createBuildIndex(
   client: Client,
-  kind: RecordKind,
-  lang: Language,
-  index: string,
-  writeAlias: string,
+  build: { kind: RecordKind; lang: Language; index: string; writeAlias: string; instance: string },
 ): Promise<void> {
-  await client.indices.create({ index, ...indexDefinition(kind, lang, '-1'), aliases: { [writeAlias]: {} } });
+  const { kind, lang, index, writeAlias, instance } = build;
+  await client.indices.create({
+    index,
+    ...indexDefinition(kind, lang, '-1', instance),
+    aliases: { [writeAlias]: {} },
+  });
   await client.cluster.health({ index, wait_for_status: 'yellow', timeout: '60s' });
 }
 

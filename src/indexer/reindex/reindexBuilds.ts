@@ -4,7 +4,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Db } from 'mongodb';
-import type { Config, Language } from '../../../config';
+import type { Config, Language } from '../../../config/index';
 import type { RecordKind } from '../../domain/kinds';
 import * as admin from './indexAdmin';
 import { RebuildRegistration } from './rebuildRegistration';
@@ -32,18 +32,22 @@ export async function planBuilds(
   }));
 }
 
-/** Creates every build index with its write alias and registers them for the sync worker. */
+/**
+ * Creates every build index with its write alias and the database's identity, and registers them
+ * for the sync worker.
+ */
 export async function createBuilds(
   client: Client,
   db: Db,
   kind: RecordKind,
   builds: Build[],
-  runId: string,
+  run: { id: string; instance: string },
 ): Promise<RebuildRegistration> {
   // Settled, not all: a failure must not leave a creation running past the cleanup.
   const created = await Promise.allSettled(
     builds.map(async (build) => {
-      await admin.createBuildIndex(client, kind, build.state.lang, build.index, build.writeAlias);
+      const { index, writeAlias } = build;
+      await admin.createBuildIndex(client, { kind, lang: build.state.lang, index, writeAlias, instance: run.instance });
       build.created = true;
     }),
   );
@@ -57,7 +61,7 @@ export async function createBuilds(
       index: b.index,
       kind,
       lang: b.state.lang,
-      runId,
+      runId: run.id,
     })),
   );
 }

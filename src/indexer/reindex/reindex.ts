@@ -28,7 +28,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
-import { LANGUAGES, type Language } from '../../../config';
+import { LANGUAGES, type Language } from '../../../config/index';
 import type { Services } from '../../services/container';
 import { storeOf } from '../../storage/stores';
 import { createBackgroundSearchClient } from '../../search/client';
@@ -179,7 +179,10 @@ async function rebuild(
   try {
     for (const build of builds.filter((b) => b.state.live.length === 0))
       run.say(`alias ${build.state.alias} does not exist: it will point to the new index`);
-    registration = await createBuilds(client, services.db, kind, builds, run.id);
+    registration = await createBuilds(client, services.db, kind, builds, {
+      id: run.id,
+      instance: services.instanceId,
+    });
     report = await loadAndCheck(run, kind, builds, records, registration);
     run.options.signal?.throwIfAborted();
     await registration.assertAlive();

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
-import { TARGET_HEARTBEAT_MS, TARGET_STALE_MS } from '../../indexer/reindexTargets';
+import { TARGET_HEARTBEAT_MS, TARGET_STALE_MS } from '../reindexTargets';
 import { leaseCollection, releaseLeases, takeLease, type LeaseDoc } from '../../storage/leases';
-import { OpsError } from '../opsError';
+import { OpsError, ReindexBusy } from '../opsError';
 
 /** A run that stopped renewing its lease (killed, or stalled) loses it after this long. */
 const LEASE_MS = TARGET_STALE_MS;
@@ -38,7 +38,7 @@ export class ReindexLease {
       const now = Date.now();
       const sinceS = held ? Math.round((now - held.since.getTime()) / 1000) : 0;
       const freeInS = held ? Math.max(1, Math.ceil((held.until.getTime() - now) / 1000)) : 1;
-      throw new OpsError(
+      throw new ReindexBusy(
         `another reindex is rebuilding ${label} (started ${sinceS} s ago): wait for it to finish; if it was killed, run again in ${freeInS} s`,
       );
     }

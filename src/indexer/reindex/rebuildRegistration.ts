@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { isDuplicateKey } from '../../storage/mongo';
-import { reindexTargets, TARGET_HEARTBEAT_MS, TARGET_STALE_MS, type ReindexTarget } from '../../indexer/reindexTargets';
+import { reindexTargets, TARGET_HEARTBEAT_MS, TARGET_STALE_MS, type ReindexTarget } from '../reindexTargets';
 import { OpsError } from '../opsError';
 
 /** A heartbeat gap this long means workers may have ignored the registration: no swap then. */

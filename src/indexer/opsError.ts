@@ -13,6 +13,11 @@ export class InterruptedError extends OpsError {
   override name = 'InterruptedError';
 }
 
+/** Another reindex run holds the lease of an alias this one needs: nothing was changed. */
+export class ReindexBusy extends OpsError {
+  override name = 'ReindexBusy';
+}
+
 /** MongoDB or Elasticsearch could not be reached: nothing was checked or changed (exit 3). */
 export class UnreachableError extends OpsError {
   override name = 'UnreachableError';
