@@ -1,18 +1,39 @@
-import type Joi from 'joi';
-import type { Config } from '../../config';
+import type { ObjectSchema } from 'joi';
 import { PLURAL, type RecordKind } from '../domain/kinds';
-import { sendPage, type ListPage } from '../http/listPage';
-import type { RouteSpec } from '../http/types';
+import { ValidationError } from '../domain/errors';
+import { CHANGES_SINCE_HEADER, changesTokenForSnapshot } from '../http/changesToken';
+import { bindingOf, cursorParam, issueCursor, readCursor } from '../http/cursor';
+import { pagingParams, sendCursorPage, sendPage } from '../http/listPage';
+import { Joi } from '../http/params';
+import { requestQuery } from '../http/query';
+import type { RequestContext, RouteSpec } from '../http/types';
+import { openWalk, walkPage } from '../services/queries/cursorWalk';
 import type { Caller } from '../services/queries/eventList';
+import { MAX_PER_PAGE, pageOf, pageRequest, type ListQuery } from '../services/queries/listing';
+import type { Services } from '../services/container';
+import { tokenSecretOf } from '../storage/tokenSecret';
 
-/** `GET /{plural}`: `list` finds the page (in the search index) for the caller, `sendPage` answers it. */
+/** Builds a list's search for the caller from its validated filters. */
+export type ListQueryOf<I> = (input: I, caller: Caller) => Promise<ListQuery>;
+
+interface Paged {
+  page: number;
+  per_page: number;
+  cursor?: string;
+}
+
+/**
+ * `GET /{plural}`: numbered pages (`page`, at most 10,000 results deep), or a cursor walk
+ * (`cursor`, EXTENSIONS 16) over one snapshot of the list, as deep as it goes.
+ */
 export function listRoute<I extends object>(
-  config: Pick<Config, 'apiUrl'>,
+  services: Services,
   kind: RecordKind,
-  spec: { description: string; input: Joi.ObjectSchema },
-  list: (input: I, caller: Caller) => Promise<ListPage>,
-): RouteSpec<I> {
+  spec: { description: string; input: ObjectSchema },
+  queryOf: ListQueryOf<I>,
+): RouteSpec<I & Paged> {
   const plural = PLURAL[kind];
+  const { config } = services;
   return {
     methods: ['GET'],
     path: `/${plural}`,
@@ -20,12 +41,40 @@ export function listRoute<I extends object>(
     summary: `List ${plural}`,
     description: spec.description,
     access: 'read',
-    input: spec.input,
+    input: Joi.object({ ...pagingParams(), cursor: cursorParam() }).concat(spec.input),
     response: plural,
-    errors: [400, 404, 503],
+    errors: [400, 404, 410, 503],
     handler: async (ctx) => {
-      const caller = { lang: ctx.state.language, principal: ctx.state.principal };
-      sendPage(ctx, config, kind, await list(ctx.input, caller));
+      const { lang, principal } = { lang: ctx.state.language, principal: ctx.state.principal };
+      const { cursor } = ctx.input;
+      if (cursor === undefined) {
+        const query = await queryOf(ctx.input, { lang, principal });
+        sendPage(ctx, config, kind, await pageOf(services, query, pageRequest(ctx.input.page, ctx.input.per_page)));
+        return;
+      }
+      if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
+      await walkList(ctx, cursor);
     },
   };
+
+  async function walkList(ctx: RequestContext<I & Paged>, cursor: string): Promise<void> {
+    const { principal } = ctx.state;
+    const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
+    const binding = bindingOf(kind, ctx.state.language, principal, ctx.input as Record<string, unknown>);
+    const resumed = cursor === '' ? null : readCursor(secret, binding, cursor);
+    const now = resumed?.now ?? new Date();
+    const query = await queryOf(ctx.input, { lang: ctx.state.language, principal, now });
+    const perPage = Math.min(ctx.input.per_page, MAX_PER_PAGE);
+    // A walk's first page says where to follow /changes from once the copy it makes is complete.
+    if (!resumed) ctx.set(CHANGES_SINCE_HEADER, await changesTokenForSnapshot(services));
+    const position = resumed?.position ?? (await openWalk(services, query));
+    const page = await walkPage(services, query, position, perPage);
+    sendCursorPage(ctx, config, kind, {
+      items: page.items,
+      total: page.total,
+      perPage,
+      next: page.next && issueCursor(secret, binding, page.next, now),
+      extras: page.extras,
+    });
+  }
 }

@@ -11,6 +11,7 @@ import { eventListRoutes } from './events/list';
 import { postListRoutes } from './posts/list';
 import { termListRoutes } from './terms/list';
 import { suggestRoutes } from './suggest/routes';
+import { changesRoutes } from './changes/routes';
 
 /** The whole route table of the `calendar/events/v1` namespace. */
 export function allRoutes(services: Services): RouteSpec[] {
@@ -18,18 +19,21 @@ export function allRoutes(services: Services): RouteSpec[] {
   table.push(
     ...namespaceRoutes(table, services.config),
     ...docRoutes(table, services.config),
+    // Lists and their exports come first: `/events/export` must match before `/events/:id`
+    // (whose ID check answers 404 for anything but digits).
+    ...eventListRoutes(services),
+    ...postListRoutes(services, 'venue'),
+    ...postListRoutes(services, 'organizer'),
+    ...termListRoutes(services, 'category'),
+    ...termListRoutes(services, 'tag'),
     // Resource route tables, one line each:
     ...eventRoutes(services),
     ...venueRoutes(services),
     ...organizerRoutes(services),
     ...categoryRoutes(services),
     ...tagRoutes(services),
-    ...eventListRoutes(services),
-    ...postListRoutes(services, 'venue'),
-    ...postListRoutes(services, 'organizer'),
-    ...termListRoutes(services, 'category'),
-    ...termListRoutes(services, 'tag'),
     ...suggestRoutes(services),
+    ...changesRoutes(services),
   );
   return table;
 }

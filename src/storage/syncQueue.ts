@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
 import { ExpiringCache } from '../lib/expiringCache';
+import { ChangeLog } from './changeLog';
 import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey } from './mongo';
@@ -65,11 +66,14 @@ export const PENDING_MEMO_MS = 250;
  */
 export class SyncQueue extends EventEmitter {
   readonly entries: Collection<SyncEntry>;
+  /** The ordered record of changes `/changes` serves, written beside every committed entry. */
+  readonly changes: ChangeLog;
   private readonly pendingMemo = new ExpiringCache(PENDING_MEMO_MS, 1);
 
   constructor(db: Db) {
     super();
     this.entries = db.collection<SyncEntry>('sync_state');
+    this.changes = new ChangeLog(db);
     // This process's writes and indexing change the answer of `hasPending`.
     const forget = () => this.pendingMemo.clear();
     this.on('dirty', forget).on('indexed', forget);
@@ -80,6 +84,7 @@ export class SyncQueue extends EventEmitter {
       { key: { pending: 1, leaseUntil: 1, dirtyAt: 1 }, options: { name: 'pending_lease' } },
       { key: { kind: 1, id: 1 }, options: { name: 'kind_id' } },
     ]);
+    await this.changes.ensureIndexes();
   }
 
   async begin(kind: RecordKind, id: number): Promise<void> {
@@ -89,6 +94,8 @@ export class SyncQueue extends EventEmitter {
   /** Returns the version that, once indexed, makes this write searchable. */
   async commit(kind: RecordKind, id: number): Promise<number> {
     const version = await this.touch(kind, id, EPOCH);
+    // After the documents are written: a feed reader that sees the entry reads the new state.
+    await this.changes.record([[kind, id]]);
     this.emit('dirty');
     return version;
   }
@@ -125,6 +132,7 @@ export class SyncQueue extends EventEmitter {
         );
       }
     }
+    await this.changes.record([...records.values()]);
     this.emit('dirty');
   }
 
@@ -283,7 +291,14 @@ export class SyncQueue extends EventEmitter {
       { _id: { $in: ids.map((id) => syncKey(kind, id)) } },
       { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), writingUntil: EPOCH } },
     );
+    await this.changes.record(ids.map((id) => [kind, id] as const));
     if (options.queue) this.emit('dirty');
+  }
+
+  /** When the change waiting longest for the worker was made (null: nothing waits). */
+  async oldestPendingAt(): Promise<Date | null> {
+    const oldest = await this.entries.find({ pending: true }).sort({ dirtyAt: 1 }).limit(1).next();
+    return oldest?.dirtyAt ?? null;
   }
 
   /** Backlog figures for /readyz, logs and metrics. */

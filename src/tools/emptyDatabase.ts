@@ -18,6 +18,9 @@ export async function emptyDatabase(services: Services): Promise<void> {
     'counters',
     'api_keys',
     services.sync.entries.collectionName,
+    services.sync.changes.entries.collectionName,
+    'change_log_marks',
+    'settings',
     reindexTargets(db).collectionName,
     ...Object.values(services.stores).map((store) => store.docs.collectionName),
   ];

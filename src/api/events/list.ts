@@ -2,10 +2,10 @@ import { filterList, idList, idOrZero, Joi, language, MAX_LIST_ITEMS, searchText
 import { discoveryParams } from './discoveryParams';
 import { TERM_SLUG_MAX } from '../terms/schema';
 import type { RouteSpec } from '../../http/types';
-import { listEvents, type EventListInput } from '../../services/queries/eventList';
-import { pagingParams } from '../../http/listPage';
+import { eventListQuery, type EventListInput } from '../../services/queries/eventList';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibilityFilters';
 import type { Services } from '../../services/container';
+import { exportRoute } from '../exportRoute';
 import { listRoute } from '../listRoute';
 
 const date = (meaning: string) => Joi.dateInput().description(meaning);
@@ -19,7 +19,6 @@ const termRefs = (kind: string) =>
     );
 
 export const eventListSchema = Joi.object({
-  ...pagingParams(),
   start_date: date('Events starting at or after this date (default: now; the whole day unless strict_dates)'),
   end_date: date(
     'Events starting at or before this date (default: now + 2 years, whatever the start_date; the whole day unless strict_dates)',
@@ -86,8 +85,9 @@ export function eventListRoutes(services: Services): RouteSpec[] {
     "compare each event's instant, widened to their whole day in the offset written or the site time zone unless strict_dates. " +
     'With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.';
   return [
-    listRoute<EventListInput>(services.config, 'event', { description, input: eventListSchema }, (input, caller) =>
-      listEvents(services, input, caller),
+    exportRoute(services, 'event', eventListSchema, (input, caller) => eventListQuery(services, input, caller)),
+    listRoute(services, 'event', { description, input: eventListSchema }, (input: EventListInput, caller) =>
+      eventListQuery(services, input, caller),
     ),
   ];
 }

@@ -1,17 +1,16 @@
 import { PLURAL, type TermKind } from '../../domain/kinds';
-import { pagingParams } from '../../http/listPage';
 import type { RouteSpec } from '../../http/types';
 import { Joi, id, idList, idOrZero, language, MAX_LIST_ITEMS, searchText } from '../../http/params';
 import { TERM_SLUG_MAX } from './schema';
-import { listTerms, type TermListInput } from '../../services/queries/termList';
+import { termListQuery, type TermListInput } from '../../services/queries/termList';
 import type { Services } from '../../services/container';
+import { exportRoute } from '../exportRoute';
 import { listRoute } from '../listRoute';
 
 /** Parameters of a category (with `parent`) or tag list. */
 function termListSchema(kind: TermKind) {
   const label = PLURAL[kind];
   return Joi.object({
-    ...pagingParams(),
     search: searchText().description(`Only ${label} whose name matches (typo-tolerant)`),
     exclude: idList().description(`${label} IDs to leave out`),
     include: idList().description(`Only these ${label} IDs (each must exist)`),
@@ -45,8 +44,11 @@ function termListSchema(kind: TermKind) {
 export function termListRoutes(services: Services, kind: TermKind): RouteSpec[] {
   const description = `Event ${PLURAL[kind]} in the request language (each in its original language when not translated), ordered by name unless orderby says otherwise; empty ones hidden unless hide_empty=false.`;
   return [
-    listRoute<TermListInput>(services.config, kind, { description, input: termListSchema(kind) }, (input, caller) =>
-      listTerms(services, kind, input, caller),
+    exportRoute(services, kind, termListSchema(kind), (input: TermListInput, caller) =>
+      termListQuery(services, kind, input, caller),
+    ),
+    listRoute(services, kind, { description, input: termListSchema(kind) }, (input: TermListInput, caller) =>
+      termListQuery(services, kind, input, caller),
     ),
   ];
 }

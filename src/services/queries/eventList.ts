@@ -1,4 +1,6 @@
 import type { Language } from '../../../config';
+import { DateTime } from 'luxon';
+import type { estypes } from '@elastic/elasticsearch';
 import { ValidationError } from '../../domain/errors';
 import { seesHiddenEvents } from '../../domain/policy';
 import { listedEventFor } from '../../storage/recordAccess';
@@ -7,10 +9,10 @@ import type { Services } from '../container';
 import type { Status } from '../../domain/status';
 import { eventDateClauses, type DateFilterInput } from '../../search/dateFilters';
 import type { Discovery, FacetName, GeoBounds, HistogramInterval } from '../../search/eventAggregations';
-import { discoveryResult, type DiscoveryResult } from './eventDiscovery';
+import { discoveryResult } from './eventDiscovery';
 import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
-import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
+import { withoutWindow, type ListQuery } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
 import { withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from '../../search/visibilityFilters';
@@ -47,14 +49,8 @@ export interface EventListInput extends DateFilterInput {
 export interface Caller {
   lang: Language;
   principal: Principal;
-}
-
-export interface ListResult {
-  items: Record<string, unknown>[];
-  total: number;
-  page: PageRequest;
-  /** Facets, histogram and map tiles asked for (EXTENSIONS part 14). */
-  extras?: DiscoveryResult;
+  /** The time relative filters (the default date window, `only_with_upcoming`) are taken at: a walk keeps its first page's. */
+  now?: Date;
 }
 
 interface EventHit {
@@ -103,10 +99,9 @@ function discoveryOf(input: EventListInput, siteTimeZone: string): Discovery | u
   };
 }
 
-/** One page of events from the search index, as the caller may see them. */
-export async function listEvents(services: Services, input: EventListInput, caller: Caller): Promise<ListResult> {
+/** The search of an event list for the caller (CONTRACT part 7), ready to be paged or walked. */
+export async function eventListQuery(services: Services, input: EventListInput, caller: Caller): Promise<ListQuery> {
   input = withoutEmptyLists(input);
-  const page = pageRequest(input.page, input.per_page);
   const near = geoFilterOf(input);
   const search = input.search?.trim() || undefined;
   const orderby = input.orderby ?? (search ? 'relevance' : 'start_date');
@@ -125,8 +120,9 @@ export async function listEvents(services: Services, input: EventListInput, call
     // Only a check, beside the lookups: a post_parent the caller may not read is a 400.
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
+  const now = caller.now ? DateTime.fromJSDate(caller.now) : undefined;
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
-    dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone),
+    dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
     status,
     showHidden: seesHiddenEvents(caller.principal),
     shownLinks: shownLinksFilter(caller.principal),
@@ -145,29 +141,35 @@ export async function listEvents(services: Services, input: EventListInput, call
     discovery,
     orderby,
     order: input.order,
-    from: page.from,
-    size: page.size,
+    from: 0,
+    size: 0,
   });
-  const response = await searchIndex<EventHit>(services, request).catch((err: unknown) => {
-    // A zone this Node knows but Elasticsearch's Java does not (a tz release apart).
-    if (discovery?.histogram && isUnknownZone(err))
-      throw new ValidationError({
-        tz: `The search index does not know the time zone ${discovery.histogram.timeZone}.`,
-      });
-    throw err;
-  });
-  const items = response.hits.hits.map((hit) => {
-    const source = hit._source as EventHit;
-    let record = listedEventFor(source.record, source.password_protected === true, caller.principal);
-    if (distanceSortIndex !== null) {
-      const distance = Number(hit.sort?.[distanceSortIndex]);
-      record = { ...record, distance: Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null };
-    }
-    return record;
-  });
-  const [listed, extras] = await Promise.all([
-    withCurrentTermCounts(services, items, caller.lang),
-    discovery && discoveryResult(services, discovery, response, caller.lang, caller.principal),
-  ]);
-  return { items: listed, total: totalOf(response), page, ...(extras ? { extras } : {}) };
+  const present = async (hits: estypes.SearchHit<unknown>[]) => {
+    const items = hits.map((hit) => {
+      const source = hit._source as EventHit;
+      let record = listedEventFor(source.record, source.password_protected === true, caller.principal);
+      if (distanceSortIndex !== null) {
+        const distance = Number(hit.sort?.[distanceSortIndex]);
+        record = { ...record, distance: Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null };
+      }
+      return record;
+    });
+    return withCurrentTermCounts(services, items, caller.lang);
+  };
+  return {
+    request: withoutWindow(request),
+    present,
+    ...(discovery
+      ? {
+          extras: (response) => discoveryResult(services, discovery, response, caller.lang, caller.principal),
+          refine: (err) =>
+            // A zone this Node knows but Elasticsearch's Java does not (a tz release apart).
+            discovery.histogram && isUnknownZone(err)
+              ? new ValidationError({
+                  tz: `The search index does not know the time zone ${discovery.histogram.timeZone}.`,
+                })
+              : err,
+        }
+      : {}),
+  };
 }

@@ -59,6 +59,44 @@ export async function searchIndex<T>(
   }
 }
 
+/**
+ * A list's search, built once per request from its filters and the caller: `request` filters and
+ * sorts (no `from`/`size`); `present` turns a page of hits into the records the list shows.
+ * Pages, cursor walks and exports all run it (src/search/cursorWalk.ts).
+ */
+export interface ListQuery {
+  request: estypes.SearchRequest;
+  present(hits: estypes.SearchHit<unknown>[]): Promise<Record<string, unknown>[]>;
+  /** Fields a page adds after the envelope's, from the whole answer (an event list's facets). */
+  extras?(response: estypes.SearchResponse<unknown>): Promise<object | undefined>;
+  /** The error a failed search answers instead (a histogram's zone Elasticsearch does not know). */
+  refine?(err: unknown): unknown;
+}
+
+/** Runs a list's search with its own errors. */
+export function runListSearch(services: Services, query: ListQuery, request: estypes.SearchRequest) {
+  return searchIndex<unknown>(services, request).catch((err: unknown) => {
+    throw query.refine ? query.refine(err) : err;
+  });
+}
+
+/** A built search without its page window: runners set `from`/`size` or a cursor's `search_after`. */
+export function withoutWindow(request: estypes.SearchRequest): estypes.SearchRequest {
+  const { from: _from, size: _size, ...rest } = request;
+  return rest;
+}
+
+/** One numbered page of a list (`page` and `per_page`). */
+export async function pageOf(
+  services: Services,
+  query: ListQuery,
+  page: PageRequest,
+): Promise<{ items: Record<string, unknown>[]; total: number; page: PageRequest; extras?: object }> {
+  const response = await runListSearch(services, query, { ...query.request, from: page.from, size: page.size });
+  const [items, extras] = await Promise.all([query.present(response.hits.hits), query.extras?.(response)]);
+  return { items, total: totalOf(response), page, ...(extras ? { extras } : {}) };
+}
+
 export function totalOf(response: estypes.SearchResponse<unknown>): number {
   const total = response.hits.total;
   return typeof total === 'number' ? total : (total?.value ?? 0);
