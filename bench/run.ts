@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { BenchUsageError, parseBenchArgs, type BenchOptions } from './args';
 import { buildApi, buildFolder, SOURCE_SCRIPTS } from './build';
+import { measureIntegrations } from './integrationScenarios';
 import { measureThroughput, type MeasureContext } from './measure';
 import { resultsPath } from './processes';
 import { summariseProfiles } from './profile';
@@ -126,6 +127,7 @@ async function main(): Promise<number> {
     reindexRss: null,
     facetCost: null,
     suggest: null,
+    integration: null,
   };
   let servers: Servers | undefined;
   try {
@@ -154,7 +156,8 @@ async function main(): Promise<number> {
     const reads = ['read', 'search', 'geo', ...DISCOVERY_SCENARIOS].some((key) => wanted(options, key))
       ? readScenarios(options, await drawSamples(world.services, options.seed))
       : [];
-    if (reads.length > 0) {
+    const integrations = wanted(options, 'integration');
+    if (reads.length > 0 || integrations) {
       servers = await startServers(world, settings);
       const ctx: MeasureContext = { ...context, world, ...servers };
       const parity: Record<string, string> = {};
@@ -182,7 +185,20 @@ async function main(): Promise<number> {
           log(textTable([result.row]).split('\n').pop() as string);
         });
       }
-      details.parity = parity;
+      if (reads.length > 0) details.parity = parity;
+      if (integrations) {
+        await attempt('8-10. cursors, /changes, export', rows, measured.failures, async () => {
+          const result = await measureIntegrations(ctx, log);
+          rows.push(...result.rows);
+          details.integration = result.details;
+          measured.integration = {
+            cursorRatio: result.cursorRatio,
+            changesRatio: result.changesRatio,
+            exportPeakRssMb: result.exportPeakRssMb,
+          };
+          apiPeak = Math.max(apiPeak, ...result.rows.map((row) => row.peakRssMb ?? 0));
+        });
+      }
       await servers.stop();
     }
     if (wanted(options, 'write')) {
