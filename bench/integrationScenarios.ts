@@ -111,7 +111,7 @@ export async function measureIntegrations(
   );
   rows.push(
     comparedRow(
-      `8. cursor page at depth ${depth}`,
+      `6. cursor page at depth ${depth}`,
       deep,
       firstPage,
       (await ctx.apiRss.take()) / MB,
@@ -126,7 +126,7 @@ export async function measureIntegrations(
   const changes = await runLoad(spec([`${ROOT}/changes?per_page=1000`]), ctx.workDir);
   rows.push(
     comparedRow(
-      '9. GET /changes per_page=1000',
+      '7. GET /changes per_page=1000',
       changes,
       listPage,
       (await ctx.apiRss.take()) / MB,
@@ -142,7 +142,7 @@ export async function measureIntegrations(
   const whole = streamed.perSecond.slice(0, -1);
   const rate = streamed.records / streamed.seconds;
   rows.push({
-    scenario: `10. GET /events/export (${streamed.records} events)`,
+    scenario: `8. GET /events/export (${streamed.records} events)`,
     rps: null,
     p50: null,
     p99: null,
