@@ -55,6 +55,16 @@ describe('a cursor walk past 10,000 results (EXTENSIONS 16)', function () {
     for (let i = 0; i < ids.length; i += 2_000) await indexTags(ids.slice(i, i + 2_000));
   });
 
+  // Other test files share this world's tag index: the stand-in documents go when this file ends.
+  after(async () => {
+    const { services, config } = testWorld();
+    await services.search.deleteByQuery({
+      index: aliasName(config, 'tag', 'en'),
+      query: { range: { id: { gte: FIRST_ID } } },
+      refresh: true,
+    });
+  });
+
   it('sees one snapshot while tags are added and removed: no duplicates, none missing', async () => {
     const { services, config } = testWorld();
     const index = aliasName(config, 'tag', 'en');
