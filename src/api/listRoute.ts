@@ -45,10 +45,9 @@ export function listRoute<I extends object>(
     response: plural,
     errors: [400, 404, 410, 503],
     handler: async (ctx) => {
-      const { lang, principal } = { lang: ctx.state.language, principal: ctx.state.principal };
       const { cursor } = ctx.input;
       if (cursor === undefined) {
-        const query = await queryOf(ctx.input, { lang, principal });
+        const query = await queryOf(ctx.input, { lang: ctx.state.language, principal: ctx.state.principal });
         sendPage(ctx, config, kind, await pageOf(services, query, pageRequest(ctx.input.page, ctx.input.per_page)));
         return;
       }
