@@ -69,6 +69,25 @@ export class ChangeLog {
   }
 
   /**
+   * `record` for records with new IDs (bulk loads): inserted, which costs jongodb far less than as
+   * many upserts; should one have an entry already, all are upserted instead.
+   */
+  async recordNew(kind: RecordKind, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const at = new Date();
+    const first = await nextIds(this.db, 'change', ids.length, this.marks.collectionName);
+    try {
+      await this.entries.insertMany(
+        ids.map((id, i) => ({ _id: `${kind}:${id}`, kind, id, seq: first + i, at })),
+        { ordered: false },
+      );
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      await this.record(ids.map((id) => [kind, id] as const));
+    }
+  }
+
+  /**
    * Entries after `seq`, oldest first, at most `limit`, of `kinds` (all when absent), stopping
    * before the first not settled by `settledAt`: an entry numbered later than one still being
    * written is never handed out before it.

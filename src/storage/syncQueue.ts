@@ -291,7 +291,7 @@ export class SyncQueue extends EventEmitter {
       { _id: { $in: ids.map((id) => syncKey(kind, id)) } },
       { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), writingUntil: EPOCH } },
     );
-    await this.changes.record(ids.map((id) => [kind, id] as const));
+    await this.changes.recordNew(kind, ids);
     if (options.queue) this.emit('dirty');
   }
 

@@ -136,6 +136,21 @@ describe('the change feed (EXTENSIONS 17)', () => {
     expect(capped.status).to.equal(200);
   });
 
+  it('numbers bulk-created records once each, and moves them to the end when numbered again', async () => {
+    const { changes } = testWorld().services.sync;
+    const ids = [9_000_001, 9_000_002];
+    const entriesOf = async () =>
+      (await changes.after(0, ['tag'], 100_000, new Date(Date.now() + 1000))).filter((e) => ids.includes(e.id));
+    await changes.recordNew('tag', ids);
+    const first = await entriesOf();
+    expect(first.map((e) => e.id)).to.deep.equal(ids);
+    expect(first[1]!.seq).to.equal(first[0]!.seq + 1);
+    await changes.recordNew('tag', ids);
+    const again = await entriesOf();
+    expect(again).to.have.length(2);
+    expect(again[0]!.seq).to.be.greaterThan(first[1]!.seq);
+  });
+
   it('answers 410 changes-token-expired once the changes after a token are pruned', async () => {
     const token = (await api.get('/changes?per_page=1')).body.next_since;
     const { worker } = testWorld();
