@@ -116,7 +116,7 @@ export async function measureIntegrations(
   );
   rows.push(
     comparedRow(
-      `6. cursor page at depth ${depth}`,
+      `8. cursor page at depth ${depth}`,
       deep,
       firstPage,
       (await ctx.apiRss.take()) / MB,
@@ -131,7 +131,7 @@ export async function measureIntegrations(
   const changes = await runLoad(spec([`${ROOT}/changes?per_page=1000`]), ctx.workDir);
   rows.push(
     comparedRow(
-      '7. GET /changes per_page=1000',
+      '9. GET /changes per_page=1000',
       changes,
       listPage,
       (await ctx.apiRss.take()) / MB,
@@ -147,7 +147,7 @@ export async function measureIntegrations(
   const whole = streamed.perSecond.slice(0, -1);
   const rate = streamed.records / streamed.seconds;
   rows.push({
-    scenario: `8. GET /events/export (${streamed.records} events)`,
+    scenario: `10. GET /events/export (${streamed.records} events)`,
     rps: null,
     p50: null,
     p99: null,
