@@ -46,7 +46,7 @@ async function follow(copy: Map<number, ApiRecord>, since: string, caller: Calle
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.changes.length).to.be.at.most(perPage);
     for (const change of res.body.changes) {
-      expect(change.kind).to.equal('event');
+      expect(change.kind).to.equal('events');
       if (change.action === 'upsert') copy.set(change.id, change.record);
       else {
         expect(change.record).to.equal(null);

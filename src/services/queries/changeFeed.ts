@@ -3,7 +3,7 @@ import type { Language } from '../../../config';
 import { listScope, seesHiddenEvents } from '../../domain/policy';
 import { listedEventFor, recordOwnership } from '../../storage/recordAccess';
 import { toWire } from '../../domain/dates';
-import type { RecordKind } from '../../domain/kinds';
+import { PLURAL, type RecordKind } from '../../domain/kinds';
 import type { Principal } from '../../domain/principal';
 import { withCurrentTermCounts } from './termCounts';
 import type { Services } from '../container';
@@ -14,7 +14,8 @@ import { viewOf } from '../views/recordViews';
 
 /** One item of `/changes` (EXTENSIONS 17). */
 export interface Change {
-  kind: RecordKind;
+  /** The kind's plural, as the routes and `/suggest` name kinds (`events`). */
+  kind: (typeof PLURAL)[RecordKind];
   id: number;
   action: 'upsert' | 'delete';
   modified_utc: string;
@@ -91,7 +92,7 @@ export async function visibleChanges(
   return entries.map((entry) => {
     const record = presented.get(entry.kind)?.get(entry.id) ?? null;
     return {
-      kind: entry.kind,
+      kind: PLURAL[entry.kind],
       id: entry.id,
       action: record ? 'upsert' : 'delete',
       modified_utc: toWire(DateTime.fromJSDate(entry.at, { zone: 'UTC' })),
