@@ -44,6 +44,7 @@ export function changesRoutes(services: Services): RouteSpec[] {
       '`upsert` with the record (as the list shows it, in the request language), or `delete` with `record: null` for a record deleted, ' +
       "trashed, or no longer in this caller's list (unpublished, hidden from listings). A password-protected event stays an upsert, blanked as lists blank it. " +
       'Follow `next_since` until `has_more` is false; without `since` the feed starts at the oldest change kept. ' +
+      'To keep a copy: export (or walk with `cursor=`), then follow from the `X-Changes-Since` header of that answer. ' +
       'Changes are kept CHANGES_RETENTION (30 days by default): an older token is 410 `changes-token-expired` (copy again with an export). ' +
       'A change appears about a second after its write (CHANGES_SETTLE_MS), so that one committed late is never passed over.',
     access: 'read',
