@@ -28,9 +28,20 @@ export interface BenchOptions {
 
 const USAGE = `usage: npm run bench -- [--events N] [--duration S] [--connections C] [--write-rate R]
        [--check] [--smoke] [--reindex-scale [--scale-events N]] [--cpu-prof] [--out DIR] [--seed N]
-       [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,facets,suggest,caching,write,reindex] [--api build|source]`;
+       [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,facets,suggest,caching,integration,write,reindex] [--api build|source]`;
 
-export const SCENARIOS = ['seed', 'read', 'search', 'geo', 'facets', 'suggest', 'caching', 'write', 'reindex'] as const;
+export const SCENARIOS = [
+  'seed',
+  'read',
+  'search',
+  'geo',
+  'facets',
+  'suggest',
+  'caching',
+  'integration',
+  'write',
+  'reindex',
+] as const;
 
 /** A command line the bench cannot run: printed with the usage, without a stack. */
 export class BenchUsageError extends Error {

@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { BenchUsageError, parseBenchArgs, type BenchOptions } from './args';
 import { buildApi, buildFolder, SOURCE_SCRIPTS } from './build';
+import { measureIntegrations } from './integrationScenarios';
 import { measureThroughput, type MeasureContext } from './measure';
 import { resultsPath } from './processes';
 import { summariseProfiles } from './profile';
@@ -128,6 +129,7 @@ async function main(): Promise<number> {
     facetCost: null,
     suggest: null,
     caching: null,
+    integration: null,
   };
   let servers: Servers | undefined;
   try {
@@ -154,11 +156,12 @@ async function main(): Promise<number> {
     let apiPeak = 0;
     // Samples come from the seeded world, a scan on jongodb: only drawn when a read scenario runs.
     const caching = wanted(options, 'caching');
+    const integrations = wanted(options, 'integration');
     const samples = ['read', 'search', 'geo', 'caching', ...DISCOVERY_SCENARIOS].some((key) => wanted(options, key))
       ? await drawSamples(world.services, options.seed)
       : null;
     const reads = samples ? readScenarios(options, samples) : [];
-    if (samples && (reads.length > 0 || caching)) {
+    if (reads.length > 0 || caching || integrations) {
       servers = await startServers(world, settings);
       const ctx: MeasureContext = { ...context, world, ...servers };
       const parity: Record<string, string> = {};
@@ -186,8 +189,8 @@ async function main(): Promise<number> {
           log(textTable([result.row]).split('\n').pop() as string);
         });
       }
-      details.parity = parity;
-      if (caching) {
+      if (reads.length > 0) details.parity = parity;
+      if (caching && samples) {
         await attempt('8. HTTP caching', rows, measured.failures, async () => {
           log('measuring 304 revalidations, compression and the feed');
           const cached = await measureCaching(ctx, samples.eventIds);
@@ -195,6 +198,19 @@ async function main(): Promise<number> {
           details.caching = cached.details;
           measured.caching = cached.measured;
           for (const row of cached.rows) log(textTable([row]).split('\n').pop() as string);
+        });
+      }
+      if (integrations) {
+        await attempt('11-13. cursors, /changes, export', rows, measured.failures, async () => {
+          const result = await measureIntegrations(ctx, log);
+          rows.push(...result.rows);
+          details.integration = result.details;
+          measured.integration = {
+            cursorRatio: result.cursorRatio,
+            changesRatio: result.changesRatio,
+            exportPeakRssMb: result.exportPeakRssMb,
+          };
+          apiPeak = Math.max(apiPeak, ...result.rows.map((row) => row.peakRssMb ?? 0));
         });
       }
       await servers.stop();

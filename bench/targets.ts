@@ -19,6 +19,8 @@ export interface Measured {
   facetCost: number | null;
   /** `/suggest`: throughput over its bare baseline's, and the API's p50 (issue 29). */
   suggest: { ratio: number; p50: number } | null;
+  /** Issue 30: throughput ratios against the API's own reference requests, and the export's RSS. */
+  integration: { cursorRatio: number | null; changesRatio: number | null; exportPeakRssMb: number | null } | null;
 }
 
 export interface TargetOutcome {
@@ -41,6 +43,10 @@ const MAX_COMPRESSED_RATIO = 1 / 5;
 const MAX_FEED_P50_MS = 500;
 /** "Memory flat": a feed is written a page of records at a time, whatever its length. */
 const MAX_FEED_RSS_GROWTH_MB = 50;
+/** A cursor page at depth costs at most this many times the first page (issue 30). */
+const MAX_CURSOR_DEPTH_COST = 1.2;
+/** A /changes page of 1,000 costs at most this many times a 50-event list page (issue 30). */
+const MAX_CHANGES_PAGE_COST = 2;
 
 /** The targets of issue 29 (facets and type-ahead) that this run measured. */
 function discoveryTargets(m: Measured): TargetOutcome[] {
@@ -116,6 +122,28 @@ export function evaluateTargets(m: Measured): TargetOutcome[] {
     });
   }
   out.push(...discoveryTargets(m));
+  const integration = m.integration;
+  if (integration?.cursorRatio != null) {
+    out.push({
+      name: `cursor page at depth costs <= ${MAX_CURSOR_DEPTH_COST}x the first page`,
+      ok: 1 / integration.cursorRatio <= MAX_CURSOR_DEPTH_COST,
+      measured: `${(1 / integration.cursorRatio).toFixed(2)}x`,
+    });
+  }
+  if (integration?.changesRatio != null) {
+    out.push({
+      name: `/changes page of 1,000 costs <= ${MAX_CHANGES_PAGE_COST}x a 50-event list page`,
+      ok: 1 / integration.changesRatio <= MAX_CHANGES_PAGE_COST,
+      measured: `${(1 / integration.changesRatio).toFixed(2)}x`,
+    });
+  }
+  if (integration?.exportPeakRssMb != null) {
+    out.push({
+      name: `API RSS while exporting <= ${MAX_API_RSS_MB} MB`,
+      ok: integration.exportPeakRssMb <= MAX_API_RSS_MB,
+      measured: `${Math.round(integration.exportPeakRssMb)} MB`,
+    });
+  }
   if (m.caching) out.push(...cachingTargets(m.caching));
   return out;
 }

@@ -44,6 +44,20 @@ export const DEFAULT_CORS_ORIGINS = '*';
 export const DEFAULT_CACHE_MAX_AGE = 0;
 /** One year, the longest `max-age` caches are expected to honour. */
 export const MAX_CACHE_MAX_AGE = 31_536_000;
+/** How long the change feed keeps a change (`/changes`): older tokens are 410. */
+export const DEFAULT_CHANGES_RETENTION = '30d';
+/** How old a change must be before the feed hands it out: a write still committing is never passed over. */
+export const DEFAULT_CHANGES_SETTLE_MS = 1_000;
+/** Shortest TOKEN_SECRET accepted: 32 characters of a random string. */
+export const MIN_TOKEN_SECRET_LENGTH = 32;
+
+const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `30d`, `12h`, `90m`, `45s` in milliseconds. */
+function durationMs(text: string): number {
+  const [, amount, unit] = /^(\d+)([smhd])$/.exec(text) ?? [];
+  return Number(amount) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS];
+}
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -86,6 +100,16 @@ export interface Config {
     authFailuresPerIp: number;
     /** 0: the client address is the socket's; n: the n-th X-Forwarded-For entry from the right. */
     trustedProxies: number;
+  };
+  /** Cursors and change-feed tokens (EXTENSIONS 16, 17). */
+  integration: {
+    /**
+     * Signs cursors and change tokens. Unset: one random secret is kept in MongoDB and shared by
+     * every process using the database (src/storage/tokenSecret.ts).
+     */
+    tokenSecret?: string;
+    changesRetentionMs: number;
+    changesSettleMs: number;
   };
   logLevel: string;
 }
@@ -175,6 +199,12 @@ const schema = Joi.object({
     .max(MAX_RATE_PER_MINUTE)
     .default(DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP),
   RATE_LIMIT_TRUSTED_PROXIES: Joi.number().integer().min(0).max(10).default(DEFAULT_RATE_LIMIT_TRUSTED_PROXIES),
+  TOKEN_SECRET: Joi.string().min(MIN_TOKEN_SECRET_LENGTH),
+  CHANGES_RETENTION: Joi.string()
+    .pattern(/^[1-9]\d{0,5}[smhd]$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be a duration such as 30d, 12h, 90m or 3600s' })
+    .default(DEFAULT_CHANGES_RETENTION),
+  CHANGES_SETTLE_MS: Joi.number().integer().min(0).max(MAX_DURATION_MS).default(DEFAULT_CHANGES_SETTLE_MS),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default(DEFAULT_LOG_LEVEL),
@@ -253,6 +283,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writesPerIp: v.RATE_LIMIT_WRITES_PER_IP,
       authFailuresPerIp: v.RATE_LIMIT_AUTH_FAILURES_PER_IP,
       trustedProxies: v.RATE_LIMIT_TRUSTED_PROXIES,
+    },
+    integration: {
+      tokenSecret: v.TOKEN_SECRET,
+      changesRetentionMs: durationMs(v.CHANGES_RETENTION),
+      changesSettleMs: v.CHANGES_SETTLE_MS,
     },
     logLevel: v.LOG_LEVEL,
   };

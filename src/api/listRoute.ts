@@ -1,10 +1,26 @@
-import type { Config } from '../../config';
 import { PLURAL, type RecordKind } from '../domain/kinds';
-import { sendPage, type ListPage } from '../http/listPage';
-import { route, type InputSchema, type TypedRoute } from '../http/route';
-import type { RequestContext } from '../http/types';
+import { ValidationError } from '../domain/errors';
+import { CHANGES_SINCE_HEADER, changesTokenForSnapshot } from '../http/changesToken';
+import { bindingOf, cursorParam, issueCursor, readCursor } from '../http/cursor';
+import { sendCursorPage, sendPage } from '../http/listPage';
 import { answeredNotModified, weakEtag } from '../http/caching';
-import type { Caller, ListProbe } from '../services/queries/eventList';
+import { route, withKeys, type InputSchema, type TypedRoute } from '../http/route';
+import { requestQuery } from '../http/query';
+import type { RequestContext } from '../http/types';
+import { openWalk, walkPage } from '../services/queries/cursorWalk';
+import type { Caller } from '../services/queries/eventList';
+import type { Config } from '../../config';
+import { MAX_PER_PAGE, pageOf, pageRequest, type ListProbe, type ListQuery } from '../services/queries/listing';
+import type { Services } from '../services/container';
+import { tokenSecretOf } from '../storage/tokenSecret';
+
+/** Builds a list's search for the caller from its validated filters. */
+export type ListQueryOf<I> = (input: I, caller: Caller) => Promise<ListQuery>;
+
+interface Paged {
+  page: number;
+  per_page: number;
+}
 
 /**
  * The entity tag of a list page made of `tagParts`, with what else shapes the answer: the request
@@ -16,17 +32,19 @@ export function listTag(ctx: RequestContext<object>, config: Pick<Config, 'apiUr
 }
 
 /**
- * `GET /{plural}`: `list` finds the page (in the search index) for the caller, `sendPage` answers
- * it. A list that knows its page's `tagParts` answers a revalidation (`If-None-Match`) through
- * `probe` before it fetches the records.
+ * `GET /{plural}`: numbered pages (`page`, at most 10,000 results deep), or a cursor walk
+ * (`cursor`, EXTENSIONS 16) over one snapshot of the list, as deep as it goes. A numbered page of
+ * a list that can tag it from its hits answers a revalidation (`If-None-Match`) before it fetches
+ * the records.
  */
-export function listRoute<I extends object>(
-  config: Pick<Config, 'apiUrl'>,
+export function listRoute<I extends Paged>(
+  services: Services,
   kind: RecordKind,
   spec: { description: string; input: InputSchema<I> },
-  list: (input: I, caller: Caller, probe?: ListProbe) => Promise<ListPage | null>,
-): TypedRoute<I> {
+  queryOf: ListQueryOf<I>,
+): TypedRoute<I & { cursor?: string }> {
   const plural = PLURAL[kind];
+  const { config } = services;
   return route({
     methods: ['GET'],
     path: `/${plural}`,
@@ -34,19 +52,46 @@ export function listRoute<I extends object>(
     summary: `List ${plural}`,
     description: spec.description,
     access: 'read',
-    input: spec.input,
+    input: withKeys<I, { cursor?: string }>(spec.input, { cursor: cursorParam() }),
     response: plural,
-    errors: [400, 404, 503],
+    errors: [400, 404, 410, 503],
     handler: async (ctx) => {
-      const caller = { lang: ctx.state.language, principal: ctx.state.principal };
-      const tagOf = (tagParts: unknown[]) => ({ etag: listTag(ctx, config, tagParts) });
-      const probe: ListProbe | undefined = ctx.get('If-None-Match')
-        ? (tagParts) => answeredNotModified(ctx, tagOf(tagParts))
-        : undefined;
-      const page = await list(ctx.input, caller, probe);
-      if (page === null) return;
-      if (page.tagParts && answeredNotModified(ctx, tagOf(page.tagParts))) return;
-      sendPage(ctx, config, kind, page);
+      const { cursor } = ctx.input;
+      if (cursor === undefined) {
+        const query = await queryOf(ctx.input, { lang: ctx.state.language, principal: ctx.state.principal });
+        const tagOf = (tagParts: unknown[]) => ({ etag: listTag(ctx, config, tagParts) });
+        const probe: ListProbe | undefined = ctx.get('If-None-Match')
+          ? (tagParts) => answeredNotModified(ctx, tagOf(tagParts))
+          : undefined;
+        const page = await pageOf(services, query, pageRequest(ctx.input.page, ctx.input.per_page), probe);
+        if (page === null) return;
+        if (page.tagParts && answeredNotModified(ctx, tagOf(page.tagParts))) return;
+        sendPage(ctx, config, kind, page);
+        return;
+      }
+      if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
+      await walkList(ctx, cursor);
     },
   });
+
+  async function walkList(ctx: RequestContext<I>, cursor: string): Promise<void> {
+    const { principal } = ctx.state;
+    const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
+    const binding = bindingOf(kind, ctx.state.language, principal, ctx.input as Record<string, unknown>);
+    const resumed = cursor === '' ? null : readCursor(secret, binding, cursor);
+    const now = resumed?.now ?? new Date();
+    const query = await queryOf(ctx.input, { lang: ctx.state.language, principal, now });
+    const perPage = Math.min(ctx.input.per_page, MAX_PER_PAGE);
+    // A walk's first page says where to follow /changes from once the copy it makes is complete.
+    if (!resumed) ctx.set(CHANGES_SINCE_HEADER, await changesTokenForSnapshot(services));
+    const position = resumed?.position ?? (await openWalk(services, query));
+    const page = await walkPage(services, query, position, perPage);
+    sendCursorPage(ctx, config, kind, {
+      items: page.items,
+      total: page.total,
+      perPage,
+      next: page.next && issueCursor(secret, binding, page.next, now),
+      extras: page.extras,
+    });
+  }
 }

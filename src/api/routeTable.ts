@@ -12,6 +12,7 @@ import { eventFeedRoutes } from './events/feed';
 import { postListRoutes } from './posts/list';
 import { termListRoutes } from './terms/list';
 import { suggestRoutes } from './suggest/routes';
+import { changesRoutes } from './changes/routes';
 
 /** The whole route table of the `calendar/events/v1` namespace. */
 export function allRoutes(services: Services): RouteSpec[] {
@@ -19,19 +20,22 @@ export function allRoutes(services: Services): RouteSpec[] {
   table.push(
     ...namespaceRoutes(table, services.config),
     ...docRoutes(table, services.config),
-    // Resource route tables, one line each (`/events/{id}.ics` before `/events/{id}`, which matches it too):
+    // Feeds, lists and exports come first: `/events/{id}.ics` and `/events/export` must match
+    // before `/events/:id` (whose ID check answers 404 for anything but digits).
     ...eventFeedRoutes(services),
-    ...eventRoutes(services),
-    ...venueRoutes(services),
-    ...organizerRoutes(services),
-    ...categoryRoutes(services),
-    ...tagRoutes(services),
     ...eventListRoutes(services),
     ...postListRoutes(services, 'venue'),
     ...postListRoutes(services, 'organizer'),
     ...termListRoutes(services, 'category'),
     ...termListRoutes(services, 'tag'),
+    // Resource route tables, one line each:
+    ...eventRoutes(services),
+    ...venueRoutes(services),
+    ...organizerRoutes(services),
+    ...categoryRoutes(services),
+    ...tagRoutes(services),
     ...suggestRoutes(services),
+    ...changesRoutes(services),
   );
   return table;
 }

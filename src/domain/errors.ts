@@ -167,6 +167,14 @@ export class GoneError extends CalendarError {
   }
 }
 
+/** 410 for a list cursor or a change-feed token past its life (EXTENSIONS 16, 17). */
+export class ExpiredTokenError extends CalendarError {
+  override name = 'ExpiredTokenError';
+  constructor(code: 'cursor-expired' | 'changes-token-expired', message: string) {
+    super(410, code, message);
+  }
+}
+
 /** A backing service (Elasticsearch or MongoDB) cannot be reached: 503 with Retry-After. */
 export class DependencyUnavailableError extends CalendarError {
   override name = 'DependencyUnavailableError';

@@ -53,7 +53,7 @@ export function authenticate(
 /** Route-level access check: writes need a valid key. Roles and ownership refine this per record (src/domain/policy.ts). */
 export function requireAccess(access: Access): Middleware<AppState> {
   return async (ctx, next) => {
-    if (access === 'write' && !ctx.state.principal.keyId) throw new UnauthorizedError();
+    if (access !== 'read' && !ctx.state.principal.keyId) throw new UnauthorizedError();
     await next();
   };
 }

@@ -6,6 +6,7 @@ import type { AppState } from './types';
 const EXPOSED_HEADERS = [
   'X-Total',
   'X-Total-Pages',
+  'X-Changes-Since',
   'Link',
   'Location',
   'Content-Language',

@@ -99,3 +99,40 @@ export function sendPage(
     ...list.extras,
   };
 }
+
+/** One page of a cursor walk: `next` is the cursor of the page after it, null at the end. */
+export interface CursorPage {
+  items: unknown[];
+  total: number;
+  perPage: number;
+  next: string | null;
+  extras?: object;
+}
+
+/**
+ * Answers a page of a cursor walk (EXTENSIONS 16): the list envelope with `next_cursor` (null at
+ * the end), `next_rest_url` and a `Link` rel=next carrying it. Walks go forward only: no
+ * previous link.
+ */
+export function sendCursorPage(
+  ctx: RequestContext<object>,
+  config: Pick<Config, 'apiUrl'>,
+  kind: RecordKind,
+  list: CursorPage,
+): void {
+  const base = `${restRoot(ctx, config)}/${PLURAL[kind]}`;
+  const applied = appliedParams(ctx, ctx.input as Record<string, unknown>, { per_page: list.perPage });
+  const next = list.next === null ? undefined : urlOf(base, { ...applied, cursor: list.next });
+  ctx.set('X-Total', String(list.total));
+  ctx.set('X-Total-Pages', String(Math.ceil(list.total / list.perPage)));
+  if (next) ctx.set('Link', `<${next}>; rel="next"`);
+  ctx.body = {
+    [PLURAL[kind]]: list.items,
+    rest_url: urlOf(base, applied),
+    ...(next ? { next_rest_url: next } : {}),
+    next_cursor: list.next,
+    total: list.total,
+    total_pages: Math.ceil(list.total / list.perPage),
+    ...list.extras,
+  };
+}

@@ -24,8 +24,8 @@ export type AppContext = ParameterizedContext<AppState>;
 /** A request after validation (./validate.ts): `input` holds the converted, validated parameters. */
 export type RequestContext<I> = AppContext & { input: I };
 
-/** Who may call a route: anyone (reads) or any caller with a valid key (writes). */
-export type Access = 'read' | 'write';
+/** Who may call a route: anyone (reads), any caller with a valid key (writes), or reads that need a key (exports). */
+export type Access = 'read' | 'write' | 'key';
 
 /**
  * One route of the interface, as data: the router, the namespace index and the OpenAPI document

@@ -43,6 +43,9 @@ export const STOP_GRACE_MS = 5_000;
  * with external versioning, marks dependent records dirty, and completes entries only after the
  * bulk flush that carried them succeeded. Several workers may run at once.
  */
+/** How often a worker drops changes past their retention from the change log. */
+const CHANGES_PRUNE_EVERY_MS = 60_000;
+
 export class SyncWorker {
   readonly owner: string;
   /** Bulk requests may take longer than the API's fail-fast timeout: the worker's own client. */
@@ -63,6 +66,7 @@ export class SyncWorker {
   private wakeRequested = false;
   private wake: (() => void) | null = null;
   private backlogTimer: NodeJS.Timeout | null = null;
+  private pruneTimer: NodeJS.Timeout | null = null;
   private indexesReady = false;
   private readonly backoff = new RetryBackoff<string>();
   private readonly onDirty = () => this.requestWake();
@@ -104,6 +108,7 @@ export class SyncWorker {
       this.services.log.info({ reason: err.message, pollMs: this.pollMs }, 'sync: no change stream, polling'),
     );
     this.backlogTimer = setInterval(() => void this.logBacklog(), this.backlogLogMs).unref();
+    this.pruneTimer = setInterval(() => void this.pruneChanges(), CHANGES_PRUNE_EVERY_MS).unref();
     this.loop = this.run();
     return this;
   }
@@ -120,6 +125,7 @@ export class SyncWorker {
     await this.stopWatching?.();
     this.stopWatching = null;
     if (this.backlogTimer) clearInterval(this.backlogTimer);
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     this.requestWake();
     const loop = this.loop;
     const finished =
@@ -284,6 +290,17 @@ export class SyncWorker {
       }
     }
     await Promise.all(inFlight);
+  }
+
+  /** Drops the change log's entries older than CHANGES_RETENTION (several workers may: each delete is idempotent). */
+  async pruneChanges(now = new Date()): Promise<number> {
+    try {
+      const before = new Date(now.getTime() - this.services.config.integration.changesRetentionMs);
+      return await this.services.sync.changes.prune(before);
+    } catch (err) {
+      this.services.log.warn({ err }, 'sync: could not prune the change log');
+      return 0;
+    }
   }
 
   private async logBacklog(): Promise<void> {

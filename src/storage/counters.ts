@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 
-/** Events, venues and organizers share the post counter; categories and tags the term counter. */
-export type CounterName = 'post' | 'term' | 'user';
+/**
+ * Events, venues and organizers share the post counter; categories and tags the term counter;
+ * `change` numbers the change log (src/storage/changeLog.ts).
+ */
+export type CounterName = 'post' | 'term' | 'user' | 'change';
 
 interface CounterDoc {
   _id: CounterName;
@@ -20,8 +23,8 @@ const MAX_ATTEMPTS = 100;
  * two callers would get the same ID (and their records collide or merge). The discarded values
  * are gaps; IDs are never reused.
  */
-async function allocate(db: Db, counter: CounterName, count: number): Promise<number> {
-  const counters = db.collection<CounterDoc>('counters');
+async function allocate(db: Db, counter: CounterName, count: number, collection: string): Promise<number> {
+  const counters = db.collection<CounterDoc>(collection);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const by = randomBytes(8).toString('hex');
     const doc = await counters.findOneAndUpdate(
@@ -37,10 +40,13 @@ async function allocate(db: Db, counter: CounterName, count: number): Promise<nu
 
 /** Allocates the next ID of a counter atomically; IDs are never reused. */
 export async function nextId(db: Db, counter: CounterName): Promise<number> {
-  return allocate(db, counter, 1);
+  return allocate(db, counter, 1, 'counters');
 }
 
-/** Allocates `count` consecutive IDs at once (bulk loads); returns the first. */
-export async function nextIds(db: Db, counter: CounterName, count: number): Promise<number> {
-  return (await allocate(db, counter, count)) - count + 1;
+/**
+ * Allocates `count` consecutive IDs at once (bulk loads); returns the first. `collection`: where
+ * the counter lives (the change log numbers its entries apart from the record IDs).
+ */
+export async function nextIds(db: Db, counter: CounterName, count: number, collection = 'counters'): Promise<number> {
+  return (await allocate(db, counter, count, collection)) - count + 1;
 }

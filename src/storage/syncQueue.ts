@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
 import { ExpiringCache } from '../lib/expiringCache';
+import { ChangeLog } from './changeLog';
 import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey } from './mongo';
@@ -66,6 +67,8 @@ export const PENDING_MEMO_MS = 250;
  */
 export class SyncQueue extends EventEmitter {
   readonly entries: Collection<SyncEntry>;
+  /** The ordered record of changes `/changes` serves, written beside every committed entry. */
+  readonly changes: ChangeLog;
   private readonly pendingMemo = new ExpiringCache(PENDING_MEMO_MS, 1);
   /** Bumped with every change committed or marked here: what HTTP revalidation compares (src/http/caching.ts). */
   readonly marks: ChangeMarks;
@@ -74,6 +77,7 @@ export class SyncQueue extends EventEmitter {
     super();
     this.entries = db.collection<SyncEntry>('sync_state');
     this.marks = new ChangeMarks(db);
+    this.changes = new ChangeLog(db);
     // This process's writes and indexing change the answer of `hasPending`.
     const forget = () => this.pendingMemo.clear();
     this.on('dirty', forget).on('indexed', forget);
@@ -84,6 +88,7 @@ export class SyncQueue extends EventEmitter {
       { key: { pending: 1, leaseUntil: 1, dirtyAt: 1 }, options: { name: 'pending_lease' } },
       { key: { kind: 1, id: 1 }, options: { name: 'kind_id' } },
     ]);
+    await this.changes.ensureIndexes();
   }
 
   async begin(kind: RecordKind, id: number): Promise<void> {
@@ -94,6 +99,8 @@ export class SyncQueue extends EventEmitter {
   async commit(kind: RecordKind, id: number): Promise<number> {
     const version = await this.touch(kind, id, EPOCH);
     await this.marks.bump([kind]);
+    // After the documents are written: a feed reader that sees the entry reads the new state.
+    await this.changes.record([[kind, id]]);
     this.emit('dirty');
     return version;
   }
@@ -131,6 +138,7 @@ export class SyncQueue extends EventEmitter {
         );
       }
     }
+    await this.changes.record([...records.values()]);
     this.emit('dirty');
   }
 
@@ -290,7 +298,14 @@ export class SyncQueue extends EventEmitter {
       { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), writingUntil: EPOCH } },
     );
     await this.marks.bump([kind]);
+    await this.changes.recordNew(kind, ids);
     if (options.queue) this.emit('dirty');
+  }
+
+  /** When the change waiting longest for the worker was made (null: nothing waits). */
+  async oldestPendingAt(): Promise<Date | null> {
+    const oldest = await this.entries.find({ pending: true }).sort({ dirtyAt: 1 }).limit(1).next();
+    return oldest?.dirtyAt ?? null;
   }
 
   /** Backlog figures for /readyz, logs and metrics. */

@@ -19,6 +19,9 @@ export async function emptyDatabase(services: Services): Promise<void> {
     'api_keys',
     'instance',
     services.sync.entries.collectionName,
+    services.sync.changes.entries.collectionName,
+    'change_log_marks',
+    'settings',
     reindexTargets(db).collectionName,
     ...Object.values(services.stores).map((store) => store.docs.collectionName),
   ];

@@ -86,7 +86,7 @@ describe('GET /doc: the OpenAPI document', () => {
         );
         for (const status of route.errors ?? []) expect(op.responses, where).to.have.property(String(status));
         expect(op.security, where).to.deep.equal(
-          route.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }],
+          route.access === 'read' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }],
         );
       }
     }

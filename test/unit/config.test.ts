@@ -54,6 +54,7 @@ describe('config', () => {
       },
       auth: { bootstrapAdminKey: true },
       rateLimit: { enabled: true, writesPerKey: 600, writesPerIp: 1200, authFailuresPerIp: 30, trustedProxies: 0 },
+      integration: { tokenSecret: undefined, changesRetentionMs: 30 * 86_400_000, changesSettleMs: 1000 },
       logLevel: 'info',
     });
   });

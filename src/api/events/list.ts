@@ -8,14 +8,15 @@ import {
   searchText,
   type LanguageInput,
 } from '../../http/params';
+import { pagingParams } from '../../http/listPage';
 import { inputSchema } from '../../http/route';
 import { discoveryParams } from './discoveryParams';
 import { TERM_SLUG_MAX } from '../terms/schema';
 import type { RouteSpec } from '../../http/types';
-import { listEvents, type EventListInput } from '../../services/queries/eventList';
-import { pagingParams } from '../../http/listPage';
+import { eventListQuery, type EventListInput } from '../../services/queries/eventList';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibilityFilters';
 import type { Services } from '../../services/container';
+import { exportRoute } from '../exportRoute';
 import { listRoute } from '../listRoute';
 import { negotiatingCalendar, sendEventListFeed } from './feed';
 
@@ -96,14 +97,17 @@ export function eventListRoutes(services: Services): RouteSpec[] {
     "Dates written without an offset (days, local times, today) compare each event's local time in its own time zone; instants (with an offset, unix timestamps, now, +N days) " +
     "compare each event's instant, widened to their whole day in the offset written or the site time zone unless strict_dates. " +
     'With geoloc_lat/geoloc_lng each event carries `distance` in geoloc_unit.';
-  const list = listRoute<EventListInput>(
-    services.config,
+  const list = listRoute(
+    services,
     'event',
     {
       description: `${description} With \`Accept: text/calendar\`: the feed of \`GET /events.ics\`.`,
       input: eventListSchema,
     },
-    (input, caller, probe) => listEvents(services, input, caller, probe),
+    (input, caller) => eventListQuery(services, input, caller),
   );
-  return [negotiatingCalendar(list, (ctx) => sendEventListFeed(ctx, services))];
+  return [
+    exportRoute(services, 'event', eventListSchema, (input, caller) => eventListQuery(services, input, caller)),
+    negotiatingCalendar(list, (ctx) => sendEventListFeed(ctx, services)),
+  ];
 }

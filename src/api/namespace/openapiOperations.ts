@@ -128,6 +128,6 @@ export function operationOf(route: RouteSpec, method: Method, t: DocTexts, bodie
     operation.requestBody = { required: false, description: t.writeForms, content };
   }
   operation.responses = responsesOf(route, method, t);
-  operation.security = route.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }];
+  operation.security = route.access === 'read' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
   return operation;
 }

@@ -12,7 +12,7 @@ export type ResponseShape =
   | { shape: 'record'; kind: Kind }
   | { shape: 'list'; kind: Kind }
   | { shape: 'calendar'; kind: Kind }
-  | { shape: 'namespace' | 'openapi' | 'asset' | 'suggestions' | 'unknown' };
+  | { shape: 'namespace' | 'openapi' | 'asset' | 'suggestions' | 'changes' | 'ndjson' | 'unknown' };
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 
@@ -33,6 +33,8 @@ export function resolveResponse(name: string | undefined): ResponseShape {
   if (key === 'asset') return { shape: 'asset' };
   if (key === 'suggestions') return { shape: 'suggestions' };
   if (key === 'calendar') return { shape: 'calendar', kind: KINDS.find((kind) => kind.kind === 'event')! };
+  if (key === 'changes') return { shape: 'changes' };
+  if (key === 'ndjson') return { shape: 'ndjson' };
   return { shape: 'unknown' };
 }
 
@@ -96,6 +98,14 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
       return json(schemaRef('NamespaceIndex'));
     case 'suggestions':
       return json(schemaRef('Suggestions'));
+    case 'changes':
+      return json(schemaRef('Changes'));
+    case 'ndjson':
+      return {
+        'application/x-ndjson': {
+          schema: { type: 'string', description: 'One record a line, as JSON, each as the list shows it' },
+        },
+      };
     case 'openapi':
       return {
         'application/json': {
@@ -147,7 +157,7 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
     ],
     405: ['rest_method_not_allowed'],
     409: ['rest_conflict'],
-    410: [`${k}-is-in-trash`],
+    410: [expiring(route, listing) ?? `${k}-is-in-trash`],
     413: ['rest_payload_too_large'],
     415: ['rest_unsupported_media_type'],
     429: ['rest_rate_limited'],
@@ -158,6 +168,12 @@ function errorCodes(status: number, route: RouteSpec, kind: Kind | undefined, li
     ],
   };
   return codes[status] ?? [];
+}
+
+/** The 410 of routes that hand out tokens with a life: a list's cursor, the change feed's position. */
+function expiring(route: RouteSpec, listing: boolean): string | null {
+  if (listing) return 'cursor-expired';
+  return resolveResponse(route.response).shape === 'changes' ? 'changes-token-expired' : null;
 }
 
 const header = (description: string, schema: Schema, required = false) => ({ description, required, schema });
@@ -197,6 +213,8 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
     if (/:\w+/.test(route.path) && kind)
       successHeaders['Last-Modified'] = header(t.headers.lastModified, { type: 'string' });
   }
+  if (listing || resolved.shape === 'ndjson')
+    successHeaders['X-Changes-Since'] = header(t.headers.changesSince, { type: 'string' });
   const responses: Record<string, unknown> = {
     [created ? '201' : '200']: {
       description: t.statuses[created ? '201' : '200'],
@@ -235,7 +253,7 @@ export function responsesOf(route: RouteSpec, method: Method, t: DocTexts): Reco
     if (status === 429 || status === 503)
       headers['Retry-After'] = header(t.headers.retryAfter, { type: 'integer' }, true);
     responses[String(status)] = {
-      description: `${t.statuses[String(status)] ?? String(status)}${codes.length ? `. ${t.codes}: ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`,
+      description: `${(status === 410 && expiring(route, listing) ? t.statuses.expired : t.statuses[String(status)]) ?? String(status)}${codes.length ? `. ${t.codes}: ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`,
       headers,
       content: json(schemaRef('Error')),
     };

@@ -169,12 +169,17 @@ function list(key: string, item: string, extras: Record<string, Schema> = {}): S
       [key]: { type: 'array', items: ref(item) },
       rest_url: { ...uri, description: 'This page, echoing the applied filters' },
       next_rest_url: { ...uri, description: 'Next page, present only when it exists' },
-      previous_rest_url: { ...uri, description: 'Previous page, present only when it exists' },
+      previous_rest_url: { ...uri, description: 'Previous page, present only when it exists (never in a cursor walk)' },
+      next_cursor: {
+        ...nullableStr,
+        description: 'With `cursor`: the cursor of the next page, null at the end of the walk',
+        example: 'eyJrIjoiZXZlbnQiLCJsIjoiZW4iLCJuIjo1MH0.q3C7…',
+      },
       total: int,
       total_pages: int,
       ...extras,
     },
-    ['next_rest_url', 'previous_rest_url', ...Object.keys(extras)],
+    ['next_rest_url', 'previous_rest_url', 'next_cursor', ...Object.keys(extras)],
   );
 }
 
@@ -232,6 +237,31 @@ const suggestions = record({
   },
 });
 
+/** `GET /changes` (EXTENSIONS 17). */
+const changes = record({
+  changes: {
+    type: 'array',
+    items: record({
+      kind: { type: 'string', enum: ['events', 'venues', 'organizers', 'categories', 'tags'] },
+      id: int,
+      action: { type: 'string', enum: ['upsert', 'delete'] },
+      modified_utc: { ...wireDate, description: 'When the change was recorded (UTC)' },
+      record: {
+        type: 'object',
+        nullable: true,
+        description:
+          'upsert: the record as its list shows it to this caller, in the request language (an Event, Venue, Organizer, Category or Tag); delete: null',
+      },
+    }),
+  },
+  next_since: {
+    ...str,
+    description: 'The token to send as `since` next',
+    example: 'eyJzZXEiOjQyLCJhdCI6MTc2NDIyMDAwMDAwMH0.Xk2…',
+  },
+  has_more: { ...bool, description: 'More changes are waiting: ask again at once with next_since' },
+});
+
 const argument: Schema = {
   type: 'object',
   properties: {
@@ -287,6 +317,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   OrganizerList: list('organizers', 'Organizer'),
   CategoryList: list('categories', 'Category'),
   TagList: list('tags', 'Tag'),
+  Changes: changes,
   Deleted: record(
     { id: int, deleted: { type: 'boolean', enum: [true] } },
     [],

@@ -38,6 +38,7 @@ const HEADER_KEYS = [
   'total',
   'totalPages',
   'link',
+  'changesSince',
   'wwwAuthenticate',
   'retryAfter',
   'etag',
@@ -53,11 +54,11 @@ export interface DocTexts {
   summaries: Record<SummaryKey, string>;
   tags: Record<string, string>;
   forms: { date: string; flag: string; list: string };
-  access: { read: string; write: string };
+  access: { read: string; write: string; key: string };
   writeForms: string;
   alsoInQuery: string;
   bodyDescription: string;
-  /** By HTTP status, and `default`. */
+  /** By HTTP status, `default`, and `expired` (the 410 of a lapsed cursor or change token). */
   statuses: Record<string, string>;
   codes: string;
   headers: Record<(typeof HEADER_KEYS)[number], string>;
@@ -75,11 +76,11 @@ const DOC_TEXTS_SCHEMA = Joi.object<DocTexts>({
   summaries: texts(SUMMARY_KEYS),
   tags: map(Joi.string(), text),
   forms: texts(['date', 'flag', 'list']),
-  access: texts(['read', 'write']),
+  access: texts(['read', 'write', 'key']),
   writeForms: text,
   alsoInQuery: text,
   bodyDescription: text,
-  statuses: map(Joi.string().pattern(/^(\d{3}|default)$/), text),
+  statuses: map(Joi.string().pattern(/^(\d{3}|default|expired)$/), text),
   codes: text,
   headers: texts(HEADER_KEYS),
   bearer: text,

@@ -3,9 +3,10 @@ import type { RouteSpec } from '../../http/types';
 import { pagingParams } from '../../http/listPage';
 import { filterList, Joi, id, language, searchText, type LanguageInput } from '../../http/params';
 import { inputSchema } from '../../http/route';
-import { listPosts, type PostListInput } from '../../services/queries/postList';
+import { postListQuery, type PostListInput } from '../../services/queries/postList';
 import { STATUS_PARAM_DESCRIPTION, STATUSES } from '../../search/visibilityFilters';
 import type { Services } from '../../services/container';
+import { exportRoute } from '../exportRoute';
 import { listRoute } from '../listRoute';
 
 /** Parameters of a venue or organizer list; `label` names the kind in descriptions. */
@@ -31,8 +32,11 @@ export function postListRoutes(services: Services, kind: 'venue' | 'organizer'):
   const plural = PLURAL[kind];
   const description = `${plural[0]!.toUpperCase()}${plural.slice(1)} in the request language (each in its original language when not translated), ordered by name.`;
   return [
-    listRoute<PostListInput>(services.config, kind, { description, input: postListSchema(kind) }, (input, caller) =>
-      listPosts(services, kind, input, caller),
+    exportRoute(services, kind, postListSchema(kind), (input: PostListInput, caller) =>
+      postListQuery(services, kind, input, caller),
+    ),
+    listRoute(services, kind, { description, input: postListSchema(kind) }, (input: PostListInput, caller) =>
+      postListQuery(services, kind, input, caller),
     ),
   ];
 }

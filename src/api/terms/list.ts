@@ -1,11 +1,12 @@
 import { PLURAL, type TermKind } from '../../domain/kinds';
-import { pagingParams } from '../../http/listPage';
 import type { RouteSpec } from '../../http/types';
 import { Joi, id, idList, idOrZero, language, MAX_LIST_ITEMS, searchText, type LanguageInput } from '../../http/params';
+import { pagingParams } from '../../http/listPage';
 import { inputSchema, type InputSchema } from '../../http/route';
 import { TERM_SLUG_MAX } from './schema';
-import { listTerms, type TermListInput } from '../../services/queries/termList';
+import { termListQuery, type TermListInput } from '../../services/queries/termList';
 import type { Services } from '../../services/container';
+import { exportRoute } from '../exportRoute';
 import { listRoute } from '../listRoute';
 
 /** Parameters of a category (with `parent`) or tag list. */
@@ -45,8 +46,11 @@ function termListSchema(kind: TermKind): InputSchema<TermListInput & LanguageInp
 export function termListRoutes(services: Services, kind: TermKind): RouteSpec[] {
   const description = `Event ${PLURAL[kind]} in the request language (each in its original language when not translated), ordered by name unless orderby says otherwise; empty ones hidden unless hide_empty=false.`;
   return [
-    listRoute<TermListInput>(services.config, kind, { description, input: termListSchema(kind) }, (input, caller) =>
-      listTerms(services, kind, input, caller),
+    exportRoute(services, kind, termListSchema(kind), (input: TermListInput, caller) =>
+      termListQuery(services, kind, input, caller),
+    ),
+    listRoute(services, kind, { description, input: termListSchema(kind) }, (input: TermListInput, caller) =>
+      termListQuery(services, kind, input, caller),
     ),
   ];
 }

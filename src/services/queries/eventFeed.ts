@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { listedEventFor } from '../../storage/recordAccess';
 import type { Services } from '../container';
-import { eventSearch, type Caller, type EventListInput } from './eventList';
+import { eventListQuery, type Caller, type EventListInput } from './eventList';
 import { boolQuery } from '../../search/fullText';
 import { searchIndex, totalOf } from './listing';
 
@@ -58,7 +58,8 @@ const unprotected = (query: estypes.QueryDslQueryContainer | undefined): estypes
  * that stopped matching between the two (unpublished, say) is left out, never shown.
  */
 export async function planEventFeed(services: Services, input: EventListInput, caller: Caller): Promise<FeedPlan> {
-  const { request } = await eventSearch(services, input, caller, { size: FEED_MAX_ENTRIES });
+  const { request: sorted } = await eventListQuery(services, input, caller);
+  const request = { ...sorted, from: 0, size: FEED_MAX_ENTRIES };
   const query = unprotected(request.query);
   const found = await searchIndex<FeedHit>(services, {
     ...request,

@@ -1,5 +1,6 @@
-import type { estypes } from '@elastic/elasticsearch';
 import type { Language } from '../../../config';
+import { DateTime } from 'luxon';
+import type { estypes } from '@elastic/elasticsearch';
 import { ValidationError } from '../../domain/errors';
 import { seesHiddenEvents } from '../../domain/policy';
 import { listedEventFor } from '../../storage/recordAccess';
@@ -8,10 +9,10 @@ import type { Services } from '../container';
 import type { Status } from '../../domain/status';
 import { eventDateClauses, type DateFilterInput } from '../../search/dateFilters';
 import type { Discovery, FacetName, GeoBounds, HistogramInterval } from '../../search/eventAggregations';
-import { discoveryResult, type DiscoveryResult } from './eventDiscovery';
+import { discoveryResult } from './eventDiscovery';
 import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
-import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
+import { totalOf, withoutWindow, type ListQuery } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
 import { currentTermCountsOf, withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from '../../search/visibilityFilters';
@@ -48,23 +49,9 @@ export interface EventListInput extends DateFilterInput {
 export interface Caller {
   lang: Language;
   principal: Principal;
+  /** The time relative filters (the default date window, `only_with_upcoming`) are taken at: a walk keeps its first page's. */
+  now?: Date;
 }
-
-export interface ListResult {
-  items: Record<string, unknown>[];
-  total: number;
-  page: PageRequest;
-  /** Facets, histogram and map tiles asked for (EXTENSIONS part 14). */
-  extras?: DiscoveryResult;
-  /** What the page shows, for its entity tag: total, each hit's ID, version and distance, term counts. */
-  tagParts?: unknown[];
-}
-
-/**
- * Asked, before a list is fetched whole, with the `tagParts` of the page as it stands: true when
- * the client's copy is current (the list then answers 304 and `listEvents` returns null).
- */
-export type ListProbe = (tagParts: unknown[]) => boolean;
 
 interface EventHit {
   record: Record<string, unknown>;
@@ -86,9 +73,14 @@ function isUnknownZone(err: unknown): boolean {
 
 /** An empty list (`venue=`) filters nothing, as if not sent. */
 function withoutEmptyLists(input: EventListInput): EventListInput {
-  const kept = Object.entries(input).filter(([, value]) => !(Array.isArray(value) && value.length === 0));
-  if (kept.length === Object.keys(input).length) return input;
-  return Object.fromEntries(kept) as EventListInput;
+  const empty = Object.keys(input).filter((name) => {
+    const value = input[name as keyof EventListInput];
+    return Array.isArray(value) && value.length === 0;
+  });
+  if (empty.length === 0) return input;
+  const copy: Record<string, unknown> = { ...input };
+  for (const name of empty) delete copy[name];
+  return copy as unknown as EventListInput;
 }
 
 function boundsOf(box: number[] | undefined): GeoBounds | undefined {
@@ -107,20 +99,34 @@ function discoveryOf(input: EventListInput, siteTimeZone: string): Discovery | u
   };
 }
 
-/** The search of the events `input` asks for: one page, or `size` matches from the first for a feed. */
-export async function eventSearch(
+/** The hit's distance (geoloc_lat/lng), as the list shows it. */
+function distanceOf(hit: estypes.SearchHit<unknown>, distanceSortIndex: number): number | null {
+  const distance = Number(hit.sort?.[distanceSortIndex]);
+  return Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null;
+}
+
+/** Only what `tagPartsOf` reads of each hit. */
+const TAG_SOURCE = ['record.categories.id', 'record.tags.id'];
+
+/** The parts of a page's entity tag, from its hits (only their IDs, versions, sort and terms' IDs are read). */
+async function tagPartsOf(
   services: Services,
-  input: EventListInput,
-  caller: Caller,
-  window?: { size: number },
-): Promise<{
-  request: estypes.SearchRequest;
-  distanceSortIndex: number | null;
-  page: PageRequest;
-  discovery: Discovery | undefined;
-}> {
+  response: estypes.SearchResponse<unknown>,
+  distanceSortIndex: number | null,
+  lang: Language,
+): Promise<unknown[]> {
+  const hits = response.hits.hits;
+  const records = hits.map((hit) => ((hit._source as EventHit | undefined)?.record ?? {}) as Record<string, unknown>);
+  return [
+    totalOf(response),
+    hits.map((hit) => [hit._id, hit._version, distanceSortIndex === null ? null : distanceOf(hit, distanceSortIndex)]),
+    await currentTermCountsOf(services, records, lang),
+  ];
+}
+
+/** The search of an event list for the caller (CONTRACT part 7), ready to be paged or walked. */
+export async function eventListQuery(services: Services, input: EventListInput, caller: Caller): Promise<ListQuery> {
   input = withoutEmptyLists(input);
-  const page = pageRequest(input.page, input.per_page);
   const near = geoFilterOf(input);
   const search = input.search?.trim() || undefined;
   const orderby = input.orderby ?? (search ? 'relevance' : 'start_date');
@@ -139,8 +145,9 @@ export async function eventSearch(
     // Only a check, beside the lookups: a post_parent the caller may not read is a 400.
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
+  const now = caller.now ? DateTime.fromJSDate(caller.now) : undefined;
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
-    dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone),
+    dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
     status,
     showHidden: seesHiddenEvents(caller.principal),
     shownLinks: shownLinksFilter(caller.principal),
@@ -159,86 +166,35 @@ export async function eventSearch(
     discovery,
     orderby,
     order: input.order,
-    from: window ? 0 : page.from,
-    size: window ? window.size : page.size,
+    from: 0,
+    size: 0,
   });
-  return { request: { ...request, version: true }, distanceSortIndex, page, discovery };
-}
-
-type Hit = estypes.SearchHit<EventHit>;
-
-/** The hit's distance (geoloc_lat/lng), as the list shows it. */
-function distanceOf(hit: Hit, distanceSortIndex: number | null): number | null | undefined {
-  if (distanceSortIndex === null) return undefined;
-  const distance = Number(hit.sort?.[distanceSortIndex]);
-  return Number.isFinite(distance) ? Math.round(distance * 100) / 100 : null;
-}
-
-/** The parts of a page's entity tag, from its hits (only their IDs, versions, sort and terms' IDs are read). */
-async function tagPartsOf(
-  services: Services,
-  response: estypes.SearchResponse<EventHit>,
-  distanceSortIndex: number | null,
-  lang: Language,
-): Promise<unknown[]> {
-  const hits = response.hits.hits;
-  const records = hits.map((hit) => (hit._source?.record ?? {}) as Record<string, unknown>);
-  return [
-    totalOf(response),
-    hits.map((hit) => [hit._id, hit._version, distanceOf(hit, distanceSortIndex)]),
-    await currentTermCountsOf(services, records, lang),
-  ];
-}
-
-/** Only what `tagPartsOf` reads of each hit. */
-const TAG_SOURCE = ['record.categories.id', 'record.tags.id'];
-
-/** The search, with a zone this Node knows but Elasticsearch's Java does not (a tz release apart) a 400. */
-function searchEvents(services: Services, request: estypes.SearchRequest, discovery: Discovery | undefined) {
-  return searchIndex<EventHit>(services, request).catch((err: unknown) => {
-    if (discovery?.histogram && isUnknownZone(err))
-      throw new ValidationError({
-        tz: `The search index does not know the time zone ${discovery.histogram.timeZone}.`,
-      });
-    throw err;
-  });
-}
-
-/**
- * One page of events from the search index, as the caller may see them. With `probe` (a
- * revalidation), the page's hits are first fetched without their records: when the client's
- * copy is current, that is all (null). A page with facets, histogram or tiles is tagged by them
- * too (they count events beyond the page), so it is revalidated from the whole answer.
- */
-export async function listEvents(
-  services: Services,
-  input: EventListInput,
-  caller: Caller,
-  probe?: ListProbe,
-): Promise<ListResult | null> {
-  const { request, distanceSortIndex, page, discovery } = await eventSearch(services, input, caller);
-  if (probe && !discovery) {
-    const light = await searchEvents(services, { ...request, _source: TAG_SOURCE }, discovery);
-    // A page past the last one is a 404, which only the whole answer makes.
-    const exists = page.page === 1 || light.hits.hits.length > 0;
-    if (exists && probe(await tagPartsOf(services, light, distanceSortIndex, caller.lang))) return null;
-  }
-  const response = await searchEvents(services, request, discovery);
-  const items = response.hits.hits.map((hit) => {
-    const source = hit._source as EventHit;
-    const record = listedEventFor(source.record, source.password_protected === true, caller.principal);
-    return distanceSortIndex === null ? record : { ...record, distance: distanceOf(hit, distanceSortIndex) };
-  });
-  const [listed, extras, tagParts] = await Promise.all([
-    withCurrentTermCounts(services, items, caller.lang),
-    discovery && discoveryResult(services, discovery, response, caller.lang, caller.principal),
-    tagPartsOf(services, response, distanceSortIndex, caller.lang),
-  ]);
+  const present = async (hits: estypes.SearchHit<unknown>[]) => {
+    const items = hits.map((hit) => {
+      const source = hit._source as EventHit;
+      const record = listedEventFor(source.record, source.password_protected === true, caller.principal);
+      return distanceSortIndex === null ? record : { ...record, distance: distanceOf(hit, distanceSortIndex) };
+    });
+    return withCurrentTermCounts(services, items, caller.lang);
+  };
   return {
-    items: listed,
-    total: totalOf(response),
-    page,
-    tagParts: extras ? [...tagParts, extras] : tagParts,
-    ...(extras ? { extras } : {}),
+    request: { ...withoutWindow(request), version: true },
+    present,
+    revalidation: {
+      source: TAG_SOURCE,
+      tagParts: (response) => tagPartsOf(services, response, distanceSortIndex, caller.lang),
+    },
+    ...(discovery
+      ? {
+          extras: (response) => discoveryResult(services, discovery, response, caller.lang, caller.principal),
+          refine: (err) =>
+            // A zone this Node knows but Elasticsearch's Java does not (a tz release apart).
+            discovery.histogram && isUnknownZone(err)
+              ? new ValidationError({
+                  tz: `The search index does not know the time zone ${discovery.histogram.timeZone}.`,
+                })
+              : err,
+        }
+      : {}),
   };
 }

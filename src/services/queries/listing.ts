@@ -59,6 +59,92 @@ export async function searchIndex<T>(
   }
 }
 
+/**
+ * A list's search, built once per request from its filters and the caller: `request` filters and
+ * sorts (no `from`/`size`); `present` turns a page of hits into the records the list shows.
+ * Pages, cursor walks and exports all run it (src/search/cursorWalk.ts).
+ */
+export interface ListQuery {
+  request: estypes.SearchRequest;
+  present(hits: estypes.SearchHit<unknown>[]): Promise<Record<string, unknown>[]>;
+  /** Fields a page adds after the envelope's, from the whole answer (an event list's facets). */
+  extras?(response: estypes.SearchResponse<unknown>): Promise<object | undefined>;
+  /** The error a failed search answers instead (a histogram's zone Elasticsearch does not know). */
+  refine?(err: unknown): unknown;
+  /**
+   * What a page's entity tag is made of, from its hits (only the `source` fields of each are
+   * read), so that a revalidation is answered before the records are fetched and presented.
+   * Lists without it are tagged by their body.
+   */
+  revalidation?: {
+    source: string[];
+    tagParts(response: estypes.SearchResponse<unknown>): Promise<unknown[]>;
+  };
+}
+
+/**
+ * Asked, before a page is fetched whole, with the `tagParts` of the page as it stands: true when
+ * the client's copy is current (the list then answers 304 and `pageOf` returns null).
+ */
+export type ListProbe = (tagParts: unknown[]) => boolean;
+
+/** Runs a list's search with its own errors. */
+export function runListSearch(services: Services, query: ListQuery, request: estypes.SearchRequest) {
+  return searchIndex<unknown>(services, request).catch((err: unknown) => {
+    throw query.refine ? query.refine(err) : err;
+  });
+}
+
+/** A built search without its page window: runners set `from`/`size` or a cursor's `search_after`. */
+export function withoutWindow(request: estypes.SearchRequest): estypes.SearchRequest {
+  const { from: _from, size: _size, ...rest } = request;
+  return rest;
+}
+
+export interface ListedPage {
+  items: Record<string, unknown>[];
+  total: number;
+  page: PageRequest;
+  extras?: object;
+  /** What its entity tag is made of, when the list knows (else the tag hashes the body). */
+  tagParts?: unknown[];
+}
+
+/**
+ * One numbered page of a list (`page` and `per_page`). With `probe` (a revalidation) and a list
+ * that can tag a page from its hits, the hits are first fetched without their records: when the
+ * client's copy is current, that is all (null). Extras (facets, histogram, tiles) count beyond the
+ * page, so a page with them is tagged by them too, from the whole answer.
+ */
+export async function pageOf(
+  services: Services,
+  query: ListQuery,
+  page: PageRequest,
+  probe?: ListProbe,
+): Promise<ListedPage | null> {
+  const windowed = { ...query.request, from: page.from, size: page.size };
+  const { revalidation } = query;
+  if (probe && revalidation && !query.extras) {
+    const light = await runListSearch(services, query, { ...windowed, _source: revalidation.source });
+    // A page past the last one is a 404, which only the whole answer makes.
+    const exists = page.page === 1 || light.hits.hits.length > 0;
+    if (exists && probe(await revalidation.tagParts(light))) return null;
+  }
+  const response = await runListSearch(services, query, windowed);
+  const [items, extras, tagParts] = await Promise.all([
+    query.present(response.hits.hits),
+    query.extras?.(response),
+    revalidation?.tagParts(response),
+  ]);
+  return {
+    items,
+    total: totalOf(response),
+    page,
+    ...(extras ? { extras } : {}),
+    ...(tagParts ? { tagParts: extras ? [...tagParts, extras] : tagParts } : {}),
+  };
+}
+
 export function totalOf(response: estypes.SearchResponse<unknown>): number {
   const total = response.hits.total;
   return typeof total === 'number' ? total : (total?.value ?? 0);

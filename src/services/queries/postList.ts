@@ -1,10 +1,11 @@
+import type { estypes } from '@elastic/elasticsearch';
 import { isProtectedFor } from '../../storage/recordAccess';
 import type { Services } from '../container';
 import { inLanguage } from '../../storage/storedRecord';
 import type { Status } from '../../domain/status';
-import type { Caller, ListResult } from './eventList';
+import type { Caller } from './eventList';
 import { aliasName } from '../../search/indexNames';
-import { pageRequest, searchIndex, totalOf } from './listing';
+import { withoutWindow, type ListQuery } from './listing';
 import { buildPostSearch } from '../../search/postQuery';
 import { requireEvent } from '../commands/references';
 import { statusFilter } from '../../search/visibilityFilters';
@@ -21,15 +22,14 @@ export interface PostListInput {
   status?: Status[];
 }
 
-/** One page of venues or organizers from the search index. */
-export async function listPosts(
+/** The search of a venue or organizer list for the caller. */
+export async function postListQuery(
   services: Services,
   kind: 'venue' | 'organizer',
   input: PostListInput,
   caller: Caller,
-  now = new Date(),
-): Promise<ListResult> {
-  const page = pageRequest(input.page, input.per_page);
+): Promise<ListQuery> {
+  const now = caller.now ?? new Date();
   const status = statusFilter(caller.principal, input.status);
   let ids: number[] | undefined;
   if (input.event !== undefined) {
@@ -39,17 +39,21 @@ export async function listPosts(
     const blanked = isProtectedFor(caller.principal, doc, Boolean(doc.passwordHash));
     ids = blanked ? [] : (doc[PLURAL[kind]] ?? []);
   }
-  const response = await searchIndex<{ record: Record<string, unknown> }>(
-    services,
+  const request = withoutWindow(
     buildPostSearch(aliasName(services.config, kind, caller.lang), {
       status,
       search: input.search?.trim() || undefined,
       ids,
       hasEvents: input.has_events,
       upcomingAfter: input.only_with_upcoming ? now : undefined,
-      from: page.from,
-      size: page.size,
+      from: 0,
+      size: 0,
     }),
   );
-  return { items: response.hits.hits.map((hit) => hit._source?.record ?? {}), total: totalOf(response), page };
+  return { request, present: async (hits) => recordsOf(hits) };
+}
+
+/** The records index documents hold, as lists show them. */
+export function recordsOf(hits: estypes.SearchHit<unknown>[]): Record<string, unknown>[] {
+  return hits.map((hit) => (hit._source as { record?: Record<string, unknown> } | undefined)?.record ?? {});
 }

@@ -1,8 +1,9 @@
 import type { Services } from '../container';
 import { inLanguage } from '../../storage/storedRecord';
-import type { Caller, ListResult } from './eventList';
+import type { Caller } from './eventList';
+import { recordsOf } from './postList';
 import { aliasName } from '../../search/indexNames';
-import { pageRequest, searchIndex, totalOf } from './listing';
+import { withoutWindow, type ListQuery } from './listing';
 import { requireEvent, requireTermIds } from '../commands/references';
 import { buildTermSearch, type TermOrderBy } from '../../search/termQuery';
 import { PLURAL, type TermKind } from '../../domain/kinds';
@@ -23,14 +24,13 @@ export interface TermListInput {
   slug?: string[];
 }
 
-/** One page of categories or tags from the search index. */
-export async function listTerms(
+/** The search of a category or tag list. */
+export async function termListQuery(
   services: Services,
   kind: TermKind,
   input: TermListInput,
   caller: Caller,
-): Promise<ListResult> {
-  const page = pageRequest(input.page, input.per_page);
+): Promise<ListQuery> {
   const eventId = input.event ?? input.post;
   const eventParam = input.event !== undefined ? 'event' : 'post';
   const [event] = await Promise.all([
@@ -39,8 +39,7 @@ export async function listTerms(
     input.parent ? requireTermIds(services, 'category', [input.parent], 'parent') : undefined,
   ]);
   const ids = event ? (inLanguage(event, event.originalLang)[PLURAL[kind]] ?? []) : undefined;
-  const response = await searchIndex<{ record: Record<string, unknown> }>(
-    services,
+  const request = withoutWindow(
     buildTermSearch(aliasName(services.config, kind, caller.lang), {
       search: input.search?.trim() || undefined,
       include: input.include?.length ? input.include : undefined,
@@ -51,9 +50,9 @@ export async function listTerms(
       slugs: input.slug,
       orderby: input.orderby,
       order: input.order,
-      from: page.from,
-      size: page.size,
+      from: 0,
+      size: 0,
     }),
   );
-  return { items: response.hits.hits.map((hit) => hit._source?.record ?? {}), total: totalOf(response), page };
+  return { request, present: async (hits) => recordsOf(hits) };
 }

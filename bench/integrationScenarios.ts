@@ -1,0 +1,169 @@
+import { runLoad } from './load/runLoad';
+import type { LoadResult, LoadSpec } from './load/spec';
+import type { MeasureContext } from './measure';
+import type { Row } from './report';
+
+/**
+ * Issue 30's scenarios, each against the API's own reference request (there is no bare baseline
+ * of a cursor or a change feed): a cursor page at depth against the list's first page, a
+ * `/changes` page of 1,000 against a 50-event list page, and one export streamed to the end
+ * (records/s per second of the stream, and the API's peak RSS meanwhile).
+ */
+const ROOT = '/calendar/events/v1';
+/** Every event, whatever its dates: the default window would leave the past ones out. */
+const ALL_DATES = 'start_date=1970-01-01&end_date=9999-12-31';
+/** The depth the issue measures at; smaller worlds are walked to 80% of their events. */
+const TARGET_DEPTH = 50_000;
+const DEPTH_CURSORS = 20;
+const MB = 2 ** 20;
+/**
+ * Connections of these scenarios and their references: they compare what one request costs, and
+ * the API assembles two change pages at once (more connections would measure its queue).
+ */
+const CONNECTIONS = 2;
+
+export interface IntegrationMeasurement {
+  rows: Row[];
+  details: Record<string, unknown>;
+  /** Cursor page at depth throughput over the first page's. */
+  cursorRatio: number | null;
+  /** `/changes` page of 1,000 throughput over a 50-event list page's. */
+  changesRatio: number | null;
+  exportPeakRssMb: number | null;
+}
+
+const problems = (result: LoadResult) => result.non2xx + result.errors;
+
+async function getJson(url: string, headers: Record<string, string> = {}): Promise<Record<string, any>> {
+  const res = await fetch(url, { headers });
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  return (await res.json()) as Record<string, any>;
+}
+
+/** Walks the event list to about `depth` and returns the cursors of the pages there. */
+async function cursorsAtDepth(apiUrl: string): Promise<{ depth: number; cursors: string[] }> {
+  const first = await getJson(`${apiUrl}${ROOT}/events?${ALL_DATES}&per_page=50&cursor=`);
+  const total = Number(first.total);
+  const depth = Math.max(0, Math.min(TARGET_DEPTH, Math.floor(total * 0.8) - DEPTH_CURSORS * 50));
+  let cursor = first.next_cursor as string | null;
+  let seen = 50;
+  const cursors: string[] = [];
+  while (cursor && cursors.length < DEPTH_CURSORS) {
+    if (seen >= depth) cursors.push(cursor);
+    const page = await getJson(`${apiUrl}${ROOT}/events?${ALL_DATES}&per_page=50&cursor=${encodeURIComponent(cursor)}`);
+    cursor = page.next_cursor as string | null;
+    seen += 50;
+  }
+  return { depth, cursors };
+}
+
+function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, peak: number, note: string): Row {
+  const failed = problems(api) + problems(reference);
+  return {
+    scenario,
+    rps: api.rps,
+    p50: api.latency.p50,
+    p99: api.latency.p99,
+    baselineRps: reference.rps,
+    ratio: api.rps / reference.rps,
+    peakRssMb: peak,
+    notes: `${note}; reference p50/p99 ${reference.latency.p50}/${reference.latency.p99} ms${failed ? `; ${failed} FAILED requests` : ''}`,
+  };
+}
+
+/** Streams one export to its end: lines per second of the stream, and the API's peak RSS. */
+async function streamExport(ctx: MeasureContext): Promise<{ records: number; seconds: number; perSecond: number[] }> {
+  const started = Date.now();
+  const res = await fetch(`${ctx.api.url}${ROOT}/events/export?${ALL_DATES}`, {
+    headers: { authorization: `Bearer ${ctx.world.adminKey}` },
+  });
+  if (res.status !== 200 || !res.body)
+    throw new Error(`export answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  const perSecond: number[] = [];
+  let records = 0;
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    const lines = decoder.decode(chunk, { stream: true }).split('\n').length - 1;
+    records += lines;
+    const second = Math.floor((Date.now() - started) / 1000);
+    perSecond[second] = (perSecond[second] ?? 0) + lines;
+  }
+  return { records, seconds: (Date.now() - started) / 1000, perSecond: Array.from(perSecond, (n) => n ?? 0) };
+}
+
+export async function measureIntegrations(
+  ctx: MeasureContext,
+  log: (line: string) => void,
+): Promise<IntegrationMeasurement> {
+  const spec = (paths: string[]): LoadSpec => ({
+    url: ctx.api.url,
+    connections: CONNECTIONS,
+    duration: ctx.duration,
+    warmup: ctx.warmup,
+    method: 'GET',
+    paths,
+  });
+  const rows: Row[] = [];
+  const details: Record<string, unknown> = {};
+
+  const { depth, cursors } = await cursorsAtDepth(ctx.api.url);
+  log(`measuring a cursor page at depth ${depth} (${cursors.length} cursors) against the first page`);
+  const firstPage = await runLoad(spec([`${ROOT}/events?${ALL_DATES}&per_page=50`]), ctx.workDir);
+  await ctx.apiRss.take();
+  const deep = await runLoad(
+    spec(cursors.map((cursor) => `${ROOT}/events?${ALL_DATES}&per_page=50&cursor=${encodeURIComponent(cursor)}`)),
+    ctx.workDir,
+  );
+  rows.push(
+    comparedRow(
+      `11. cursor page at depth ${depth}`,
+      deep,
+      firstPage,
+      (await ctx.apiRss.take()) / MB,
+      'reference: page 1',
+    ),
+  );
+  details.cursor = { depth, deep, firstPage };
+
+  log('measuring a /changes page of 1,000 against a 50-event list page');
+  const listPage = await runLoad(spec([`${ROOT}/events?${ALL_DATES}&per_page=50`]), ctx.workDir);
+  await ctx.apiRss.take();
+  const changes = await runLoad(spec([`${ROOT}/changes?per_page=1000`]), ctx.workDir);
+  rows.push(
+    comparedRow(
+      '12. GET /changes per_page=1000',
+      changes,
+      listPage,
+      (await ctx.apiRss.take()) / MB,
+      'reference: 50 events',
+    ),
+  );
+  details.changes = { changes, listPage };
+
+  log('streaming an export of every event');
+  await ctx.apiRss.take();
+  const streamed = await streamExport(ctx);
+  const exportPeakRssMb = (await ctx.apiRss.take()) / MB;
+  const whole = streamed.perSecond.slice(0, -1);
+  const rate = streamed.records / streamed.seconds;
+  rows.push({
+    scenario: `13. GET /events/export (${streamed.records} events)`,
+    rps: null,
+    p50: null,
+    p99: null,
+    baselineRps: null,
+    ratio: null,
+    peakRssMb: exportPeakRssMb,
+    notes:
+      `${Math.round(rate)} events/s over ${streamed.seconds.toFixed(1)} s` +
+      (whole.length > 0 ? `; per whole second min ${Math.min(...whole)}, max ${Math.max(...whole)}` : ''),
+  });
+  details.export = { ...streamed, rate };
+  return {
+    rows,
+    details,
+    cursorRatio: deep.rps / firstPage.rps,
+    changesRatio: changes.rps / listPage.rps,
+    exportPeakRssMb,
+  };
+}

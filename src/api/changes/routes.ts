@@ -1,0 +1,91 @@
+import { RECORD_KINDS, PLURAL, type RecordKind } from '../../domain/kinds';
+import { changesToken, readChangesToken } from '../../http/changesToken';
+import { ConcurrencyLimit } from '../../lib/concurrencyLimit';
+import { filterList, Joi, language } from '../../http/params';
+import type { RequestContext, RouteSpec } from '../../http/types';
+import type { Services } from '../../services/container';
+import { visibleChanges } from '../../services/queries/changeFeed';
+
+/**
+ * Change pages this process assembles at once: a page of 1,000 records presented holds a few MB,
+ * and 32 at once exhausted the API's 160 MB heap in the bench; the others queue.
+ */
+const CONCURRENT_PAGES = 2;
+
+/** Changes per page by default, and at most (larger values are capped, as list pages are). */
+export const CHANGES_DEFAULT_PER_PAGE = 100;
+export const CHANGES_MAX_PER_PAGE = 1_000;
+
+interface ChangesInput {
+  since?: string;
+  kinds?: string[];
+  per_page: number;
+}
+
+/** `events` or `event` → `event`. */
+const KIND_NAMES = new Map<string, RecordKind>(
+  RECORD_KINDS.flatMap((kind) => [
+    [kind, kind],
+    [PLURAL[kind], kind],
+  ]),
+);
+
+/** `GET /changes` (EXTENSIONS 17): what changed since a token, as this caller may see it. */
+export function changesRoutes(services: Services): RouteSpec[] {
+  const { integration } = services.config;
+  const pages = new ConcurrencyLimit(CONCURRENT_PAGES);
+  const route: RouteSpec<ChangesInput> = {
+    methods: ['GET'],
+    path: '/changes',
+    resource: 'changes',
+    summary: 'Records changed since a token (a change feed)',
+    description:
+      'Each record changed after `since`, once, at its latest state as this caller would read it in its list, oldest change first: ' +
+      '`upsert` with the record (as the list shows it, in the request language), or `delete` with `record: null` for a record deleted, ' +
+      "trashed, or no longer in this caller's list (unpublished, hidden from listings). A password-protected event stays an upsert, blanked as lists blank it. " +
+      'Follow `next_since` until `has_more` is false; without `since` the feed starts at the oldest change kept. ' +
+      'To keep a copy: export (or walk with `cursor=`), then follow from the `X-Changes-Since` header of that answer. ' +
+      'Changes are kept CHANGES_RETENTION (30 days by default): an older token is 410 `changes-token-expired` (copy again with an export). ' +
+      'A change appears about a second after its write (CHANGES_SETTLE_MS), so that one committed late is never passed over.',
+    access: 'read',
+    input: Joi.object({
+      since: Joi.string()
+        .allow('')
+        .max(1024)
+        .example('eyJzZXEiOjQyLCJhdCI6MTc2NDIyMDAwMDAwMH0.Xk2…')
+        .description('next_since of the previous page; absent: from the oldest change kept'),
+      kinds: filterList()
+        .items(Joi.string().valid(...KIND_NAMES.keys()))
+        .max(KIND_NAMES.size)
+        .example(['events', 'venues'])
+        .description('Only changes of these kinds (events, venues, organizers, categories, tags); default: all'),
+      per_page: Joi.number()
+        .integer()
+        .min(1)
+        .default(CHANGES_DEFAULT_PER_PAGE)
+        .example(1000)
+        .description(`Changes per page (at most ${CHANGES_MAX_PER_PAGE}; larger values are capped)`),
+      i18n_language: language(),
+    }),
+    response: 'changes',
+    errors: [400, 410, 503],
+    handler: (ctx: RequestContext<ChangesInput>) => pages.run(() => answer(ctx)),
+  };
+  return [route];
+
+  async function answer(ctx: RequestContext<ChangesInput>): Promise<void> {
+    const { changes: log } = services.sync;
+    const since = await readChangesToken(services, ctx.input.since);
+    const kinds = ctx.input.kinds && [...new Set(ctx.input.kinds.map((name) => KIND_NAMES.get(name)!))];
+    const perPage = Math.min(ctx.input.per_page, CHANGES_MAX_PER_PAGE);
+    const settledAt = new Date(Date.now() - integration.changesSettleMs);
+    const entries = await log.after(since, kinds, perPage + 1, settledAt);
+    const page = entries.slice(0, perPage);
+    const last = page.length > 0 ? page[page.length - 1]!.seq : since;
+    ctx.body = {
+      changes: await visibleChanges(services, page, ctx.state.language, ctx.state.principal),
+      next_since: await changesToken(services, last),
+      has_more: entries.length > perPage,
+    };
+  }
+}

@@ -1,0 +1,138 @@
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { RecordKind } from '../domain/kinds';
+import { nextIds } from './counters';
+import { ensureIndexes, isDuplicateKey } from './mongo';
+
+/**
+ * One entry per record that changed: the sequence number of its latest change and when that was
+ * numbered. A record changed again moves to the end (a higher sequence), so the log stays one
+ * entry per record, ordered by when each last changed. What the change was (an update, a
+ * deletion, a record now hidden from someone) is read from the records when the feed is served.
+ */
+export interface ChangeEntry {
+  _id: string;
+  kind: RecordKind;
+  id: number;
+  seq: number;
+  /** Taken before the sequence number: the feed hands out only entries settled past this. */
+  at: Date;
+}
+
+/** Beside it, the change counter (`_id: 'change'`, see counters.ts): apart from the record IDs' counters. */
+interface PruneMark {
+  _id: 'pruned';
+  /** Every change numbered up to this was pruned (a position at or below it may have lost some). */
+  seq: number;
+}
+
+/**
+ * The change log behind `GET /changes` (EXTENSIONS 17), written by the sync queue with the outbox
+ * entry of every write path (create, update, trash, restore, delete, reassignments, unlinks,
+ * records whose presentation depends on a changed one), and pruned by the sync worker.
+ */
+export class ChangeLog {
+  readonly entries: Collection<ChangeEntry>;
+  private readonly marks: Collection<PruneMark>;
+
+  constructor(private readonly db: Db) {
+    this.entries = db.collection<ChangeEntry>('change_log');
+    this.marks = db.collection<PruneMark>('change_log_marks');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await ensureIndexes(this.entries, [
+      { key: { seq: 1 }, options: { name: 'seq' } },
+      { key: { at: 1 }, options: { name: 'at' } },
+    ]);
+  }
+
+  /** Numbers a change of each record (one block of sequence numbers for all) and moves its entry there. */
+  async record(records: readonly (readonly [RecordKind, number])[]): Promise<void> {
+    if (records.length === 0) return;
+    const at = new Date();
+    const first = await nextIds(this.db, 'change', records.length, this.marks.collectionName);
+    const writes: AnyBulkWriteOperation<ChangeEntry>[] = records.map(([kind, id], i) => ({
+      updateOne: {
+        // An entry already past this number (a later change of the record, numbered first) stays.
+        filter: { _id: `${kind}:${id}`, seq: { $lt: first + i } },
+        update: { $set: { kind, id, seq: first + i, at } },
+        upsert: true,
+      },
+    }));
+    try {
+      await this.entries.bulkWrite(writes, { ordered: false });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      // Some server stop at the first duplicate: each write again, alone, the duplicates ignored.
+      for (const write of writes) await this.entries.bulkWrite([write]).catch(ignoreDuplicate);
+    }
+  }
+
+  /**
+   * `record` for records with new IDs (bulk loads): inserted, which costs jongodb far less than as
+   * many upserts; should one have an entry already, all are upserted instead.
+   */
+  async recordNew(kind: RecordKind, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const at = new Date();
+    const first = await nextIds(this.db, 'change', ids.length, this.marks.collectionName);
+    try {
+      await this.entries.insertMany(
+        ids.map((id, i) => ({ _id: `${kind}:${id}`, kind, id, seq: first + i, at })),
+        { ordered: false },
+      );
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      await this.record(ids.map((id) => [kind, id] as const));
+    }
+  }
+
+  /**
+   * Entries after `seq`, oldest first, at most `limit`, of `kinds` (all when absent), stopping
+   * before the first not settled by `settledAt`: an entry numbered later than one still being
+   * written is never handed out before it.
+   */
+  async after(seq: number, kinds: RecordKind[] | undefined, limit: number, settledAt: Date): Promise<ChangeEntry[]> {
+    const found = await this.entries
+      .find({ seq: { $gt: seq }, ...(kinds ? { kind: { $in: kinds } } : {}) })
+      .sort({ seq: 1 })
+      .limit(limit)
+      .toArray();
+    const unsettled = found.findIndex((entry) => entry.at.getTime() > settledAt.getTime());
+    return unsettled < 0 ? found : found.slice(0, unsettled);
+  }
+
+  /** The position just before every change numbered at or after `at` (what a snapshot taken then may lack). */
+  async positionBefore(at: Date): Promise<number> {
+    const [newest] = await this.entries
+      .find({ at: { $lt: at } })
+      .sort({ seq: -1 })
+      .limit(1)
+      .toArray();
+    return newest?.seq ?? (await this.prunedThrough());
+  }
+
+  /** The sequence number every pruned change is at or below (0: none pruned). */
+  async prunedThrough(): Promise<number> {
+    return (await this.marks.findOne({ _id: 'pruned' }))?.seq ?? 0;
+  }
+
+  /** Drops entries numbered before `before`; the mark moves first, so no reader misses a gap. */
+  async prune(before: Date): Promise<number> {
+    const [newest] = await this.entries
+      .find({ at: { $lt: before } })
+      .sort({ seq: -1 })
+      .limit(1)
+      .toArray();
+    if (!newest) return 0;
+    const mark = await this.prunedThrough();
+    if (newest.seq > mark) {
+      await this.marks.updateOne({ _id: 'pruned' }, { $set: { seq: newest.seq } }, { upsert: true });
+    }
+    return (await this.entries.deleteMany({ seq: { $lte: newest.seq }, at: { $lt: before } })).deletedCount;
+  }
+}
+
+function ignoreDuplicate(err: unknown): void {
+  if (!isDuplicateKey(err)) throw err;
+}

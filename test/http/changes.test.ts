@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import { api } from '../support/api';
+import { testWorld } from '../support/harness';
+import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
+import { callers, type Caller } from '../support/access';
+import { expectError, expectInvalid } from '../support/errors';
+
+type ApiRecord = Record<string, any>;
+const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
+
+/** A full copy of the events matching `word`: an export with a key, a cursor walk without. */
+async function fullCopy(word: string, caller: Caller): Promise<{ copy: Map<number, ApiRecord>; since: string }> {
+  const copy = new Map<number, ApiRecord>();
+  if (caller.key) {
+    const { baseUrl } = testWorld();
+    const res = await fetch(`${baseUrl}/calendar/events/v1/events/export?search=${word}&${WINDOW}`, {
+      headers: { Authorization: `Bearer ${caller.key}` },
+    });
+    expect(res.status).to.equal(200);
+    for (const line of (await res.text()).split('\n').filter(Boolean)) {
+      const record = JSON.parse(line) as ApiRecord;
+      copy.set(record.id, record);
+    }
+    return { copy, since: res.headers.get('x-changes-since')! };
+  }
+  let cursor = '';
+  let since = '';
+  for (;;) {
+    const res = await api.get(`/events?search=${word}&per_page=50&${WINDOW}&cursor=${encodeURIComponent(cursor)}`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    since ||= res.headers.get('x-changes-since')!;
+    for (const record of res.body.events as ApiRecord[]) copy.set(record.id, record);
+    if (res.body.next_cursor === null) return { copy, since };
+    cursor = res.body.next_cursor;
+  }
+}
+
+/** Applies /changes from `since` until has_more is false; returns the last next_since. */
+async function follow(copy: Map<number, ApiRecord>, since: string, caller: Caller, perPage = 3): Promise<string> {
+  let token = since;
+  for (;;) {
+    const res = await api.get(
+      `/changes?kinds=events&per_page=${perPage}&since=${encodeURIComponent(token)}`,
+      caller.key ? { key: caller.key } : {},
+    );
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.changes.length).to.be.at.most(perPage);
+    for (const change of res.body.changes) {
+      expect(change.kind).to.equal('events');
+      if (change.action === 'upsert') copy.set(change.id, change.record);
+      else {
+        expect(change.record).to.equal(null);
+        copy.delete(change.id);
+      }
+    }
+    token = res.body.next_since;
+    if (!res.body.has_more) return token;
+  }
+}
+
+const mine = (copy: Map<number, ApiRecord>, word: string) =>
+  new Map([...copy].filter(([, record]) => String(record.title ?? '').includes(word)));
+
+describe('the change feed (EXTENSIONS 17)', () => {
+  before(async () => {
+    await searchReady();
+  });
+
+  for (const role of ['anonymous', 'editor'] as const) {
+    it(`followed after a full copy, leaves a copy equal to a fresh one (${role})`, async function () {
+      this.timeout(120_000);
+      const caller = (await callers())[role];
+      const word = unique(`feed${role}`);
+      const venue = await create('/venues', { venue: `${word} hall`, status: 'publish' });
+      const event = (n: number, extra: Record<string, unknown> = {}) =>
+        create('/events', {
+          title: `${word} ${n}`,
+          start_date: daysFromNow(5 + n),
+          end_date: daysFromNow(5 + n, '23:00:00'),
+          status: 'publish',
+          ...extra,
+        });
+      const events = [];
+      for (let n = 0; n < 6; n++) events.push(await event(n, n === 0 ? { venue: venue.id } : {}));
+      await settle();
+      const { copy, since } = await fullCopy(word, caller);
+      expect(copy.size).to.equal(6);
+      // Creates, updates, a trash, a permanent delete, an unpublish, a password, a linked venue's change.
+      await event(10);
+      await event(11, { status: 'draft' });
+      await api.post(`/events/${events[1].id}`, { title: `${word} 1 renamed` });
+      await api.delete(`/events/${events[2].id}`);
+      await api.delete(`/events/${events[3].id}?force=true`);
+      await api.post(`/events/${events[4].id}`, { status: 'draft' });
+      await api.post(`/events/${events[5].id}`, { password: 'sesame', description: 'secret text' });
+      await api.post(`/venues/${venue.id}`, { venue: `${word} grand hall` });
+      await settle();
+      // The worker marks the venue's events after it indexes the venue; changes show after the settle delay.
+      await settle();
+      await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+      const next = await follow(copy, since, caller);
+      const fresh = await fullCopy(word, caller);
+      expect(mine(copy, word)).to.deep.equal(mine(fresh.copy, word));
+      expect([...mine(copy, word).keys()]).to.not.include.members([events[2].id, events[3].id]);
+      const unpublishedShown = [...mine(copy, word).keys()].includes(events[4].id);
+      expect(unpublishedShown).to.equal(role === 'editor');
+      expect(mine(copy, word).get(events[5].id)?.description).to.equal(role === 'editor' ? 'secret text' : '');
+      expect(mine(copy, word).get(events[0].id)?.venue?.venue).to.equal(`${word} grand hall`);
+      // Nothing new: an empty page keeps the position.
+      const idle = await api.get(
+        `/changes?kinds=events&since=${encodeURIComponent(next)}`,
+        caller.key ? { key: caller.key } : {},
+      );
+      expect(idle.body).to.deep.include({ changes: [], has_more: false });
+    });
+  }
+
+  it('starts at the oldest change kept, validates its parameters, and refuses a token that was changed', async () => {
+    const first = await api.get('/changes?per_page=2', { key: true });
+    expect(first.status).to.equal(200);
+    expect(first.body.changes).to.have.length(2);
+    expect(first.body.has_more).to.equal(true);
+    expect(first.body.changes[0]).to.have.all.keys('kind', 'id', 'action', 'modified_utc', 'record');
+    expect(first.body.changes[0].modified_utc).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const [body, mac] = first.body.next_since.split('.');
+    const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
+    const forged = `${Buffer.from(JSON.stringify({ ...payload, seq: 0 })).toString('base64url')}.${mac}`;
+    expectInvalid(await api.get(`/changes?since=${forged}`), 'since');
+    expectInvalid(await api.get('/changes?since=nonsense'), 'since');
+    expectInvalid(await api.get('/changes?kinds=widgets'), 'kinds');
+    expectInvalid(await api.get('/changes?per_page=0'), 'per_page');
+    // A cursor is no change token.
+    const walk = await api.get('/tags?hide_empty=false&per_page=1&cursor=');
+    if (walk.body.next_cursor) expectInvalid(await api.get(`/changes?since=${walk.body.next_cursor}`), 'since');
+    const capped = await api.get('/changes?per_page=5000');
+    expect(capped.status).to.equal(200);
+  });
+
+  it('numbers bulk-created records once each, and moves them to the end when numbered again', async () => {
+    const { changes } = testWorld().services.sync;
+    const ids = [9_000_001, 9_000_002];
+    const entriesOf = async () =>
+      (await changes.after(0, ['tag'], 100_000, new Date(Date.now() + 1000))).filter((e) => ids.includes(e.id));
+    await changes.recordNew('tag', ids);
+    const first = await entriesOf();
+    expect(first.map((e) => e.id)).to.deep.equal(ids);
+    expect(first[1]!.seq).to.equal(first[0]!.seq + 1);
+    await changes.recordNew('tag', ids);
+    const again = await entriesOf();
+    expect(again).to.have.length(2);
+    expect(again[0]!.seq).to.be.greaterThan(first[1]!.seq);
+  });
+
+  it('answers 410 changes-token-expired once the changes after a token are pruned', async () => {
+    const token = (await api.get('/changes?per_page=1')).body.next_since;
+    const { worker } = testWorld();
+    const retention = testWorld().config.integration.changesRetentionMs;
+    expect(await worker.pruneChanges(new Date(Date.now() + retention + 60_000))).to.be.greaterThan(0);
+    expectError(await api.get(`/changes?since=${encodeURIComponent(token)}`), 410, 'changes-token-expired');
+    const restart = await api.get('/changes');
+    expect(restart.status).to.equal(200);
+  });
+});

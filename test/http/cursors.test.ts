@@ -1,0 +1,192 @@
+import { expect } from 'chai';
+import { api, type ApiResponse } from '../support/api';
+import { testWorld } from '../support/harness';
+import { create, daysFromNow, searchReady, settle, unique, writeIndexed } from '../support/lists';
+import { callers, as } from '../support/access';
+import { expectError } from '../support/errors';
+
+/** Every page of a cursor walk of `path` (which has its filters), following next_cursor. */
+async function walk(
+  path: string,
+  options: Parameters<typeof api.get>[1] = {},
+  between?: (page: number) => Promise<void>,
+): Promise<{ ids: number[]; pages: ApiResponse[] }> {
+  const plural = path.split('?')[0]!.slice(1);
+  const ids: number[] = [];
+  const pages: ApiResponse[] = [];
+  let cursor = '';
+  for (let page = 1; ; page++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const res = await api.get(`${path}${sep}cursor=${encodeURIComponent(cursor)}`, options);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    pages.push(res);
+    ids.push(...(res.body[plural] as { id: number }[]).map((record) => record.id));
+    if (res.body.next_cursor === null) return { ids, pages };
+    cursor = res.body.next_cursor as string;
+    await between?.(page);
+  }
+}
+
+async function exportOf(
+  path: string,
+  key: string | true = true,
+): Promise<{ status: number; type: string | null; records: any[]; since: string | null }> {
+  const { baseUrl, adminKey } = testWorld();
+  const res = await fetch(`${baseUrl}/calendar/events/v1${path}`, {
+    headers: { Authorization: `Bearer ${key === true ? adminKey : key}` },
+  });
+  const text = await res.text();
+  const records =
+    res.status === 200
+      ? text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [];
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    records,
+    since: res.headers.get('x-changes-since'),
+  };
+}
+
+const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
+
+describe('list cursors and exports (EXTENSIONS 16)', () => {
+  const word = unique('cursorwalk');
+  const ids: number[] = [];
+
+  before(async function () {
+    this.timeout(120_000);
+    await searchReady();
+    for (let i = 0; i < 23; i++) {
+      const event = await create('/events', {
+        title: `${word} ${i}`,
+        start_date: daysFromNow(10 + (i % 5)),
+        end_date: daysFromNow(10 + (i % 5), '23:00:00'),
+        status: 'publish',
+      });
+      ids.push(event.id);
+    }
+    await settle();
+  });
+
+  it('walks a list in one snapshot: no duplicates, none missing, while records are created, changed and trashed', async () => {
+    const path = `/events?search=${word}&per_page=4&${WINDOW}`;
+    const made: number[] = [];
+    const { ids: walked, pages } = await walk(path, {}, async (page) => {
+      if (page === 1)
+        made.push(
+          (
+            await writeIndexed('POST', '/events', {
+              title: `${word} late`,
+              start_date: daysFromNow(9),
+              end_date: daysFromNow(9, '23:00:00'),
+              status: 'publish',
+            })
+          ).body.id,
+        );
+      if (page === 2) await writeIndexed('DELETE', `/events/${ids[20]}`);
+      if (page === 3) await writeIndexed('POST', `/events/${ids[21]}`, { start_date: daysFromNow(1) });
+    });
+    expect(walked).to.have.length(ids.length);
+    expect(new Set(walked).size).to.equal(walked.length);
+    expect([...walked].sort((a, b) => a - b)).to.deep.equal([...ids].sort((a, b) => a - b));
+    expect(pages[0]!.body.total).to.equal(ids.length);
+    expect(pages[0]!.headers.get('x-changes-since')).to.be.a('string');
+    // next_rest_url and Link carry the cursor; the last page has none.
+    const first = pages[0]!;
+    expect(first.body.next_rest_url).to.include(`cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    expect(first.headers.get('link')).to.equal(`<${first.body.next_rest_url}>; rel="next"`);
+    expect(pages.at(-1)!.body).to.not.have.property('next_rest_url');
+    // A new walk sees the writes.
+    const again = await walk(path);
+    expect(again.ids).to.include(made[0]).and.not.include(ids[20]);
+    await writeIndexed('POST', `/events/${ids[20]}`, { status: 'publish' });
+  });
+
+  it('refuses a cursor that was changed, is for another list, filter set or caller, or is sent with page', async () => {
+    const path = `/events?search=${word}&per_page=3&${WINDOW}`;
+    const first = await api.get(`${path}&cursor=`);
+    const cursor = first.body.next_cursor as string;
+    const [body, mac] = cursor.split('.');
+    const payload = JSON.parse(Buffer.from(body!, 'base64url').toString());
+    const forged = `${Buffer.from(JSON.stringify({ ...payload, n: 0 })).toString('base64url')}.${mac}`;
+    for (const [what, url, options] of [
+      ['tampered', `${path}&cursor=${forged}`, {}],
+      ['garbage', `${path}&cursor=not-a-cursor`, {}],
+      ['other filters', `/events?search=${word}x&per_page=3&${WINDOW}&cursor=${cursor}`, {}],
+      ['other list', `/venues?cursor=${cursor}`, {}],
+      ['other caller', `${path}&cursor=${cursor}`, { key: true as const }],
+    ] as const) {
+      const res = await api.get(url, options);
+      expectError(res, 400, 'rest_invalid_param');
+      expect(res.body.data.params, what).to.have.property('cursor');
+    }
+    const withPage = await api.get(`${path}&page=2&cursor=${cursor}`);
+    expectError(withPage, 400, 'rest_invalid_param');
+    expect(withPage.body.data.params).to.have.property('page');
+    // A cursor issued to an administrator is not replayed anonymously, nor the reverse.
+    const adminFirst = await api.get(`${path}&cursor=`, { key: true });
+    expectError(await api.get(`${path}&cursor=${adminFirst.body.next_cursor}`), 400, 'rest_invalid_param');
+  });
+
+  it('answers 410 cursor-expired once the snapshot is gone', async () => {
+    const path = `/events?search=${word}&per_page=3&${WINDOW}`;
+    const first = await api.get(`${path}&cursor=`);
+    const payload = JSON.parse(Buffer.from(first.body.next_cursor.split('.')[0], 'base64url').toString());
+    await testWorld().services.search.closePointInTime({ id: payload.p });
+    expectError(await api.get(`${path}&cursor=${first.body.next_cursor}`), 410, 'cursor-expired');
+  });
+
+  it('exports every match as NDJSON, equal to the walk, with a key of any role only', async () => {
+    const path = `/events?search=${word}&per_page=5&${WINDOW}`;
+    const { ids: walked, pages } = await walk(path, { key: true });
+    const exported = await exportOf(`/events/export?search=${word}&${WINDOW}`);
+    expect(exported.status).to.equal(200);
+    expect(exported.type).to.match(/^application\/x-ndjson/);
+    expect(exported.records.map((record) => record.id)).to.deep.equal(walked);
+    expect(exported.records[0]).to.deep.equal(pages[0]!.body.events[0]);
+    expect(exported.since).to.be.a('string');
+    const anonymous = await api.get(`/events/export?search=${word}`);
+    expectError(anonymous, 401, 'rest_unauthorized');
+    // A contributor's export shows what its list shows: published events, not the administrator's draft.
+    const draft = (
+      await writeIndexed('POST', '/events', {
+        title: `${word} draft`,
+        start_date: daysFromNow(12),
+        end_date: daysFromNow(12, '23:00:00'),
+        status: 'draft',
+      })
+    ).body.id;
+    const { contributor } = await callers();
+    const theirs = await exportOf(`/events/export?search=${word}&${WINDOW}`, contributor.key!);
+    const listed = (await walk(`/events?search=${word}&per_page=50&${WINDOW}`, as(contributor))).ids;
+    expect(theirs.records.map((record) => record.id))
+      .to.deep.equal(listed)
+      .and.not.include(draft);
+    expect((await exportOf(`/events/export?search=${word}&${WINDOW}`)).records.map((r) => r.id)).to.include(draft);
+    // Paging does not apply to an export (ignored, as unknown parameters are); a bad filter is a 400 before any line.
+    expect((await exportOf(`/events/export?search=${word}&${WINDOW}&page=2&per_page=1`)).records).to.have.length(
+      exported.records.length + 1,
+    );
+    expectError(await api.get('/events/export?orderby=nope', { key: true }), 400, 'rest_invalid_param');
+    expect((await api.post('/events/export', {})).status).to.equal(404);
+  });
+
+  it('walks and exports every kind', async () => {
+    for (const plural of ['venues', 'organizers', 'categories', 'tags']) {
+      const filters = plural === 'categories' || plural === 'tags' ? '?hide_empty=false&per_page=2' : '?per_page=2';
+      const { ids: walked } = await walk(`/${plural}${filters}`, { key: true });
+      const exported = await exportOf(
+        `/${plural}/export${filters.replace('&per_page=2', '').replace('?per_page=2', '')}`,
+      );
+      expect(exported.status, plural).to.equal(200);
+      expect(
+        exported.records.map((record) => record.id),
+        plural,
+      ).to.deep.equal(walked);
+    }
+  });
+});
