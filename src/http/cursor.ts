@@ -77,6 +77,18 @@ export function issueCursor(secret: string, binding: CursorBinding, position: Wa
 
 const refused = (why: string) => new ValidationError({ cursor: why });
 
+/** A signed payload has the cursor's shape (it was signed by this API, so a mismatch is a bug or another purpose). */
+function isCursorPayload(payload: Partial<CursorPayload>): payload is CursorPayload {
+  return (
+    typeof payload.p === 'string' &&
+    typeof payload.n === 'number' &&
+    typeof payload.t === 'number' &&
+    typeof payload.at === 'number' &&
+    typeof payload.x === 'number' &&
+    payload.a !== undefined
+  );
+}
+
 /**
  * Where the walk of `token` stands, and its "now". A cursor that was altered, signed elsewhere,
  * or issued for another list, language, filter set or caller is a 400 naming `cursor`: a cursor
@@ -88,8 +100,8 @@ export function readCursor(
   binding: CursorBinding,
   token: string,
 ): { position: WalkPosition; now: Date } {
-  const payload = openToken(secret, PURPOSE, token) as unknown as CursorPayload | null;
-  if (!payload || typeof payload.p !== 'string') throw refused('cursor is not a cursor this API issued');
+  const payload = openToken(secret, PURPOSE, token) as Partial<CursorPayload> | null;
+  if (!payload || !isCursorPayload(payload)) throw refused('cursor is not a cursor this API issued');
   if (payload.k !== binding.kind || payload.l !== binding.lang) {
     throw refused(`cursor belongs to another list (${payload.k} in ${payload.l})`);
   }

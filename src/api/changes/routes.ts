@@ -1,7 +1,8 @@
 import { RECORD_KINDS, PLURAL, type RecordKind } from '../../domain/kinds';
 import { changesToken, readChangesToken } from '../../http/changesToken';
 import { ConcurrencyLimit } from '../../lib/concurrencyLimit';
-import { filterList, Joi, language } from '../../http/params';
+import { filterList, Joi, language, type LanguageInput } from '../../http/params';
+import { inputSchema, route } from '../../http/route';
 import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services/container';
 import { visibleChanges } from '../../services/queries/changeFeed';
@@ -34,7 +35,7 @@ const KIND_NAMES = new Map<string, RecordKind>(
 export function changesRoutes(services: Services): RouteSpec[] {
   const { integration } = services.config;
   const pages = new ConcurrencyLimit(CONCURRENT_PAGES);
-  const route: RouteSpec<ChangesInput> = {
+  const changes = route({
     methods: ['GET'],
     path: '/changes',
     resource: 'changes',
@@ -48,7 +49,7 @@ export function changesRoutes(services: Services): RouteSpec[] {
       'Changes are kept CHANGES_RETENTION (30 days by default): an older token is 410 `changes-token-expired` (copy again with an export). ' +
       'A change appears about a second after its write (CHANGES_SETTLE_MS), so that one committed late is never passed over.',
     access: 'read',
-    input: Joi.object({
+    input: inputSchema<ChangesInput & LanguageInput>()({
       since: Joi.string()
         .allow('')
         .max(1024)
@@ -69,9 +70,9 @@ export function changesRoutes(services: Services): RouteSpec[] {
     }),
     response: 'changes',
     errors: [400, 410, 503],
-    handler: (ctx: RequestContext<ChangesInput>) => pages.run(() => answer(ctx)),
-  };
-  return [route];
+    handler: (ctx) => pages.run(() => answer(ctx)),
+  });
+  return [changes];
 
   async function answer(ctx: RequestContext<ChangesInput>): Promise<void> {
     const { changes: log } = services.sync;

@@ -73,14 +73,9 @@ function isUnknownZone(err: unknown): boolean {
 
 /** An empty list (`venue=`) filters nothing, as if not sent. */
 function withoutEmptyLists(input: EventListInput): EventListInput {
-  const empty = Object.keys(input).filter((name) => {
-    const value = input[name as keyof EventListInput];
-    return Array.isArray(value) && value.length === 0;
-  });
-  if (empty.length === 0) return input;
-  const copy: Record<string, unknown> = { ...input };
-  for (const name of empty) delete copy[name];
-  return copy as unknown as EventListInput;
+  const kept = Object.entries(input).filter(([, value]) => !(Array.isArray(value) && value.length === 0));
+  if (kept.length === Object.keys(input).length) return input;
+  return Object.fromEntries(kept) as EventListInput;
 }
 
 function boundsOf(box: number[] | undefined): GeoBounds | undefined {
