@@ -7,6 +7,9 @@ import { inputOf } from './validate';
 import type { AppState, RouteSpec } from './types';
 import { requireAccess } from './authenticate';
 
+/** How `Allow` lists a path's methods. */
+const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
 /** The namespace root and its language-prefixed twins (CONTRACT part 1). */
 export const ROOTS = ['', ...LANGUAGES.map((lang) => `/${lang}`)].map((prefix) => `${prefix}${NAMESPACE_PATH}`);
 
@@ -78,8 +81,10 @@ export function routeFallback(router: ApiRouter): Middleware<AppState> {
     const allowed = new Set(match?.path.flatMap((layer) => layer.methods));
     if (allowed.size === 0 || match?.route) throw noRoute();
     allowed.add('OPTIONS');
-    if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, [...allowed]);
-    ctx.set('Allow', [...allowed].join(', '));
+    // In one order whatever order the route table registers a path's methods in.
+    const methods = ALLOW_ORDER.filter((method) => allowed.has(method));
+    if (ctx.method !== 'OPTIONS') throw new MethodNotAllowedError(ctx.method, methods);
+    ctx.set('Allow', methods.join(', '));
     ctx.status = 204;
   };
 }

@@ -39,10 +39,10 @@ describe('browsers: CORS and nosniff', () => {
   it('answers an OPTIONS that is not a preflight 204 with Allow, and names OPTIONS in every 405', async () => {
     const res = await request('OPTIONS', `${ROOT}/events`);
     expect(res.status).to.equal(204);
-    expect(res.headers.get('allow')).to.equal('POST, HEAD, GET, OPTIONS');
+    expect(res.headers.get('allow')).to.equal('GET, HEAD, POST, OPTIONS');
     const wrong = await request('DELETE', `${ROOT}/events`, undefined, { key: true });
     expectError(wrong, 405, 'rest_method_not_allowed');
-    expect(wrong.headers.get('allow')).to.equal('POST, HEAD, GET, OPTIONS');
+    expect(wrong.headers.get('allow')).to.equal('GET, HEAD, POST, OPTIONS');
     expectError(await request('OPTIONS', `${ROOT}/no-such-route`), 404, 'rest_no_route');
   });
 
