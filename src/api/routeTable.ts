@@ -10,6 +10,7 @@ import { eventRoutes } from './events/routes';
 import { eventListRoutes } from './events/list';
 import { postListRoutes } from './posts/list';
 import { termListRoutes } from './terms/list';
+import { subscriptionRoutes } from './subscriptions/routes';
 
 /** The whole route table of the `calendar/events/v1` namespace. */
 export function allRoutes(services: Services): RouteSpec[] {
@@ -28,6 +29,7 @@ export function allRoutes(services: Services): RouteSpec[] {
     ...postListRoutes(services, 'organizer'),
     ...termListRoutes(services, 'category'),
     ...termListRoutes(services, 'tag'),
+    ...subscriptionRoutes(services),
   );
   return table;
 }

@@ -8,6 +8,7 @@ import { createSearchClient } from '../search/client';
 import { connectMongo } from '../storage/mongo';
 import { createStores, ensureStoreIndexes, type Stores } from '../storage/stores';
 import { SyncQueue } from '../storage/syncQueue';
+import { ensureWebhookIndexes, openWebhookStores, type WebhookStores } from '../storage/webhooks';
 
 /** Everything a request handler, the sync worker or an ops script works with. */
 export interface Services {
@@ -19,6 +20,8 @@ export interface Services {
   sync: SyncQueue;
   apiKeys: ApiKeyStore;
   stores: Stores;
+  /** Webhook subscriptions, match sets and the delivery queue (EXTENSIONS part 18). */
+  webhooks: WebhookStores;
   /** This process's Prometheus metrics (`GET /metrics`; the in-process sync worker reports to it). */
   metrics: Metrics;
   close(): Promise<void>;
@@ -33,7 +36,13 @@ export async function openServices(config: Config, log: Logger): Promise<Service
   const sync = new SyncQueue(db);
   const apiKeys = new ApiKeyStore(db);
   const stores = createStores(db, sync);
-  await Promise.all([sync.ensureIndexes(), apiKeys.ensureIndexes(), ensureStoreIndexes(stores)]);
+  const webhooks = openWebhookStores(db, config);
+  await Promise.all([
+    sync.ensureIndexes(),
+    apiKeys.ensureIndexes(),
+    ensureStoreIndexes(stores),
+    ensureWebhookIndexes(webhooks),
+  ]);
   return {
     config,
     log,
@@ -43,6 +52,7 @@ export async function openServices(config: Config, log: Logger): Promise<Service
     sync,
     apiKeys,
     stores,
+    webhooks,
     metrics: createMetrics(),
     close: async () => {
       await Promise.allSettled([client.close(), search.close()]);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 
 /** Events, venues and organizers share the post counter; categories and tags the term counter. */
-export type CounterName = 'post' | 'term' | 'user';
+export type CounterName = 'post' | 'term' | 'user' | 'subscription';
 
 interface CounterDoc {
   _id: CounterName;

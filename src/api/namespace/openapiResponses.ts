@@ -2,7 +2,7 @@ import { LANGUAGES } from '../../../config';
 import type { Method, RouteSpec } from '../../http/types';
 import { describeSchema, pathInputKeys } from './describe';
 import type { Schema } from './openapiParams';
-import { KINDS, schemaRef } from './openapiSchemas';
+import { KINDS, RESPONSE_SCHEMAS, schemaRef } from './openapiSchemas';
 import type { DocTexts } from './openapiText';
 
 type Kind = (typeof KINDS)[number];
@@ -11,6 +11,7 @@ type Kind = (typeof KINDS)[number];
 export type ResponseShape =
   | { shape: 'record'; kind: Kind }
   | { shape: 'list'; kind: Kind }
+  | { shape: 'schema'; name: string }
   | { shape: 'namespace' | 'openapi' | 'asset' | 'unknown' };
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
@@ -30,6 +31,8 @@ export function resolveResponse(name: string | undefined): ResponseShape {
   if (key === 'namespace' || key === 'namespaceindex') return { shape: 'namespace' };
   if (key === 'openapi' || key === 'doc' || key === 'document') return { shape: 'openapi' };
   if (key === 'asset') return { shape: 'asset' };
+  // Any other shape by its schema's name (`SubscriptionList`).
+  if (name && RESPONSE_SCHEMAS[name]) return { shape: 'schema', name };
   return { shape: 'unknown' };
 }
 
@@ -53,6 +56,8 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
       return json(schemaRef(`${resolved.kind.schema}List`));
     case 'namespace':
       return json(schemaRef('NamespaceIndex'));
+    case 'schema':
+      return json(schemaRef(resolved.name));
     case 'openapi':
       return {
         'application/json': {

@@ -6,7 +6,14 @@ import type { Principal } from '../../domain/principal';
 import type { Services } from '../container';
 import type { Status } from '../../domain/status';
 import { eventDateClauses, type DateFilterInput } from '../../search/dateFilters';
-import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from '../../search/eventQuery';
+import type { estypes } from '@elastic/elasticsearch';
+import {
+  buildEventSearch,
+  type BuiltSearch,
+  type DistanceUnit,
+  type EventOrderBy,
+  type GeoFilter,
+} from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
@@ -72,8 +79,12 @@ function withoutEmptyLists(input: EventListInput): EventListInput {
   return copy as unknown as EventListInput;
 }
 
-/** One page of events from the search index, as the caller may see them. */
-export async function listEvents(services: Services, input: EventListInput, caller: Caller): Promise<ListResult> {
+/** The Elasticsearch search of an event list page for the caller, its references resolved. */
+export async function eventListSearch(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+): Promise<BuiltSearch & { page: PageRequest }> {
   input = withoutEmptyLists(input);
   const page = pageRequest(input.page, input.per_page);
   const near = geoFilterOf(input);
@@ -93,7 +104,7 @@ export async function listEvents(services: Services, input: EventListInput, call
     // Only a check, beside the lookups: a post_parent the caller may not read is a 400.
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
-  const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
+  const built = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone),
     status,
     showHidden: seesHiddenEvents(caller.principal),
@@ -114,8 +125,17 @@ export async function listEvents(services: Services, input: EventListInput, call
     from: page.from,
     size: page.size,
   });
-  const response = await searchIndex<EventHit>(services, request);
-  const items = response.hits.hits.map((hit) => {
+  return { ...built, page };
+}
+
+/** A list's hits as the caller may see them: protected events blanked, `distance`, current term counts. */
+export async function presentEventHits(
+  services: Services,
+  hits: estypes.SearchHit<unknown>[],
+  distanceSortIndex: number | null,
+  caller: Caller,
+): Promise<Record<string, unknown>[]> {
+  const items = hits.map((hit) => {
     const source = hit._source as EventHit;
     let record = listedEventFor(source.record, source.password_protected === true, caller.principal);
     if (distanceSortIndex !== null) {
@@ -124,5 +144,13 @@ export async function listEvents(services: Services, input: EventListInput, call
     }
     return record;
   });
-  return { items: await withCurrentTermCounts(services, items, caller.lang), total: totalOf(response), page };
+  return withCurrentTermCounts(services, items, caller.lang);
+}
+
+/** One page of events from the search index, as the caller may see them. */
+export async function listEvents(services: Services, input: EventListInput, caller: Caller): Promise<ListResult> {
+  const { request, distanceSortIndex, page } = await eventListSearch(services, input, caller);
+  const response = await searchIndex<EventHit>(services, request);
+  const items = await presentEventHits(services, response.hits.hits, distanceSortIndex, caller);
+  return { items, total: totalOf(response), page };
 }
