@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
-  json: { id: string; type: string; subscription_id: number; occurred_at: string; record: any };
+  json: { id: string; type: string; subscription_id: number; event_id: number; occurred_at: string; record: any };
   /** The status the receiver answered. */
   answered: number;
   signatureValid: boolean;

@@ -3,12 +3,13 @@ import { signature } from '../../lib/standardWebhooks';
 import type { DeliveryDoc, DeliveryStatus } from '../../storage/webhooks/deliveries';
 import { postWebhook, type PostOutcome } from './postWebhook';
 
-/** The message body of EXTENSIONS part 18. */
+/** The message body of EXTENSIONS part 18, with `event_id`: a removal's record is null, the partner still learns which. */
 export function messageBody(doc: DeliveryDoc): string {
   return JSON.stringify({
     id: doc._id,
     type: doc.type,
     subscription_id: doc.subscription,
+    event_id: doc.event,
     occurred_at: doc.occurredAt.toISOString(),
     record: doc.record,
   });
