@@ -112,7 +112,13 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     await messages(subscription, deleted, 1);
     const [protectedAdded] = await messages(subscription, locked, 1);
     const anonymous = await call(world.baseUrl, 'GET', `${ROOT}/events?categories=${category}&include=${locked}`);
-    expect(protectedAdded!.json.record).to.deep.equal(anonymous.body.events[0]);
+    // Term counts are those of the moment each was made; the rest is the same object.
+    const withoutCounts = (record: { categories: { count?: number }[] }) => ({
+      ...record,
+      categories: record.categories.map(({ count: _count, ...term }) => term),
+    });
+    expect(withoutCounts(protectedAdded!.json.record)).to.deep.equal(withoutCounts(anonymous.body.events[0]));
+    expect(protectedAdded!.json.record).to.include({ description: '', excerpt: '', website: '' });
     expect((await call(world.baseUrl, 'DELETE', `${ROOT}/events/${trashed}`, undefined, admin())).status).to.equal(200);
     expect(
       (await call(world.baseUrl, 'DELETE', `${ROOT}/events/${deleted}?force=true`, undefined, admin())).status,
@@ -286,7 +292,12 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
     await call(world.baseUrl, 'PATCH', `${ROOT}/events/${event.body.id}`, { title: 'Kazoo choir, encore' }, key);
     await until(async () => receiver.accepted.length === 1, 20_000, 'the update delivered');
     expect(receiver.accepted[0]!.json.type).to.equal('match.updated');
-    const after = (await call(world.baseUrl, 'GET', '/metrics')).body as string;
-    expect(Number(/^calendar_webhook_deliveries_sent_total (\S+)$/m.exec(after)?.[1])).to.equal(1);
+    const sent = async () =>
+      Number(
+        /^calendar_webhook_deliveries_sent_total (\S+)$/m.exec(
+          (await call(world.baseUrl, 'GET', '/metrics')).body,
+        )?.[1],
+      );
+    await until(async () => (await sent()) === 1, 5_000, 'the delivery counted');
   });
 });

@@ -113,7 +113,8 @@ export class WebhookDispatcher {
   private async deliver(doc: DeliveryDoc): Promise<void> {
     const { deliveries, subscriptions, box } = this.services.webhooks;
     const subscription = await subscriptions.get(doc.subscription);
-    if (!subscription || subscription.status !== 'active') return deliveries.release(doc, this.owner);
+    if (!subscription) return deliveries.discard(doc, this.owner);
+    if (subscription.status !== 'active') return deliveries.release(doc, this.owner);
     let outcome: PostOutcome;
     try {
       const secret = box!.open(subscription.secret);

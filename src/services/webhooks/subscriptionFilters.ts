@@ -53,17 +53,26 @@ export async function matchSubscriptions(
   const result = new Map<number, Matches>();
   const searches: { subscription: SubscriptionDoc; distanceSortIndex: number | null }[] = [];
   const body: estypes.MsearchRequestItem[] = [];
-  for (const subscription of subscriptions) {
+  // Each subscription's search built as its list would be, all at once (term lookups are cached).
+  const built = await Promise.all(
+    subscriptions.map((subscription) =>
+      eventListSearch(services, listInputOf(subscription.filters), anonymousIn(subscription.language)).catch(
+        (err: unknown) => {
+          if (!(err instanceof ValidationError)) throw err;
+          services.log.warn(
+            { subscription: subscription._id, params: err.params },
+            'webhooks: filters no longer apply',
+          );
+          return null;
+        },
+      ),
+    ),
+  );
+  for (const [i, subscription] of subscriptions.entries()) {
     result.set(subscription._id, new Map());
-    let built;
-    try {
-      built = await eventListSearch(services, listInputOf(subscription.filters), anonymousIn(subscription.language));
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-      services.log.warn({ subscription: subscription._id, params: err.params }, 'webhooks: filters no longer apply');
-      continue;
-    }
-    const { index, query, sort, _source } = built.request;
+    const search = built[i];
+    if (!search) continue;
+    const { index, query, sort, _source } = search.request;
     body.push(
       { index: index as string },
       {
@@ -74,7 +83,7 @@ export async function matchSubscriptions(
         track_total_hits: false,
       },
     );
-    searches.push({ subscription, distanceSortIndex: built.distanceSortIndex });
+    searches.push({ subscription, distanceSortIndex: search.distanceSortIndex });
   }
   if (searches.length === 0) return result;
   let responses;
@@ -83,13 +92,16 @@ export async function matchSubscriptions(
   } catch (err) {
     throw new DependencyUnavailableError('search', err);
   }
-  for (const [i, { subscription, distanceSortIndex }] of searches.entries()) {
-    const response = responses.responses[i]!;
-    if ('error' in response) throw new DependencyUnavailableError('search', response.error);
-    const hits = response.hits.hits;
-    const records = await presentEventHits(services, hits, distanceSortIndex, anonymousIn(subscription.language));
-    const matches = result.get(subscription._id)!;
-    hits.forEach((hit, n) => matches.set(Number(hit._id), { record: records[n]!, hash: hashOf(hit._source) }));
-  }
+  await Promise.all(
+    searches.map(async ({ subscription, distanceSortIndex }, i) => {
+      const response = responses.responses[i]!;
+      if ('error' in response) throw new DependencyUnavailableError('search', response.error);
+      const hits = response.hits.hits;
+      if (hits.length === 0) return;
+      const records = await presentEventHits(services, hits, distanceSortIndex, anonymousIn(subscription.language));
+      const matches = result.get(subscription._id)!;
+      hits.forEach((hit, n) => matches.set(Number(hit._id), { record: records[n]!, hash: hashOf(hit._source) }));
+    }),
+  );
   return result;
 }

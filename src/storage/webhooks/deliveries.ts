@@ -173,6 +173,11 @@ export class DeliveryQueue {
     await this.docs.updateOne({ _id: doc._id, owner }, { $set: { owner: null, leaseUntil: EPOCH } });
   }
 
+  /** Drops a leased message whose subscription was deleted meanwhile. */
+  async discard(doc: DeliveryDoc, owner: string): Promise<void> {
+    await this.docs.deleteOne({ _id: doc._id, owner });
+  }
+
   async page(subscription: number, skip: number, limit: number): Promise<{ items: DeliveryDoc[]; total: number }> {
     const [items, total] = await Promise.all([
       this.docs.find({ subscription }).sort({ occurredAt: -1, seq: -1 }).skip(skip).limit(limit).toArray(),
