@@ -38,6 +38,17 @@ export const DEFAULT_RATE_LIMIT_WRITES_PER_IP = 1200;
 export const DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP = 30;
 /** Reverse proxies in front of the API whose X-Forwarded-For entries identify the client. */
 export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
+/** Webhooks (EXTENSIONS part 18): how long a failing delivery is retried before its subscription is disabled. */
+export const DEFAULT_WEBHOOK_RETRY_HOURS = 24;
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+/** The first retry comes after about a second; each next one waits twice as long, at most an hour. */
+export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 1_000;
+export const DEFAULT_WEBHOOK_RETRY_MAX_MS = 3_600_000;
+/** Deliveries in flight at once per worker process (one socket each). */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
+export const DEFAULT_WEBHOOK_POLL_MS = 500;
+/** Development and tests keep a generated key here when WEBHOOK_SECRET_KEY is unset (relative to the working directory). */
+export const DEFAULT_WEBHOOK_SECRET_KEY_FILE = '.data/webhook-secret.key';
 /** Sites call the API from their pages: any origin may, unless CORS_ORIGINS lists some (or `none`). */
 export const DEFAULT_CORS_ORIGINS = '*';
 /** Seconds shared caches may serve an anonymous answer without revalidating: 0, they revalidate every time. */
@@ -110,6 +121,19 @@ export interface Config {
     tokenSecret?: string;
     changesRetentionMs: number;
     changesSettleMs: number;
+  };
+  webhooks: {
+    /** AES-256 key (32 bytes) sealing subscription secrets; unset: see secretKeyFile. */
+    secretKey?: Buffer;
+    /** Where development and tests keep a generated key; null in production (webhooks stay off without a key). */
+    secretKeyFile: string | null;
+    allowPrivate: boolean;
+    retryHours: number;
+    timeoutMs: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+    concurrency: number;
+    pollMs: number;
   };
   logLevel: string;
 }
@@ -205,6 +229,20 @@ const schema = Joi.object({
     .messages({ 'string.pattern.base': '{{#label}} must be a duration such as 30d, 12h, 90m or 3600s' })
     .default(DEFAULT_CHANGES_RETENTION),
   CHANGES_SETTLE_MS: Joi.number().integer().min(0).max(MAX_DURATION_MS).default(DEFAULT_CHANGES_SETTLE_MS),
+  WEBHOOK_SECRET_KEY: Joi.string().custom((value: string) => {
+    const key = Buffer.from(value, 'base64');
+    if (key.length !== 32 || key.toString('base64') !== value.replace(/\s/g, ''))
+      throw new Error('must be 32 bytes in base64 (openssl rand -base64 32)');
+    return key;
+  }, 'AES-256 key'),
+  WEBHOOK_SECRET_KEY_FILE: Joi.string().default(DEFAULT_WEBHOOK_SECRET_KEY_FILE),
+  WEBHOOK_ALLOW_PRIVATE: Joi.boolean().default(false),
+  WEBHOOK_RETRY_HOURS: Joi.number().positive().max(720).default(DEFAULT_WEBHOOK_RETRY_HOURS),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_TIMEOUT_MS),
+  WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_RETRY_BASE_MS),
+  WEBHOOK_RETRY_MAX_MS: Joi.number().integer().min(10).max(86_400_000).default(DEFAULT_WEBHOOK_RETRY_MAX_MS),
+  WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(DEFAULT_WEBHOOK_CONCURRENCY),
+  WEBHOOK_POLL_MS: Joi.number().integer().min(10).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_POLL_MS),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default(DEFAULT_LOG_LEVEL),
@@ -288,6 +326,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tokenSecret: v.TOKEN_SECRET,
       changesRetentionMs: durationMs(v.CHANGES_RETENTION),
       changesSettleMs: v.CHANGES_SETTLE_MS,
+    },
+    webhooks: {
+      secretKey: v.WEBHOOK_SECRET_KEY,
+      // A generated key is for development and tests: production sets WEBHOOK_SECRET_KEY or has no webhooks.
+      secretKeyFile: envName === 'production' ? null : v.WEBHOOK_SECRET_KEY_FILE,
+      allowPrivate: v.WEBHOOK_ALLOW_PRIVATE,
+      retryHours: v.WEBHOOK_RETRY_HOURS,
+      timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: v.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: v.WEBHOOK_RETRY_MAX_MS,
+      concurrency: v.WEBHOOK_CONCURRENCY,
+      pollMs: v.WEBHOOK_POLL_MS,
     },
     logLevel: v.LOG_LEVEL,
   };

@@ -13,6 +13,7 @@ import { postListRoutes } from './posts/list';
 import { termListRoutes } from './terms/list';
 import { suggestRoutes } from './suggest/routes';
 import { changesRoutes } from './changes/routes';
+import { subscriptionRoutes } from './subscriptions/routes';
 
 /** The whole route table of the `calendar/events/v1` namespace. */
 export function allRoutes(services: Services): RouteSpec[] {
@@ -36,6 +37,7 @@ export function allRoutes(services: Services): RouteSpec[] {
     ...tagRoutes(services),
     ...suggestRoutes(services),
     ...changesRoutes(services),
+    ...subscriptionRoutes(services),
   );
   return table;
 }

@@ -34,6 +34,7 @@ export async function startServer(services: Services, host: string, port: number
     },
     metrics: services.metrics.observe({
       backlog: () => services.sync.backlog(),
+      webhookQueue: () => services.webhooks.deliveries.depth(),
       mongo: () => pingMongo(services.db),
       elasticsearch: () => pingSearch(services.search),
     }),

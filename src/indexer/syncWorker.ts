@@ -12,6 +12,7 @@ import { activeReindexTargets, withReindexTargets } from './reindexTargets';
 import { RetryBackoff, retryDelayMs } from '../lib/retryBackoff';
 import { withTimeout } from '../metrics/probe';
 import type { RecordKind } from '../domain/kinds';
+import { WebhookWork } from './webhooks/webhookWork';
 
 export interface SyncWorkerOptions {
   /** Lease owner name; unique per worker. */
@@ -28,6 +29,8 @@ export interface SyncWorkerOptions {
    * creates the missing ones; the API and worker processes also check they belong to the database).
    */
   prepareIndexes?: (services: Services, signal: AbortSignal) => Promise<unknown>;
+  /** Match webhook subscriptions after each batch and deliver their queue (default true). */
+  webhooks?: boolean;
 }
 
 /**
@@ -71,6 +74,7 @@ export class SyncWorker {
   private readonly backoff = new RetryBackoff<string>();
   private readonly onDirty = () => this.requestWake();
   private stopWatching: (() => Promise<void>) | null = null;
+  private readonly webhooks: WebhookWork | null;
 
   constructor(
     private readonly services: Services,
@@ -87,6 +91,7 @@ export class SyncWorker {
     this.maxBatches = Math.max(1, sync.concurrency);
     this.client = createBackgroundSearchClient(services.config.elasticsearch.url as string);
     this.indexer = this.newIndexer();
+    this.webhooks = options.webhooks === false ? null : new WebhookWork(services, this.owner);
   }
 
   private newIndexer(): BulkIndexer {
@@ -110,6 +115,7 @@ export class SyncWorker {
     this.backlogTimer = setInterval(() => void this.logBacklog(), this.backlogLogMs).unref();
     this.pruneTimer = setInterval(() => void this.pruneChanges(), CHANGES_PRUNE_EVERY_MS).unref();
     this.loop = this.run();
+    this.webhooks?.start();
     return this;
   }
 
@@ -139,6 +145,7 @@ export class SyncWorker {
       this.aborter.abort();
     }
     await loop;
+    await this.webhooks?.stop();
     await this.indexer.close().catch(() => undefined);
     this.loop = null;
   }
@@ -205,6 +212,13 @@ export class SyncWorker {
         const errors = outcome?.filter((r) => !r.ok).map((r) => r.error);
         if (errors?.length) this.services.log.warn({ key: entry.key, errors }, 'sync: indexing failed, will retry');
       }
+    }
+    // Webhook messages are queued before the entries complete: a crash in between evaluates them again.
+    if (done.length > 0 && this.webhooks) {
+      await this.webhooks.afterIndexed(done).catch((err: unknown) => {
+        this.services.log.warn({ err }, 'webhooks: matches not evaluated; the batch will be indexed again');
+        failed.push(...done.splice(0));
+      });
     }
     if (done.length > 0) {
       await this.services.sync.complete(this.owner, done);

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PROBE_TIMEOUT_MS, withTimeout } from './probe';
 import type { SyncReporter, SyncReport } from './syncReporter';
+import { webhookMetrics, type WebhookQueueFigures, type WebhookReporter } from './webhookMetrics';
 
 interface Backlog {
   pending: number;
@@ -12,6 +13,8 @@ export interface MetricsSources {
   backlog(): Promise<Backlog>;
   mongo(): Promise<boolean>;
   elasticsearch(): Promise<boolean>;
+  /** The webhook delivery queue's depth and oldest age. */
+  webhookQueue?(): Promise<WebhookQueueFigures>;
 }
 
 /** One scrape reads the backlog once, however many gauges show it. */
@@ -51,6 +54,8 @@ export class Metrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   /** What the sync worker (in this process) reports through. */
   readonly sync: SyncReporter;
+  /** What the webhook dispatcher (in this process) reports through. */
+  readonly webhooks: WebhookReporter;
   private sources: MetricsSources | undefined;
 
   constructor() {
@@ -94,6 +99,13 @@ export class Metrics {
       },
     };
     this.scrapeTimeGauges(registers);
+    this.webhooks = webhookMetrics(
+      registers,
+      memoised(async () => {
+        const read = this.sources?.webhookQueue?.();
+        return read && withTimeout(read, PROBE_TIMEOUT_MS).catch(() => undefined);
+      }, SNAPSHOT_TTL_MS),
+    );
   }
 
   /**

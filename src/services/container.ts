@@ -9,6 +9,7 @@ import { connectMongo } from '../storage/mongo';
 import { createStores, ensureStoreIndexes, type Stores } from '../storage/stores';
 import { SyncQueue } from '../storage/syncQueue';
 import { ensureInstanceId } from '../storage/instanceIdentity';
+import { ensureWebhookIndexes, openWebhookStores, type WebhookStores } from '../storage/webhooks';
 
 /** Everything a request handler, the sync worker or an ops script works with. */
 export interface Services {
@@ -22,6 +23,8 @@ export interface Services {
   stores: Stores;
   /** The database's identity, carried by the search indexes built from it (`_meta.instance`). */
   instanceId: string;
+  /** Webhook subscriptions, match sets and the delivery queue (EXTENSIONS part 18). */
+  webhooks: WebhookStores;
   /** This process's Prometheus metrics (`GET /metrics`; the in-process sync worker reports to it). */
   metrics: Metrics;
   close(): Promise<void>;
@@ -36,11 +39,13 @@ export async function openServices(config: Config, log: Logger): Promise<Service
   const sync = new SyncQueue(db);
   const apiKeys = new ApiKeyStore(db);
   const stores = createStores(db, sync);
+  const webhooks = openWebhookStores(db, config);
   const [instanceId] = await Promise.all([
     ensureInstanceId(db),
     sync.ensureIndexes(),
     apiKeys.ensureIndexes(),
     ensureStoreIndexes(stores),
+    ensureWebhookIndexes(webhooks),
   ]);
   return {
     instanceId,
@@ -52,6 +57,7 @@ export async function openServices(config: Config, log: Logger): Promise<Service
     sync,
     apiKeys,
     stores,
+    webhooks,
     metrics: createMetrics(),
     close: async () => {
       await Promise.allSettled([client.close(), search.close()]);

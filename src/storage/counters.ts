@@ -5,7 +5,7 @@ import type { Db } from 'mongodb';
  * Events, venues and organizers share the post counter; categories and tags the term counter;
  * `change` numbers the change log (src/storage/changeLog.ts).
  */
-export type CounterName = 'post' | 'term' | 'user' | 'change';
+export type CounterName = 'post' | 'term' | 'user' | 'change' | 'subscription';
 
 interface CounterDoc {
   _id: CounterName;

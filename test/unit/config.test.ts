@@ -55,8 +55,29 @@ describe('config', () => {
       auth: { bootstrapAdminKey: true },
       rateLimit: { enabled: true, writesPerKey: 600, writesPerIp: 1200, authFailuresPerIp: 30, trustedProxies: 0 },
       integration: { tokenSecret: undefined, changesRetentionMs: 30 * 86_400_000, changesSettleMs: 1000 },
+      webhooks: {
+        secretKey: undefined,
+        secretKeyFile: '.data/webhook-secret.key',
+        allowPrivate: false,
+        retryHours: 24,
+        timeoutMs: 10_000,
+        retryBaseMs: 1000,
+        retryMaxMs: 3_600_000,
+        concurrency: 8,
+        pollMs: 500,
+      },
       logLevel: 'info',
     });
+  });
+
+  it('reads WEBHOOK_SECRET_KEY as 32 bytes of base64; production has no generated key', () => {
+    const key = Buffer.alloc(32, 9);
+    const config = loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key.toString('base64') });
+    expect(config.webhooks.secretKey).to.deep.equal(key);
+    expect(config.webhooks.secretKeyFile).to.equal(null);
+    expect(configError({ WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') }).message).to.match(
+      /^invalid setting WEBHOOK_SECRET_KEY: .*must be 32 bytes in base64/,
+    );
   });
 
   it('reads overrides from the environment, converting numbers and booleans', () => {

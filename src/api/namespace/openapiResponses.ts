@@ -2,7 +2,7 @@ import { LANGUAGES } from '../../../config';
 import type { Method, RouteSpec } from '../../http/types';
 import { describeSchema, pathInputKeys } from './describe';
 import type { Schema } from './openapiParams';
-import { KINDS, schemaRef } from './openapiSchemas';
+import { KINDS, RESPONSE_SCHEMAS, schemaRef } from './openapiSchemas';
 import type { DocTexts } from './openapiText';
 
 type Kind = (typeof KINDS)[number];
@@ -12,6 +12,7 @@ export type ResponseShape =
   | { shape: 'record'; kind: Kind }
   | { shape: 'list'; kind: Kind }
   | { shape: 'calendar'; kind: Kind }
+  | { shape: 'schema'; name: string }
   | { shape: 'namespace' | 'openapi' | 'asset' | 'suggestions' | 'changes' | 'ndjson' | 'unknown' };
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
@@ -35,6 +36,8 @@ export function resolveResponse(name: string | undefined): ResponseShape {
   if (key === 'calendar') return { shape: 'calendar', kind: KINDS.find((kind) => kind.kind === 'event')! };
   if (key === 'changes') return { shape: 'changes' };
   if (key === 'ndjson') return { shape: 'ndjson' };
+  // Any other shape by its schema's name (`SubscriptionList`).
+  if (name && RESPONSE_SCHEMAS[name]) return { shape: 'schema', name };
   return { shape: 'unknown' };
 }
 
@@ -106,6 +109,8 @@ function successContent(route: RouteSpec, method: Method, resolved: ResponseShap
           schema: { type: 'string', description: 'One record a line, as JSON, each as the list shows it' },
         },
       };
+    case 'schema':
+      return json(schemaRef(resolved.name));
     case 'openapi':
       return {
         'application/json': {

@@ -1,6 +1,7 @@
 import { LANGUAGES } from '../../../config';
 import type { Schema } from './openapiParams';
 import type { TermKind } from '../../domain/kinds';
+import { WEBHOOK_SCHEMAS } from './openapiWebhookSchemas';
 
 /**
  * Response shapes (CONTRACT parts 3, 7, 9 and 10), written once here because they are output
@@ -348,6 +349,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     properties: Object.fromEntries(LANGUAGES.map((lang) => [lang, uri])),
     additionalProperties: false,
   },
+  ...WEBHOOK_SCHEMAS,
 };
 
 /** Record kinds by name, plural and schema: `response: 'event'` → Event, `'events'` → EventList. */

@@ -36,4 +36,11 @@ export async function refreshTargets(
     targets.ids[plural] = [...new Set(docs.map((d) => d.id))];
     targets.slugs[plural] = [...new Set(docs.map((d) => d.slug))];
   }
+  const subscriptions = services.webhooks.subscriptions.docs;
+  for (let n = await subscriptions.countDocuments(); n < 2; n++) {
+    const body = { url: `https://partner.example/fuzz/${n}`, filters: { search: 'fuzz' } };
+    const res = await call(baseUrl, 'POST', `${ROOT}/subscriptions`, body, { key });
+    if (res.status !== 201) throw new Error(`could not seed subscriptions: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  targets.ids.subscriptions = (await subscriptions.find({}).sort({ _id: -1 }).limit(30).toArray()).map((d) => d._id);
 }

@@ -48,7 +48,7 @@ describe('routes/namespace/openapiText', () => {
       const file = path.join(directory, 'de', 'texts.yaml');
       writeFileSync(file, source('de').replace(/^ {2}tags: Schlagwörter \(flach\)$/m, '  tgas: Schlagwörter (flach)'));
       expect(() => loadDocTexts(directory)).to.throw(
-        `${file}: tags has categories, changes, documentation, events, namespace, organizers, tgas, venues, where`,
+        `${file}: tags has categories, changes, documentation, events, namespace, organizers, subscriptions, tgas, venues, where`,
       );
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import type { estypes } from '@elastic/elasticsearch';
+import type { Language } from '../../../config';
+import { DependencyUnavailableError, ValidationError } from '../../domain/errors';
+import type { Principal } from '../../domain/principal';
+import { giveUpAfter } from '../../search/client';
+import { boolQuery } from '../../search/fullText';
+import type { SubscriptionDoc } from '../../storage/webhooks/subscriptions';
+import type { Services } from '../container';
+import { eventListQuery, type Caller, type EventListInput } from '../queries/eventList';
+import type { ListQuery } from '../queries/listing';
+
+const ANONYMOUS: Principal = Object.freeze({ keyId: null, userId: 0, role: null });
+const DATE_PARAMS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
+/** List parameters that page or order a list: a saved search has no use for them. */
+export const NOT_FILTERS = ['page', 'per_page', 'orderby', 'order', 'i18n_language'];
+
+/** Subscriptions see what an anonymous list shows (CONTRACT part 6), in their own language. */
+export const anonymousIn = (lang: Language): Caller => ({ lang, principal: ANONYMOUS });
+
+/**
+ * A subscription's filters as list input. Without any date parameter a saved search has no date
+ * limit (EXTENSIONS part 18), so the list's default window (now to now + 2 years) becomes the
+ * whole range of supported dates. Relative dates (`now`, `+7 days`) are resolved when a change is
+ * evaluated, like a list made at that moment.
+ */
+export function listInputOf(filters: Record<string, unknown>): EventListInput {
+  const undated = !DATE_PARAMS.some((name) => filters[name] !== undefined && filters[name] !== '');
+  return {
+    page: 1,
+    per_page: 1,
+    geoloc_radius: 25,
+    geoloc_unit: 'mi',
+    ...filters,
+    ...(undated ? { start_date: '0001-01-01', end_date: '9999-12-31' } : {}),
+  };
+}
+
+/** Checks filters as an anonymous list would (unknown terms, geo pairs, statuses): a 400 names each. */
+export async function checkFilters(services: Services, filters: Record<string, unknown>, lang: Language) {
+  await eventListQuery(services, listInputOf(filters), anonymousIn(lang));
+}
+
+/** What a subscription matches among some events: each record as an anonymous list shows it, and its hash. */
+export type Matches = Map<number, { record: Record<string, unknown>; hash: string }>;
+
+const hashOf = (source: unknown) => createHash('sha256').update(JSON.stringify(source)).digest('base64url');
+
+/**
+ * Runs each subscription's list search restricted to `eventIds` (one multi-search), exactly as
+ * the list builds it. A subscription whose filters no longer resolve (a category deleted since)
+ * matches nothing; an unavailable index throws (the batch is evaluated again later).
+ */
+export async function matchSubscriptions(
+  services: Services,
+  subscriptions: SubscriptionDoc[],
+  eventIds: number[],
+): Promise<Map<number, Matches>> {
+  const result = new Map<number, Matches>();
+  const searches: { subscription: SubscriptionDoc; query: ListQuery }[] = [];
+  const body: estypes.MsearchRequestItem[] = [];
+  // Each subscription's search built as its list would be, all at once (term lookups are cached).
+  const built = await Promise.all(
+    subscriptions.map((subscription) =>
+      eventListQuery(services, listInputOf(subscription.filters), anonymousIn(subscription.language)).catch(
+        (err: unknown) => {
+          if (!(err instanceof ValidationError)) throw err;
+          services.log.warn(
+            { subscription: subscription._id, params: err.params },
+            'webhooks: filters no longer apply',
+          );
+          return null;
+        },
+      ),
+    ),
+  );
+  for (const [i, subscription] of subscriptions.entries()) {
+    result.set(subscription._id, new Map());
+    const search = built[i];
+    if (!search) continue;
+    const { index, query, sort, _source } = search.request;
+    body.push(
+      { index: index as string },
+      {
+        query: boolQuery({ filter: [{ terms: { id: eventIds } }], must: query ? [query] : [] }),
+        sort,
+        _source,
+        size: eventIds.length,
+        track_total_hits: false,
+      },
+    );
+    searches.push({ subscription, query: search });
+  }
+  if (searches.length === 0) return result;
+  let responses;
+  try {
+    responses = await services.search.msearch({ searches: body }, giveUpAfter(services.config.elasticsearch.timeoutMs));
+  } catch (err) {
+    throw new DependencyUnavailableError('search', err);
+  }
+  await Promise.all(
+    searches.map(async ({ subscription, query }, i) => {
+      const response = responses.responses[i]!;
+      if ('error' in response) throw new DependencyUnavailableError('search', response.error);
+      const hits = response.hits.hits;
+      if (hits.length === 0) return;
+      const records = await query.present(hits);
+      const matches = result.get(subscription._id)!;
+      hits.forEach((hit, n) => matches.set(Number(hit._id), { record: records[n]!, hash: hashOf(hit._source) }));
+    }),
+  );
+  return result;
+}

@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
+
+export type MatchType = 'match.added' | 'match.updated' | 'match.removed';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One attempt, as the delivery log shows it. */
+export interface Attempt {
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A message of the durable delivery queue, and its log. */
+export interface DeliveryDoc {
+  /** The message ID, sent as `Webhook-Id` on every attempt. */
+  _id: string;
+  subscription: number;
+  event: number;
+  /** The event's sync version the change was seen at: orders a record's messages. */
+  seq: number;
+  type: MatchType;
+  occurredAt: Date;
+  record: Record<string, unknown> | null;
+  status: DeliveryStatus;
+  attempts: number;
+  firstAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** The most recent attempts (at most LOGGED_ATTEMPTS). */
+  log: Attempt[];
+  owner: string | null;
+  leaseUntil: Date;
+  finishedAt: Date | null;
+}
+
+export type NewDelivery = Pick<DeliveryDoc, 'subscription' | 'event' | 'seq' | 'type' | 'occurredAt' | 'record'>;
+
+const LOGGED_ATTEMPTS = 10;
+/** Finished messages stay in the log this long (a TTL index removes them). */
+export const FINISHED_RETENTION_DAYS = 7;
+const EPOCH = new Date(0);
+
+/**
+ * The same change seen twice (a batch indexed again after a crash) is the same message: its ID
+ * is derived from the subscription, the record, its version and the type.
+ */
+export function deliveryId(d: Pick<NewDelivery, 'subscription' | 'event' | 'seq' | 'type'>): string {
+  const digest = createHash('sha256').update(`${d.subscription}:${d.event}:${d.seq}:${d.type}`).digest('base64url');
+  return `msg_${digest.slice(0, 27)}`;
+}
+
+/** The webhook delivery queue (`webhook_deliveries`): pending messages leased by workers, and finished ones. */
+export class DeliveryQueue {
+  readonly docs: Collection<DeliveryDoc>;
+
+  constructor(db: Db) {
+    this.docs = db.collection<DeliveryDoc>('webhook_deliveries');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([
+      this.docs.createIndex({ status: 1, nextAttemptAt: 1 }),
+      this.docs.createIndex({ subscription: 1, event: 1, status: 1, seq: 1 }),
+      this.docs.createIndex({ subscription: 1, occurredAt: -1 }),
+      this.docs.createIndex({ finishedAt: 1 }, { expireAfterSeconds: FINISHED_RETENTION_DAYS * 86_400 }),
+    ]);
+  }
+
+  /** Queues messages; one already queued (same ID) is left as it is. */
+  async enqueue(messages: NewDelivery[]): Promise<void> {
+    if (messages.length === 0) return;
+    const operations: AnyBulkWriteOperation<DeliveryDoc>[] = messages.map((message) => {
+      const _id = deliveryId(message);
+      const doc: DeliveryDoc = {
+        _id,
+        ...message,
+        status: 'pending',
+        attempts: 0,
+        firstAttemptAt: null,
+        lastAttemptAt: null,
+        nextAttemptAt: message.occurredAt,
+        lastStatusCode: null,
+        lastError: null,
+        log: [],
+        owner: null,
+        leaseUntil: EPOCH,
+        finishedAt: null,
+      };
+      return { updateOne: { filter: { _id }, update: { $setOnInsert: doc }, upsert: true } };
+    });
+    await this.docs.bulkWrite(operations, { ordered: true });
+  }
+
+  /**
+   * Leases up to `limit` due messages, each the oldest pending one of its subscription and
+   * record (a record's messages go out in order). A due message behind an older one waits for it.
+   */
+  async claim(owner: string, limit: number, leaseMs: number, skipSubscriptions: number[]): Promise<DeliveryDoc[]> {
+    const now = new Date();
+    const due: Filter<DeliveryDoc> = {
+      status: 'pending',
+      nextAttemptAt: { $lte: now },
+      leaseUntil: { $lte: now },
+      ...(skipSubscriptions.length ? { subscription: { $nin: skipSubscriptions } } : {}),
+    };
+    const candidates = await this.docs
+      .find(due, { projection: { _id: 1, subscription: 1, event: 1 } })
+      .sort({ nextAttemptAt: 1 })
+      .limit(limit * 4)
+      .toArray();
+    const claimed: DeliveryDoc[] = [];
+    const seen = new Set<string>();
+    for (const candidate of candidates) {
+      if (claimed.length >= limit) break;
+      const chain = `${candidate.subscription}:${candidate.event}`;
+      if (seen.has(chain)) continue;
+      seen.add(chain);
+      const head = await this.docs.findOne(
+        { subscription: candidate.subscription, event: candidate.event, status: 'pending' },
+        { sort: { seq: 1, occurredAt: 1 }, projection: { _id: 1, nextAttemptAt: 1 } },
+      );
+      if (!head) continue;
+      if (head._id !== candidate._id && head.nextAttemptAt > now) {
+        // Waits for the head: no point looking at it again before the head's next attempt.
+        await this.docs.updateOne({ _id: candidate._id }, { $set: { nextAttemptAt: head.nextAttemptAt } });
+        continue;
+      }
+      const leased = await this.docs.findOneAndUpdate(
+        { _id: head._id, status: 'pending', leaseUntil: { $lte: now } },
+        { $set: { owner, leaseUntil: new Date(now.getTime() + leaseMs) } },
+        { returnDocument: 'after' },
+      );
+      if (leased) claimed.push(leased);
+    }
+    return claimed;
+  }
+
+  /** Records an attempt of a leased message: delivered, failed for good, or retried at `nextAttemptAt`. */
+  async attempted(
+    doc: DeliveryDoc,
+    owner: string,
+    attempt: Attempt,
+    outcome: { status: DeliveryStatus; nextAttemptAt?: Date },
+  ): Promise<void> {
+    const finished = outcome.status !== 'pending';
+    await this.docs.updateOne(
+      { _id: doc._id, owner },
+      {
+        $set: {
+          status: outcome.status,
+          lastAttemptAt: attempt.at,
+          firstAttemptAt: doc.firstAttemptAt ?? attempt.at,
+          lastStatusCode: attempt.statusCode,
+          lastError: attempt.error,
+          nextAttemptAt: outcome.nextAttemptAt ?? attempt.at,
+          owner: null,
+          leaseUntil: EPOCH,
+          finishedAt: finished ? new Date() : null,
+          // The lease holder alone writes the message meanwhile: its log read at claim is current.
+          log: [...doc.log, attempt].slice(-LOGGED_ATTEMPTS),
+          attempts: doc.attempts + 1,
+        },
+      },
+    );
+  }
+
+  /** Gives a leased message back untried (its subscription is disabled meanwhile). */
+  async release(doc: DeliveryDoc, owner: string): Promise<void> {
+    await this.docs.updateOne({ _id: doc._id, owner }, { $set: { owner: null, leaseUntil: EPOCH } });
+  }
+
+  /** Drops a leased message whose subscription was deleted meanwhile. */
+  async discard(doc: DeliveryDoc, owner: string): Promise<void> {
+    await this.docs.deleteOne({ _id: doc._id, owner });
+  }
+
+  async page(subscription: number, skip: number, limit: number): Promise<{ items: DeliveryDoc[]; total: number }> {
+    const [items, total] = await Promise.all([
+      this.docs.find({ subscription }).sort({ occurredAt: -1, seq: -1 }).skip(skip).limit(limit).toArray(),
+      this.docs.countDocuments({ subscription }),
+    ]);
+    return { items, total };
+  }
+
+  async deleteSubscription(subscription: number): Promise<void> {
+    await this.docs.deleteMany({ subscription });
+  }
+
+  /** Pending messages and the age of the oldest (for /metrics). */
+  async depth(): Promise<{ pending: number; oldestPendingMs: number }> {
+    const [pending, oldest] = await Promise.all([
+      this.docs.countDocuments({ status: 'pending' }),
+      this.docs.findOne({ status: 'pending' }, { sort: { occurredAt: 1 }, projection: { occurredAt: 1 } }),
+    ]);
+    return { pending, oldestPendingMs: oldest ? Math.max(0, Date.now() - oldest.occurredAt.getTime()) : 0 };
+  }
+}

@@ -1,0 +1,174 @@
+import { expect } from 'chai';
+import { api, type RequestOptions } from '../support/api';
+import { conforming } from '../support/conformance';
+import { testWorld } from '../support/harness';
+import { until } from '../reliability/support/http';
+import { WebhookReceiver } from '../support/webhookReceiver';
+
+const PARTNER = 'https://partner.example/hooks/calendar';
+
+describe('webhook subscriptions: routes, access and validation', () => {
+  const keys: Record<string, string> = {};
+  const as = (role: string): RequestOptions => ({ key: keys[role]! });
+
+  before(async () => {
+    const { services } = testWorld();
+    for (const role of ['editor', 'author', 'contributor'] as const)
+      keys[role] = (await services.apiKeys.create(`subscriptions ${role}`, role)).key;
+  });
+
+  it('creates (secret shown once), reads, lists, changes and deletes, as the document says', async () => {
+    const created = await conforming.post('/subscriptions', {
+      url: PARTNER,
+      filters: { search: 'jazz', categories: [] },
+    });
+    // An empty list filters nothing, as in a list: it is not kept.
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body.secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created.body).to.include({ url: PARTNER, status: 'active', language: 'en' });
+    expect(created.body.filters).to.deep.equal({ search: 'jazz' });
+    expect(created.headers.get('location')).to.equal(created.body.rest_url);
+    const id = created.body.id as number;
+
+    const read = await conforming.get(`/subscriptions/${id}`, { key: true });
+    expect(read.status).to.equal(200);
+    expect(read.body).to.not.have.property('secret');
+    const list = await conforming.get('/subscriptions', { key: true });
+    expect(list.body.subscriptions.map((s: { id: number }) => s.id)).to.include(id);
+
+    const patched = await conforming.patch(`/subscriptions/${id}`, {
+      filters: 'search=rock&geoloc_lat=45.7&geoloc_lng=4.8',
+    });
+    expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    expect(patched.body.filters).to.deep.equal({ search: 'rock', geoloc_lat: 45.7, geoloc_lng: 4.8 });
+    const disabled = await conforming.patch(`/subscriptions/${id}`, { status: 'disabled' });
+    expect(disabled.body).to.include({ status: 'disabled', disabled_reason: 'disabled by request' });
+
+    const log = await conforming.get(`/subscriptions/${id}/deliveries`, { key: true });
+    expect(log.body).to.deep.equal({ deliveries: [], total: 0, total_pages: 0 });
+    const deleted = await conforming.delete(`/subscriptions/${id}`);
+    expect(deleted.body).to.deep.equal({ id, deleted: true });
+    expect((await conforming.get(`/subscriptions/${id}`, { key: true })).status).to.equal(404);
+  });
+
+  it('keeps a sent secret, and stores it sealed: the database holds neither the secret nor its key bytes', async () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const created = await api.post('/subscriptions', { url: PARTNER, secret });
+    expect(created.status).to.equal(201);
+    expect(created.body.secret).to.equal(secret);
+    const stored = await testWorld().services.webhooks.subscriptions.docs.findOne({ _id: created.body.id });
+    const text = JSON.stringify(stored);
+    expect(text).to.not.include(secret.slice(6));
+    expect(text).to.not.include(Buffer.alloc(32, 7).toString('hex'));
+    expect(stored!.secret).to.have.keys('keyId', 'iv', 'tag', 'data');
+    expect(testWorld().services.webhooks.box!.open(stored!.secret)).to.equal(secret);
+  });
+
+  it('administrators and editors only: other roles 403, anonymous 401, on every route', async () => {
+    const id = (await api.post('/subscriptions', { url: PARTNER })).body.id as number;
+    expect((await api.post('/subscriptions', { url: PARTNER }, as('editor'))).status).to.equal(201);
+    expect((await api.get(`/subscriptions/${id}/deliveries`, as('editor'))).status).to.equal(200);
+    const routes: [string, string, unknown?][] = [
+      ['POST', '/subscriptions', { url: PARTNER }],
+      ['GET', '/subscriptions'],
+      ['GET', `/subscriptions/${id}`],
+      ['PATCH', `/subscriptions/${id}`, { url: PARTNER }],
+      ['DELETE', `/subscriptions/${id}`],
+      ['GET', `/subscriptions/${id}/deliveries`],
+    ];
+    const send = (method: string, path: string, body: unknown, options: RequestOptions) =>
+      method === 'GET'
+        ? api.get(path, options)
+        : method === 'DELETE'
+          ? api.delete(path, options)
+          : method === 'PATCH'
+            ? api.patch(path, body, options)
+            : api.post(path, body, options);
+    for (const [method, path, body] of routes) {
+      for (const role of ['author', 'contributor']) {
+        const res = await send(method, path, body, as(role));
+        expect(res.status, `${role} ${method} ${path}`).to.equal(403);
+      }
+      const anonymous = await send(method, path, body, {});
+      expect(anonymous.status, `anonymous ${method} ${path}`).to.equal(401);
+    }
+    expect((await api.get(`/subscriptions/${id}`)).status).to.equal(401);
+  });
+
+  it('refuses bad filters as the event list would, naming each as filters.<name>, and changes nothing', async () => {
+    const { services } = testWorld();
+    const before = await services.webhooks.subscriptions.docs.countDocuments();
+    const cases: [unknown, string[]][] = [
+      [{ categories: ['no-such-category'] }, ['filters.categories']],
+      [{ geoloc_lat: 91 }, ['filters.geoloc_lat']],
+      [{ geoloc_lat: 45 }, ['filters.geoloc_lng']],
+      [{ start_date: 'the day after' }, ['filters.start_date']],
+      [{ status: ['draft'] }, ['filters.status']],
+      [{ categorie: 'jazz' }, ['filters.categorie']],
+      [{ per_page: 5, orderby: 'title' }, ['filters.per_page', 'filters.orderby']],
+      ['search=jazz&venue=x', ['filters.venue']],
+    ];
+    for (const [filters, names] of cases) {
+      const res = await conforming.post('/subscriptions', { url: PARTNER, filters });
+      expect(res.status, JSON.stringify(filters)).to.equal(400);
+      expect(Object.keys(res.body.data.params), JSON.stringify(res.body)).to.have.members(names);
+    }
+    expect(await services.webhooks.subscriptions.docs.countDocuments()).to.equal(before);
+  });
+
+  it('refuses URLs that are not http(s), carry credentials, or name private, loopback or link-local addresses', async () => {
+    const refused = [
+      'ftp://partner.example/x',
+      'javascript:alert(1)',
+      'https://user:pass@partner.example/x',
+      'http://127.0.0.1:8080/hook',
+      'http://localhost/hook',
+      'http://[::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://[::ffff:a9fe:a9fe]/latest/meta-data',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.8/hook',
+      'http://192.168.1.1/hook',
+      'http://[fd00::1]/hook',
+      'http://[fe80::1]/hook',
+      'http://0.0.0.0/hook',
+    ];
+    for (const url of refused) {
+      const res = await api.post('/subscriptions', { url });
+      expect(res.status, url).to.equal(400);
+      expect(res.body.data.params, url).to.have.property('url');
+    }
+    const secret = await api.post('/subscriptions', { url: PARTNER, secret: 'whsec_c2hvcnQ=' });
+    expect(secret.body.data.params).to.have.property('secret');
+  });
+
+  it('with WEBHOOK_ALLOW_PRIVATE=false, a host that resolves to loopback is refused at delivery, after DNS', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const url = `http://vm:${receiver.port}/hook`; // /etc/hosts: vm → 127.0.0.1
+      const created = await api.post('/subscriptions', { url, filters: { search: 'rebinding' } });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const event = await api.post('/events', {
+        title: 'DNS rebinding probe',
+        status: 'publish',
+        start_date: '2031-01-01 10:00:00',
+        end_date: '2031-01-01 11:00:00',
+      });
+      expect(event.status).to.equal(201);
+      const path = `/subscriptions/${created.body.id}/deliveries`;
+      await until(
+        async () => (await api.get(path, { key: true })).body.deliveries[0]?.attempts > 0,
+        20_000,
+        'a delivery attempt',
+      );
+      const [delivery] = (await conforming.get(path, { key: true })).body.deliveries;
+      expect(delivery).to.include({ type: 'match.added', status: 'pending', status_code: null });
+      expect(delivery.error).to.match(/vm resolves only to private, loopback or link-local addresses/);
+      expect(delivery.next_retry).to.be.a('string');
+      expect(receiver.received).to.have.length(0);
+      await api.delete(`/subscriptions/${created.body.id}`);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

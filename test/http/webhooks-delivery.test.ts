@@ -1,0 +1,303 @@
+import { expect } from 'chai';
+import { testWorld } from '../support/harness';
+import { call, sleep, until } from '../reliability/support/http';
+import { openPrivateWorld, type PrivateWorld } from '../reliability/support/privateWorld';
+import { WebhookReceiver, type Received } from '../support/webhookReceiver';
+
+const ROOT = '/calendar/events/v1';
+/** Retries in tens of milliseconds and a window of seconds, so that a test sees a subscription disabled. */
+const FAST = {
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_RETRY_MAX_MS: '400',
+  WEBHOOK_TIMEOUT_MS: '500',
+  WEBHOOK_POLL_MS: '50',
+  SYNC_POLL_MS: '50',
+};
+
+describe('webhooks: matching and delivery to a receiver on loopback', function () {
+  this.timeout(60_000);
+  let world: PrivateWorld;
+  let receiver: WebhookReceiver;
+
+  before(async () => {
+    const { config } = testWorld();
+    world = await openPrivateWorld({
+      mongoUrl: config.mongo.url!,
+      elasticsearchUrl: config.elasticsearch.url!,
+      env: FAST,
+    });
+    receiver = await new WebhookReceiver().start();
+  });
+
+  after(async () => {
+    await world?.close();
+    await receiver?.stop();
+  });
+
+  beforeEach(() => {
+    receiver.received.length = 0;
+    receiver.status = () => 204;
+    receiver.delayMs = 0;
+  });
+
+  const admin = () => ({ key: world.adminKey });
+  const post = (path: string, body: unknown) => call(world.baseUrl, 'POST', `${ROOT}${path}`, body, admin());
+  const patch = (path: string, body: unknown) => call(world.baseUrl, 'PATCH', `${ROOT}${path}`, body, admin());
+  const get = (path: string) => call(world.baseUrl, 'GET', `${ROOT}${path}`, undefined, admin());
+
+  async function subscribe(filters: unknown): Promise<number> {
+    const res = await post('/subscriptions', { url: receiver.url, filters });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    receiver.secret = res.body.secret;
+    return res.body.id;
+  }
+
+  async function newEvent(title: string, extra: Record<string, unknown> = {}): Promise<number> {
+    const res = await post('/events', {
+      title,
+      status: 'publish',
+      start_date: '2030-06-01 20:00:00',
+      end_date: '2030-06-01 23:00:00',
+      ...extra,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    return res.body.id;
+  }
+
+  /** The accepted messages of one subscription about one event, once `count` arrived. */
+  async function messages(subscription: number, event: number, count: number): Promise<Received[]> {
+    const of = () =>
+      receiver.accepted.filter((r) => r.json.subscription_id === subscription && r.json.event_id === event);
+    await until(
+      async () => of().length >= count,
+      20_000,
+      () => `${count} messages, got ${JSON.stringify(of().map((r) => r.json.type))}`,
+    );
+    return of();
+  }
+
+  it('sends match.added, match.updated and match.removed as the record enters, changes in and leaves the search; signed', async () => {
+    const subscription = await subscribe({ search: 'saxophone' });
+    const id = await newEvent('Saxophone night');
+    await messages(subscription, id, 1);
+    expect((await patch(`/events/${id}`, { title: 'Saxophone night, second set' })).status).to.equal(200);
+    await messages(subscription, id, 2);
+    expect((await patch(`/events/${id}`, { title: 'Accordion night' })).status).to.equal(200);
+    const received = await messages(subscription, id, 3);
+    expect(received.map((r) => r.json.type)).to.deep.equal(['match.added', 'match.updated', 'match.removed']);
+    for (const r of received) {
+      expect(r.signatureValid, 'signature checked by the standardwebhooks package').to.equal(true);
+      expect(r.json.id).to.equal(r.headers['webhook-id']);
+      expect(Object.keys(r.json)).to.deep.equal(['id', 'type', 'subscription_id', 'event_id', 'occurred_at', 'record']);
+      expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).to.be.below(60);
+    }
+    // The record as an anonymous list shows it: the same object the list answers.
+    const list = await call(world.baseUrl, 'GET', `${ROOT}/events?search=saxophone&start_date=2030-01-01`);
+    expect(list.body.events).to.have.length(0);
+    expect(received[1]!.json.record).to.include({ id, title: 'Saxophone night, second set' });
+    expect(received[2]!.json.record).to.equal(null);
+    // No change in what the record shows while it matches: no message.
+    expect(await get(`/subscriptions/${subscription}/deliveries`)).to.have.nested.property('body.total', 3);
+  });
+
+  it('evaluates filters as an anonymous list does: drafts, trash and delete leave; protected events are blanked', async () => {
+    const category = (await post('/categories', { name: 'Webhook brass' })).body.id as number;
+    const subscription = await subscribe({ categories: [category] });
+    const draft = await newEvent('Brass draft', { categories: [category], status: 'draft' });
+    const trashed = await newEvent('Brass to trash', { categories: [category] });
+    const deleted = await newEvent('Brass to delete', { categories: [category] });
+    const locked = await newEvent('Brass behind a password', { categories: [category], password: 'sesame' });
+    await messages(subscription, trashed, 1);
+    await messages(subscription, deleted, 1);
+    const [protectedAdded] = await messages(subscription, locked, 1);
+    const anonymous = await call(world.baseUrl, 'GET', `${ROOT}/events?categories=${category}&include=${locked}`);
+    // Term counts are those of the moment each was made; the rest is the same object.
+    const withoutCounts = (record: { categories: { count?: number }[] }) => ({
+      ...record,
+      categories: record.categories.map(({ count: _count, ...term }) => term),
+    });
+    expect(withoutCounts(protectedAdded!.json.record)).to.deep.equal(withoutCounts(anonymous.body.events[0]));
+    expect(protectedAdded!.json.record).to.include({ description: '', excerpt: '', website: '' });
+    expect((await call(world.baseUrl, 'DELETE', `${ROOT}/events/${trashed}`, undefined, admin())).status).to.equal(200);
+    expect(
+      (await call(world.baseUrl, 'DELETE', `${ROOT}/events/${deleted}?force=true`, undefined, admin())).status,
+    ).to.equal(200);
+    expect((await messages(subscription, trashed, 2)).map((r) => r.json.type)).to.deep.equal([
+      'match.added',
+      'match.removed',
+    ]);
+    expect((await messages(subscription, deleted, 2)).map((r) => r.json.type)).to.deep.equal([
+      'match.added',
+      'match.removed',
+    ]);
+    // Publishing the draft makes it match.
+    expect((await patch(`/events/${draft}`, { status: 'publish' })).status).to.equal(200);
+    expect((await messages(subscription, draft, 1))[0]!.json.type).to.equal('match.added');
+  });
+
+  it('without a date, no date limit; with one, the window of a list made at the change (geo too)', async () => {
+    const dateless = await subscribe({ search: 'harpsichord' });
+    const upcoming = await subscribe({ search: 'harpsichord', start_date: 'now' });
+    const near = await subscribe({
+      search: 'harpsichord',
+      geoloc_lat: 45.76,
+      geoloc_lng: 4.84,
+      geoloc_radius: 10,
+      geoloc_unit: 'km',
+    });
+    const venueInLyon = (await post('/venues', { venue: 'Salle Rameau', geo_lat: 45.77, geo_lng: 4.83 })).body.id;
+    const past = await newEvent('Harpsichord of 2001', {
+      start_date: '2001-03-01 20:00:00',
+      end_date: '2001-03-01 22:00:00',
+    });
+    // Within the default end of a list with start_date=now (now + 2 years).
+    const soon = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const future = await newEvent('Harpsichord in Lyon', {
+      venue: venueInLyon,
+      start_date: `${soon} 20:00:00`,
+      end_date: `${soon} 22:00:00`,
+    });
+    await messages(dateless, past, 1);
+    await messages(dateless, future, 1);
+    await messages(upcoming, future, 1);
+    const [inLyon] = await messages(near, future, 1);
+    expect(inLyon!.json.record.distance).to.be.a('number').below(10);
+    const far = await newEvent('Harpsichord in 2030'); // past the window of start_date=now
+    await messages(dateless, far, 1);
+    await sleep(500);
+    const types = (subscription: number, event: number) =>
+      receiver.accepted.filter((r) => r.json.subscription_id === subscription && r.json.event_id === event);
+    expect(types(upcoming, past), 'the past event is outside "from now"').to.have.length(0);
+    expect(types(near, past), 'the past event has no venue in Lyon').to.have.length(0);
+    expect(types(upcoming, far), 'beyond now + 2 years, as a list with start_date=now').to.have.length(0);
+  });
+
+  it('retries a 5xx with the same Webhook-Id, the delivery log saying what happened', async () => {
+    const subscription = await subscribe({ search: 'theremin' });
+    let failures = 2;
+    receiver.status = () => (failures-- > 0 ? 503 : 200);
+    const id = await newEvent('Theremin recital');
+    await messages(subscription, id, 1);
+    const attempts = receiver.received.filter((r) => r.json.subscription_id === subscription);
+    expect(attempts.map((r) => r.answered)).to.deep.equal([503, 503, 200]);
+    expect(new Set(attempts.map((r) => r.headers['webhook-id'])).size).to.equal(1);
+    expect(attempts.every((r) => r.signatureValid)).to.equal(true);
+    const log = await get(`/subscriptions/${subscription}/deliveries`);
+    const [delivery] = log.body.deliveries;
+    expect(delivery).to.include({
+      type: 'match.added',
+      status: 'delivered',
+      attempts: 3,
+      status_code: 200,
+      error: null,
+      next_retry: null,
+    });
+    expect(delivery.log.map((a: { status_code: number }) => a.status_code)).to.deep.equal([503, 503, 200]);
+    expect(delivery.record).to.include({ id });
+    expect((await get(`/subscriptions/${subscription}`)).body.failing_since).to.equal(null);
+  });
+
+  it('a receiver slower than WEBHOOK_TIMEOUT_MS is a failed attempt, retried', async () => {
+    const subscription = await subscribe({ search: 'glockenspiel' });
+    receiver.delayMs = 1_500;
+    const id = await newEvent('Glockenspiel matinee');
+    const path = `/subscriptions/${subscription}/deliveries`;
+    await until(async () => (await get(path)).body.deliveries[0]?.attempts >= 2, 20_000, 'two attempts');
+    const [delivery] = (await get(path)).body.deliveries;
+    expect(delivery.status).to.equal('pending');
+    expect(delivery.error).to.equal('no answer within 500 ms');
+    expect(delivery.log[0].duration_ms).to.be.within(450, 1_400);
+    receiver.delayMs = 0;
+    await messages(subscription, id, 1);
+  });
+
+  it('does not follow redirects', async () => {
+    const subscription = await subscribe({ search: 'ocarina' });
+    receiver.status = () => 307;
+    await newEvent('Ocarina duo');
+    const path = `/subscriptions/${subscription}/deliveries`;
+    await until(async () => (await get(path)).body.deliveries[0]?.attempts >= 1, 20_000, 'an attempt');
+    const [delivery] = (await get(path)).body.deliveries;
+    expect(delivery).to.include({ status_code: 307, error: 'HTTP 307 (redirects are not followed)' });
+  });
+});
+
+describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, and metrics', function () {
+  this.timeout(60_000);
+  let world: PrivateWorld;
+  let receiver: WebhookReceiver;
+
+  before(async () => {
+    const { config } = testWorld();
+    // 0.001 h: 3.6 s of failures.
+    world = await openPrivateWorld({
+      mongoUrl: config.mongo.url!,
+      elasticsearchUrl: config.elasticsearch.url!,
+      env: { ...FAST, WEBHOOK_RETRY_HOURS: '0.001' },
+    });
+    receiver = await new WebhookReceiver().start();
+  });
+
+  after(async () => {
+    await world?.close();
+    await receiver?.stop();
+  });
+
+  it('gives up, disables the subscription and says why; counts on /metrics', async () => {
+    const key = { key: world.adminKey };
+    receiver.status = () => 500;
+    const sub = await call(
+      world.baseUrl,
+      'POST',
+      `${ROOT}/subscriptions`,
+      { url: receiver.url, filters: { search: 'kazoo' } },
+      key,
+    );
+    const event = await call(
+      world.baseUrl,
+      'POST',
+      `${ROOT}/events`,
+      { title: 'Kazoo choir', status: 'publish', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' },
+      key,
+    );
+    expect(event.status).to.equal(201);
+    const path = `${ROOT}/subscriptions/${sub.body.id}`;
+    await until(
+      async () => (await call(world.baseUrl, 'GET', path, undefined, key)).body.status === 'disabled',
+      30_000,
+      'disabled',
+    );
+    const read = await call(world.baseUrl, 'GET', path, undefined, key);
+    expect(read.body.disabled_reason).to.match(/^deliveries failed for 0.001 h; last: HTTP 500$/);
+    expect(read.body.failing_since).to.be.a('string');
+    const [delivery] = (await call(world.baseUrl, 'GET', `${path}/deliveries`, undefined, key)).body.deliveries;
+    expect(delivery).to.include({ status: 'failed', status_code: 500, next_retry: null });
+    expect(delivery.attempts).to.be.above(2);
+    const metrics = (await call(world.baseUrl, 'GET', '/metrics')).body as string;
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(value('calendar_webhook_deliveries_failed_total')).to.equal(1);
+    expect(value('calendar_webhook_deliveries_retried_total')).to.equal(delivery.attempts - 1);
+    expect(value('calendar_webhook_deliveries_sent_total')).to.equal(0);
+    expect(value('calendar_webhook_queue_depth')).to.equal(0);
+    expect(value('calendar_webhook_queue_oldest_seconds')).to.equal(0);
+
+    // Enabled again, it delivers what comes next.
+    receiver.status = () => 200;
+    expect((await call(world.baseUrl, 'PATCH', path, { status: 'active' }, key)).body).to.include({
+      status: 'active',
+      disabled_reason: null,
+    });
+    receiver.secret = null;
+    await call(world.baseUrl, 'PATCH', `${ROOT}/events/${event.body.id}`, { title: 'Kazoo choir, encore' }, key);
+    await until(async () => receiver.accepted.length === 1, 20_000, 'the update delivered');
+    expect(receiver.accepted[0]!.json.type).to.equal('match.updated');
+    const sent = async () =>
+      Number(
+        /^calendar_webhook_deliveries_sent_total (\S+)$/m.exec(
+          (await call(world.baseUrl, 'GET', '/metrics')).body,
+        )?.[1],
+      );
+    await until(async () => (await sent()) === 1, 5_000, 'the delivery counted');
+  });
+});
