@@ -316,8 +316,9 @@ describe('lists: GET /events filters', () => {
     // Query syntax is text: its words are searched as words ("title" too), never as a query.
     const jazz = await list('search=jazz');
     expect(jazz).to.have.members([ids['Jazz Night'], ids['Jazz Night Encore']]);
+    // The same matches; their relevance order may tie differently with other tests' records.
     for (const text of ['jazz (', '"jazz', 'jazz:*', 'jazz OR', '(jazz) AND'])
-      expect(await list(`search=${encodeURIComponent(text)}`), text).to.deep.equal(jazz);
+      expect(await list(`search=${encodeURIComponent(text)}`), text).to.have.members(jazz);
     expect(await list(`search=${encodeURIComponent('jazz AND (title:* OR "')}`)).to.deep.equal([]);
   });
 

@@ -14,7 +14,8 @@ const ROOT = '/calendar/events/v1';
 const QUICKLY_MS = 3_000;
 /** Routes that never touch the database: they keep answering (lists come from the search index). */
 const STORAGE_FREE = new Set(['GET /', 'GET /doc', 'GET /doc/assets/{file}']);
-const isList = (method: string, path: string) => method === 'GET' && /^\/[a-z]+$/.test(path) && path !== '/doc';
+/** Lists, and the list feed (`/events.ics`), are answered from the search index alone when anonymous. */
+const isList = (method: string, path: string) => method === 'GET' && /^\/[a-z]+(\.ics)?$/.test(path) && path !== '/doc';
 
 const WRITE_BODIES: Record<string, (n: number) => Record<string, unknown>> = {
   events: (n) => eventBody(`Outage event ${n}`),
