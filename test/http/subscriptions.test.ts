@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { api, type RequestOptions } from '../support/api';
 import { conforming } from '../support/conformance';
@@ -6,6 +7,16 @@ import { until } from '../reliability/support/http';
 import { WebhookReceiver } from '../support/webhookReceiver';
 
 const PARTNER = 'https://partner.example/hooks/calendar';
+
+/** A host name other than localhost that /etc/hosts maps to a loopback address. */
+function loopbackName(): string {
+  for (const line of readFileSync('/etc/hosts', 'utf8').split('\n')) {
+    const [address, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
+    const name = names.find((n) => n !== 'localhost' && !n.startsWith('localhost.') && !n.includes('::'));
+    if (address?.startsWith('127.') && name) return name;
+  }
+  throw new Error('/etc/hosts names no host but localhost on 127.0.0.0/8: add one (e.g. "127.0.0.1 vm")');
+}
 
 describe('webhook subscriptions: routes, access and validation', () => {
   const keys: Record<string, string> = {};
@@ -143,9 +154,12 @@ describe('webhook subscriptions: routes, access and validation', () => {
   });
 
   it('with WEBHOOK_ALLOW_PRIVATE=false, a host that resolves to loopback is refused at delivery, after DNS', async () => {
+    // A name of this machine's own that resolves to 127.0.0.1 (/etc/hosts), which the URL check
+    // at create cannot know is loopback: only the check after DNS refuses it.
+    const loopbackAlias = loopbackName();
     const receiver = await new WebhookReceiver().start();
     try {
-      const url = `http://vm:${receiver.port}/hook`; // /etc/hosts: vm → 127.0.0.1
+      const url = `http://${loopbackAlias}:${receiver.port}/hook`;
       const created = await api.post('/subscriptions', { url, filters: { search: 'rebinding' } });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       const event = await api.post('/events', {
@@ -163,7 +177,7 @@ describe('webhook subscriptions: routes, access and validation', () => {
       );
       const [delivery] = (await conforming.get(path, { key: true })).body.deliveries;
       expect(delivery).to.include({ type: 'match.added', status: 'pending', status_code: null });
-      expect(delivery.error).to.match(/vm resolves only to private, loopback or link-local addresses/);
+      expect(delivery.error).to.include(`${loopbackAlias} resolves only to private, loopback or link-local addresses`);
       expect(delivery.next_retry).to.be.a('string');
       expect(receiver.received).to.have.length(0);
       await api.delete(`/subscriptions/${created.body.id}`);
