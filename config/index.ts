@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { ianaTimeZone } from './timeZone';
+import { Duration } from 'luxon';
 
 /** Languages the service publishes content in; the first is not special, see DEFAULT_LANGUAGE. */
 export const LANGUAGES = ['en', 'fr', 'de'] as const;
@@ -41,6 +42,10 @@ export const DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP = 30;
 export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
 /** Sites call the API from their pages: any origin may, unless CORS_ORIGINS lists some (or `none`). */
 export const DEFAULT_CORS_ORIGINS = '*';
+/** Most occurrences a recurring event may have between now and the horizon (EXTENSIONS part 11). */
+export const DEFAULT_RECURRENCE_MAX_OCCURRENCES = 1000;
+/** How far ahead occurrences are checked and indexed: an ISO 8601 duration. */
+export const DEFAULT_RECURRENCE_HORIZON = 'P2Y';
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -82,6 +87,8 @@ export interface Config {
     /** 0: the client address is the socket's; n: the n-th X-Forwarded-For entry from the right. */
     trustedProxies: number;
   };
+  /** Recurring events: occurrences are indexed from a year before now to `horizonDays` ahead. */
+  recurrence: { maxOccurrences: number; horizonDays: number };
   logLevel: string;
 }
 
@@ -169,6 +176,15 @@ const schema = Joi.object({
     .max(MAX_RATE_PER_MINUTE)
     .default(DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP),
   RATE_LIMIT_TRUSTED_PROXIES: Joi.number().integer().min(0).max(10).default(DEFAULT_RATE_LIMIT_TRUSTED_PROXIES),
+  RECURRENCE_MAX_OCCURRENCES: Joi.number().integer().min(1).max(100_000).default(DEFAULT_RECURRENCE_MAX_OCCURRENCES),
+  RECURRENCE_HORIZON: Joi.string()
+    .custom((value: string) => {
+      const days = Duration.fromISO(value).as('days');
+      if (!Number.isFinite(days) || days < 1 || days > 10 * 366)
+        throw new Error('must be an ISO 8601 duration between P1D and P10Y, such as P2Y');
+      return Math.ceil(days);
+    }, 'ISO 8601 duration')
+    .default(DEFAULT_RECURRENCE_HORIZON),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default(DEFAULT_LOG_LEVEL),
@@ -244,6 +260,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writesPerIp: v.RATE_LIMIT_WRITES_PER_IP,
       authFailuresPerIp: v.RATE_LIMIT_AUTH_FAILURES_PER_IP,
       trustedProxies: v.RATE_LIMIT_TRUSTED_PROXIES,
+    },
+    recurrence: {
+      maxOccurrences: v.RECURRENCE_MAX_OCCURRENCES,
+      // The default passes through Joi's custom() unconverted.
+      horizonDays:
+        typeof v.RECURRENCE_HORIZON === 'number'
+          ? v.RECURRENCE_HORIZON
+          : Math.ceil(Duration.fromISO(v.RECURRENCE_HORIZON as string).as('days')),
     },
     logLevel: v.LOG_LEVEL,
   };

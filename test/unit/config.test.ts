@@ -52,6 +52,7 @@ describe('config', () => {
       },
       auth: { bootstrapAdminKey: true },
       rateLimit: { enabled: true, writesPerKey: 600, writesPerIp: 1200, authFailuresPerIp: 30, trustedProxies: 0 },
+      recurrence: { maxOccurrences: 1000, horizonDays: 730 },
       logLevel: 'info',
     });
   });

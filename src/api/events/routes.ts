@@ -15,6 +15,9 @@ import type { ContentPlan, ResourceDefinition } from '../resourceDefinition';
 import { planTermLinks } from '../terms/resolveTerms';
 import { checkParentLink, resolveLinks } from './links';
 import { hashEventPassword, verifyEventPassword } from '../../domain/eventPassword';
+import { checkRecurrence, horizonOf } from '../../domain/recurrence/check';
+import type { SeriesDates } from '../../domain/recurrence/expand';
+import { seriesReadFields } from '../../presenters/recurrence';
 import { EVENT_REQUIRED_ON_CREATE, eventReadSchema, eventWriteSchema } from './schema';
 
 type Input = Record<string, unknown>;
@@ -97,6 +100,8 @@ async function planEventContent(
     () => termsOf('tag', input.tags),
   ] as const);
   Object.assign(content, dates);
+  const recurrence = await planRecurrence(services, input, current, content);
+  if (recurrence !== undefined) content.recurrence = recurrence;
   if (input.password !== undefined)
     content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
   return {
@@ -107,6 +112,25 @@ async function planEventContent(
       return content;
     },
   };
+}
+
+/**
+ * The recurrence lines to store: checked against the series' dates when sent, or when the dates
+ * of a series change (a rule valid for the old start may not be for the new one).
+ */
+async function planRecurrence(
+  services: Services,
+  input: Input,
+  current: EventDoc | null,
+  content: Partial<EventDoc>,
+): Promise<string[] | null | undefined> {
+  const sent = input.recurrence as string[] | null | undefined;
+  const lines = sent === undefined ? current?.recurrence : sent;
+  if (!lines || lines.length === 0) return sent === undefined ? undefined : null;
+  if (sent === undefined && !DATE_FIELDS.some((field) => input[field] !== undefined)) return undefined;
+  const series = { ...(current as EventDoc), ...content } as SeriesDates;
+  await checkRecurrence(lines, series, services.config.recurrence);
+  return lines;
 }
 
 async function authorizeEventRead(ctx: RequestContext<Input>, record: StoredRecord<EventDoc>): Promise<void> {
@@ -140,10 +164,16 @@ export const eventDefinition: ResourceDefinition<EventDoc> = {
   },
   authorizeRead: authorizeEventRead,
   visibleTo: visibleEmbeds,
-  decorateSingle: (_services, _record, body) => ({
-    ...body,
-    json_ld: eventJsonLd(body as unknown as JsonLdEventSource),
-  }),
+  decorateSingle: (services, record, body) => {
+    const jsonLd = eventJsonLd(body as unknown as JsonLdEventSource);
+    const doc = inLanguage(record, record.originalLang);
+    if (!doc.recurrence?.length) return { ...body, json_ld: jsonLd };
+    const now = new Date();
+    return {
+      ...body,
+      ...seriesReadFields(doc.recurrence, doc, jsonLd, now, horizonOf(services.config.recurrence, now)),
+    };
+  },
 };
 
 /** Event routes: CRUD by ID and by slug (interface.md 4.2). */

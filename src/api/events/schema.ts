@@ -5,6 +5,10 @@ import { nameText, optionalFlag, optionalUrl, postWriteKeys } from '../posts/pos
 import { termName } from '../terms/schema';
 import { venueWriteSchema } from '../venues/schema';
 
+/** Content lines of a recurrence, and the length of one (an RDATE line may list many dates). */
+const MAX_RECURRENCE_LINES = 100;
+const MAX_RECURRENCE_LINE = 20_000;
+
 /** Records one write may create inline: each is a whole create (indexed, slugged). */
 const MAX_INLINE_LINKS = 10;
 
@@ -104,6 +108,14 @@ export const eventWriteSchema = Joi.object({
   post_parent: idOrZero()
     .clearable()
     .description('Parent event ID (ours); 0, null or "" for none; must be an existing event other than this one'),
+  recurrence: Joi.array()
+    .single()
+    .items(Joi.string().trim().min(1).max(MAX_RECURRENCE_LINE))
+    .max(MAX_RECURRENCE_LINES)
+    .allow(null)
+    .description(
+      'Makes the event a series (ours, EXTENSIONS part 11): RFC 5545 content lines, at most one `RRULE:` and any `RDATE` and `EXDATE` lines (`;TZID=zone`, a `Z` time, or the event time zone; `;VALUE=DATE` for all-day series), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10", "EXDATE;TZID=Europe/Paris:20270112T100000"]; a single string is one line; start_date/end_date are the first occurrence; null or [] makes it a single event again',
+    ),
   password: text(255)
     .allow(null)
     .description(
