@@ -8,6 +8,7 @@ import { prepareGroup, type PreparedGroup } from './batchDocuments';
 import { syncBulkIndexer, type BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from '../search/client';
 import { deleteStaleEventDocuments } from '../search/staleOccurrences';
+import { rollSeriesWindows, WINDOW_CHECK_MS } from './seriesWindow';
 import { ensureSearchIndexes } from '../search/ensureIndexes';
 import { activeReindexTargets, withReindexTargets } from './reindexTargets';
 import { RetryBackoff, retryDelayMs } from '../lib/retryBackoff';
@@ -58,6 +59,7 @@ export class SyncWorker {
   private wakeRequested = false;
   private wake: (() => void) | null = null;
   private backlogTimer: NodeJS.Timeout | null = null;
+  private windowTimer: NodeJS.Timeout | null = null;
   private indexesReady = false;
   private readonly backoff = new RetryBackoff<string>();
   private readonly onDirty = () => this.requestWake();
@@ -98,6 +100,8 @@ export class SyncWorker {
       this.services.log.info({ reason: err.message, pollMs: this.pollMs }, 'sync: no change stream, polling'),
     );
     this.backlogTimer = setInterval(() => void this.logBacklog(), this.backlogLogMs).unref();
+    this.windowTimer = setInterval(() => void this.rollWindows(), WINDOW_CHECK_MS).unref();
+    void this.rollWindows();
     this.loop = this.run();
     return this;
   }
@@ -114,6 +118,7 @@ export class SyncWorker {
     await this.stopWatching?.();
     this.stopWatching = null;
     if (this.backlogTimer) clearInterval(this.backlogTimer);
+    if (this.windowTimer) clearInterval(this.windowTimer);
     this.requestWake();
     const loop = this.loop;
     const finished =
@@ -151,6 +156,16 @@ export class SyncWorker {
       this.indexesReady = true;
     }
     return this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
+  }
+
+  /** Queues every series once a day, so that their index windows move (seriesWindow.ts). */
+  private async rollWindows(): Promise<void> {
+    try {
+      const queued = await rollSeriesWindows(this.services);
+      if (queued > 0) this.services.log.info({ series: queued }, 'sync: series windows moved to a new day');
+    } catch (err) {
+      this.services.log.warn({ err }, 'sync: could not move the series windows; retrying later');
+    }
   }
 
   /** Stale documents of the events indexed (series' occurrences): their entries fail if this does. */

@@ -35,6 +35,8 @@ export interface EventQuery {
   order?: 'asc' | 'desc';
   from: number;
   size: number;
+  /** One entry per series (its first hit in sort order); `total` then counts series. */
+  collapseSeries?: boolean;
 }
 
 export interface BuiltSearch {
@@ -123,6 +125,21 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
   return { sort: [...sort, distanceSort(q.near, 'asc')], distanceSortIndex: sort.length };
 }
 
+/** Below this many series, the cardinality count of a collapsed list is exact. */
+const EXACT_SERIES_COUNT = 40_000;
+
+/** A list collapsed to one entry per series, with the number of series as `series` (aggregation). */
+const SERIES_COLLAPSE = {
+  collapse: { field: 'series_id' },
+  aggs: { series: { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } } },
+};
+
+/** The entries of a list collapsed per series (SERIES_COLLAPSE), else null. */
+export function seriesCountOf(response: estypes.SearchResponse<unknown>): number | null {
+  const series = response.aggregations?.series as estypes.AggregationsCardinalityAggregate | undefined;
+  return series ? series.value : null;
+}
+
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
 export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   const { sort, distanceSortIndex } = sortOf(q);
@@ -139,6 +156,7 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
       size: q.size,
       track_total_hits: true,
       _source: ['record', 'password_protected'],
+      ...(q.collapseSeries ? SERIES_COLLAPSE : {}),
     },
     distanceSortIndex,
   };

@@ -6,7 +6,13 @@ import type { Principal } from '../../domain/principal';
 import type { Services } from '../container';
 import type { Status } from '../../domain/status';
 import { eventDateClauses, type DateFilterInput } from '../../search/dateFilters';
-import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from '../../search/eventQuery';
+import {
+  buildEventSearch,
+  seriesCountOf,
+  type DistanceUnit,
+  type EventOrderBy,
+  type GeoFilter,
+} from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
 import { pageRequest, searchIndex, totalOf, type PageRequest } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
@@ -32,6 +38,7 @@ export interface EventListInput extends DateFilterInput {
   include?: number[];
   post_parent?: number;
   ticketed?: boolean;
+  hide_subsequent_recurrences?: boolean;
   orderby?: EventOrderBy;
   order?: 'asc' | 'desc';
 }
@@ -113,6 +120,8 @@ export async function listEvents(services: Services, input: EventListInput, call
     order: input.order,
     from: page.from,
     size: page.size,
+    // A named series is listed once (EXTENSIONS part 11).
+    collapseSeries: input.hide_subsequent_recurrences === true || input.include !== undefined,
   });
   const response = await searchIndex<EventHit>(services, request);
   const items = response.hits.hits.map((hit) => {
@@ -124,5 +133,9 @@ export async function listEvents(services: Services, input: EventListInput, call
     }
     return record;
   });
-  return { items: await withCurrentTermCounts(services, items, caller.lang), total: totalOf(response), page };
+  return {
+    items: await withCurrentTermCounts(services, items, caller.lang),
+    total: seriesCountOf(response) ?? totalOf(response),
+    page,
+  };
 }
