@@ -1,5 +1,6 @@
 import {
   MongoClient,
+  MongoServerError,
   type Collection,
   type CreateIndexesOptions,
   type Db,
@@ -75,12 +76,17 @@ const SOCKET_ERROR_CODES = new Set([
 const STORAGE_UNAVAILABLE_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
 
 /** Whether `err` says MongoDB cannot be reached or cannot serve now (not that it refused a command). */
-export function isStorageUnavailable(err: Error): boolean {
+export function isStorageUnavailable(err: Error, depth = 0): boolean {
   const name = err.constructor?.name ?? err.name;
   if (STORAGE_ERRORS.has(name) || STORAGE_ERRORS.has(err.name)) return true;
   const code = (err as Error & { code?: unknown }).code;
   if (typeof code === 'string' && SOCKET_ERROR_CODES.has(code)) return true;
-  return err.name === 'MongoServerError' && typeof code === 'number' && STORAGE_UNAVAILABLE_CODES.has(code);
+  // Server errors include their subclasses: a bulk write cut by a shutdown is a MongoBulkWriteError.
+  const serverError = err.name === 'MongoServerError' || err instanceof MongoServerError;
+  if (serverError && typeof code === 'number' && STORAGE_UNAVAILABLE_CODES.has(code)) return true;
+  // A failure wrapped (`cause`) or gathered (AggregateError) is as unavailable as what it holds.
+  const inner = [err.cause, ...(err instanceof AggregateError ? err.errors : [])];
+  return depth < 3 && inner.some((e) => e instanceof Error && isStorageUnavailable(e, depth + 1));
 }
 
 /** Whether `err` is a duplicate-key error of a unique index (E11000). */

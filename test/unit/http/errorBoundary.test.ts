@@ -1,3 +1,4 @@
+import { MongoServerError } from 'mongodb';
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import Joi from 'joi';
@@ -19,6 +20,12 @@ const mapped = (err: unknown) => {
   return [e.status, e.code];
 };
 
+class CutBulkWrite extends MongoServerError {
+  override get name(): string {
+    return 'MongoBulkWriteError';
+  }
+}
+
 describe('toCalendarError', () => {
   it('maps an unreachable, failing-over or vanishing database to 503 storage-unavailable', () => {
     for (const err of [
@@ -29,6 +36,11 @@ describe('toCalendarError', () => {
       Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' }),
       named('MongoServerError', { code: 11600, codeName: 'InterruptedAtShutdown' }),
       named('MongoServerError', { code: 10107, codeName: 'NotWritablePrimary' }),
+      // A subclass (a bulk write, as the change log's, cut by the shutdown) keeps the code.
+      new CutBulkWrite({ message: 'interrupted at shutdown', code: 11600 }),
+      // Wrapped or gathered by the code that met it.
+      new Error('could not record the change', { cause: named('MongoNetworkError') }),
+      new AggregateError([named('MongoServerSelectionError')], 'writes failed'),
     ])
       expect(mapped(err), err.message).to.deep.equal([503, 'storage-unavailable']);
     expect(toCalendarError(named('MongoNetworkError')).headers).to.deep.equal({ 'Retry-After': '5' });
