@@ -66,6 +66,8 @@ export interface EventDoc extends PostDoc {
   organizers: number[];
   categories: number[];
   tags: number[];
+  /** RFC 5545 RRULE/RDATE/EXDATE lines of a series (EXTENSIONS part 11); absent or null: a single event. */
+  recurrence?: string[] | null;
 }
 
 export interface TermDoc extends BaseDoc {

@@ -66,6 +66,7 @@ describe('config', () => {
         concurrency: 8,
         pollMs: 500,
       },
+      recurrence: { maxOccurrences: 1000, horizonDays: 730 },
       logLevel: 'info',
     });
   });

@@ -29,6 +29,7 @@ export interface EventWriteInput extends PostWriteInput {
   venue?: LinkInput<VenueWriteInput>;
   organizer?: LinkInput<OrganizerWriteInput>;
   post_parent?: number | null;
+  recurrence?: string[] | null;
   password?: string | null;
 }
 
@@ -36,6 +37,10 @@ export interface EventWriteInput extends PostWriteInput {
 export interface EventReadInput {
   password?: string;
 }
+
+/** Content lines of a recurrence, and the length of one (an RDATE line may list many dates). */
+const MAX_RECURRENCE_LINES = 100;
+const MAX_RECURRENCE_LINE = 20_000;
 
 /** Records one write may create inline: each is a whole create (indexed, slugged). */
 const MAX_INLINE_LINKS = 10;
@@ -136,6 +141,14 @@ export const eventWriteSchema = inputSchema<EventWriteInput>()({
   post_parent: idOrZero()
     .clearable()
     .description('Parent event ID (ours); 0, null or "" for none; must be an existing event other than this one'),
+  recurrence: Joi.array()
+    .single()
+    .items(Joi.string().trim().min(1).max(MAX_RECURRENCE_LINE))
+    .max(MAX_RECURRENCE_LINES)
+    .allow(null)
+    .description(
+      'Makes the event a series (ours, EXTENSIONS part 11): RFC 5545 content lines, at most one `RRULE:` and any `RDATE` and `EXDATE` lines (`;TZID=zone`, a `Z` time, or the event time zone; `;VALUE=DATE` for all-day series), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10", "EXDATE;TZID=Europe/Paris:20270112T100000"]; a single string is one line; start_date/end_date are the first occurrence; null or [] makes it a single event again',
+    ),
   password: text(255)
     .allow(null)
     .description(
