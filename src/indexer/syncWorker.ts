@@ -7,6 +7,7 @@ import type { ClaimedEntry } from '../storage/syncQueue';
 import { prepareGroup, type PreparedGroup } from './batchDocuments';
 import { syncBulkIndexer, type BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from '../search/client';
+import { deleteStaleEventDocuments } from '../search/staleOccurrences';
 import { ensureSearchIndexes } from '../search/ensureIndexes';
 import { activeReindexTargets, withReindexTargets } from './reindexTargets';
 import { RetryBackoff, retryDelayMs } from '../lib/retryBackoff';
@@ -172,6 +173,17 @@ export class SyncWorker {
     return this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
   }
 
+  /** Stale documents of the events indexed (series' occurrences): their entries fail if this does. */
+  private async removeStaleDocuments(prepared: PreparedGroup[], results: Map<string, BulkOutcome[]>): Promise<void> {
+    const stale = prepared.flatMap((group) => group.stale ?? []).filter((s) => results.get(s.key)?.every((r) => r.ok));
+    try {
+      await deleteStaleEventDocuments(this.client, this.services.config, stale, this.aborter.signal);
+    } catch (err) {
+      const error = (err as Error).message;
+      for (const { key } of stale) results.set(key, [{ ok: false, status: 0, error }]);
+    }
+  }
+
   /** Indexes claimed entries and checkpoints them: complete on success, release with backoff. */
   async process(claimed: ClaimedEntry[]): Promise<void> {
     const started = Date.now();
@@ -201,6 +213,7 @@ export class SyncWorker {
     this.indexer.sendNow();
     const results = new Map<string, BulkOutcome[]>();
     for (const [key, outcome] of outcomes) results.set(key, await outcome);
+    await this.removeStaleDocuments(prepared, results);
     const flushed_ms = Date.now() - started;
     const done: ClaimedEntry[] = [];
     const failed: ClaimedEntry[] = [];

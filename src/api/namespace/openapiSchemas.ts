@@ -133,12 +133,24 @@ const event = record(
         },
       },
     },
+    occurrence: {
+      type: 'object',
+      nullable: true,
+      description:
+        'Lists only: the occurrence of a series this entry is, `{recurrence_id, series_id, index, rest_url}`; null for single events',
+      example: {
+        recurrence_id: '20270105T090000Z',
+        series_id: 12,
+        index: 3,
+        rest_url: 'https://example.org/wp-json/tribe/events/v1/events/12/occurrences/20270105T090000Z',
+      },
+    },
     distance: {
       type: 'number',
       description: 'Distance to the requested point, in `geoloc_unit` (lists with `geoloc_lat`/`geoloc_lng` only)',
     },
   },
-  ['json_ld', 'recurrence', 'next_occurrences', 'distance'],
+  ['json_ld', 'recurrence', 'next_occurrences', 'occurrence', 'distance'],
 );
 
 const coordinate: Schema = { type: 'number', nullable: true };
