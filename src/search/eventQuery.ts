@@ -39,6 +39,8 @@ export interface EventQuery {
   order?: 'asc' | 'desc';
   from: number;
   size: number;
+  /** One entry per series (its first hit in sort order); `total` then counts series. */
+  collapseSeries?: boolean;
 }
 
 export interface BuiltSearch {
@@ -149,6 +151,21 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
   return { sort: [...sort, distanceSort(q.near, 'asc')], distanceSortIndex: sort.length };
 }
 
+/** Below this many series, the cardinality count of a collapsed list is exact. */
+const EXACT_SERIES_COUNT = 40_000;
+
+/** The aggregation counting the series of a list collapsed to one entry per series. */
+const SERIES_COUNT = 'series_count';
+
+/** The entries of a list collapsed per series (`collapseSeries`), else null. */
+export function seriesCountOf(response: estypes.SearchResponse<unknown>): number | null {
+  const count = response.aggregations?.[SERIES_COUNT] as
+    | (estypes.AggregationsCardinalityAggregate & { [SERIES_COUNT]?: estypes.AggregationsCardinalityAggregate })
+    | undefined;
+  if (!count) return null;
+  return (count[SERIES_COUNT] ?? count).value;
+}
+
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
 export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   const { sort, distanceSortIndex } = sortOf(q);
@@ -176,6 +193,17 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
       shownLinks: q.shownLinks ?? null,
       bounds: q.bounds,
     });
+  }
+  if (q.collapseSeries) {
+    request.collapse = { field: 'series_id' };
+    // Aggregations ignore the post filter: the series counted are those the page lists.
+    const series = { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } };
+    request.aggs = {
+      ...request.aggs,
+      [SERIES_COUNT]: disjunctive
+        ? { filter: boolQuery({ filter: facetFilters }), aggs: { [SERIES_COUNT]: series } }
+        : series,
+    };
   }
   return { request, distanceSortIndex };
 }

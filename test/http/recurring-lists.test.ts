@@ -4,6 +4,9 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api } from '../support/api';
 import { searchReady, writeIndexed } from '../support/lists';
+import { testWorld } from '../support/harness';
+import { rollSeriesWindows } from '../../src/indexer/seriesWindow';
+import { waitUntilSearchable } from '../../src/services/waitForIndex';
 
 const REFERENCE = path.join(__dirname, '../support/python/dateutil_expand.py');
 let counter = 0;
@@ -120,5 +123,62 @@ describe('recurring events: occurrences in lists', () => {
     expect(await listedOccurrences(title)).to.have.length(5);
     await writeIndexed('DELETE', `/events/${created.body.id}?force=true`);
     expect(await listedOccurrences(title)).to.have.length(0);
+  });
+
+  it('hide_subsequent_recurrences and include list a series once; total counts entries', async () => {
+    const title = unique('Collapsed weekly series');
+    const start = DateTime.now()
+      .setZone('Europe/Paris')
+      .plus({ days: 2 })
+      .set({ hour: 8, minute: 0, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 1 })),
+      timezone: 'Europe/Paris',
+      recurrence: 'RRULE:FREQ=WEEKLY;COUNT=6',
+    });
+    const search = `/events?search=${encodeURIComponent(`"${title}"`)}`;
+    const all = await api.get(`${search}&per_page=2`);
+    expect(all.body.total).to.equal(6);
+    const later = local(start.plus({ weeks: 2 })).replace(' ', '%20');
+    const collapsed = await api.get(`${search}&hide_subsequent_recurrences=true&start_date=${later}`);
+    expect(collapsed.body.total).to.equal(1);
+    expect(collapsed.body.events).to.have.length(1);
+    expect(collapsed.body.events[0].occurrence.index).to.equal(3);
+    const included = await api.get(`/events?include=${created.body.id}`);
+    expect(included.body.total).to.equal(1);
+    expect(included.body.events[0].id).to.equal(created.body.id);
+  });
+
+  it('the window rolls forward by itself: a new day queues every series and an open-ended one is listed to the horizon', async () => {
+    const { services, config } = testWorld();
+    const title = unique('Open ended daily series');
+    const start = DateTime.now()
+      .setZone('UTC')
+      .plus({ days: 1 })
+      .set({ hour: 12, minute: 0, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 1 })),
+      timezone: 'UTC',
+      recurrence: 'RRULE:FREQ=DAILY',
+    });
+    const id = created.body.id as number;
+    const listed = await api.get(
+      `/events?search=${encodeURIComponent(`"${title}"`)}&per_page=50&start_date=${local(start.plus({ days: 720 })).replace(' ', '%20')}&end_date=2100-01-01`,
+    );
+    const last = DateTime.fromISO(utcStart(listed.body.events.at(-1)));
+    expect(last.diff(DateTime.now(), 'days').days).to.be.within(
+      config.recurrence.horizonDays - 1,
+      config.recurrence.horizonDays,
+    );
+    const before = (await services.sync.entriesOf('event', [id])).get(id)!.version;
+    const tomorrow = DateTime.now().plus({ days: 1 }).toJSDate();
+    expect(await rollSeriesWindows(services, tomorrow)).to.be.at.least(1);
+    expect(await rollSeriesWindows(services, tomorrow), 'once a day').to.equal(0);
+    expect((await services.sync.entriesOf('event', [id])).get(id)!.version).to.be.above(before);
+    expect(await waitUntilSearchable(services, 'event', id)).to.equal(true);
   });
 });

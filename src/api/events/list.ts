@@ -72,7 +72,12 @@ export const eventListSchema = inputSchema<EventListInput & LanguageInput>()({
     .valid('mi', 'km')
     .default('mi')
     .description("Unit of geoloc_radius and of each result's distance"),
-  include: idList().description('Only these event IDs; date filters are then ignored'),
+  include: idList().description(
+    'Only these event IDs; date filters are then ignored; a recurring event is listed once (ours)',
+  ),
+  hide_subsequent_recurrences: Joi.flag().description(
+    'Lists each recurring event once, as its first occurrence matching the filters (ours, EXTENSIONS part 11); default false: one entry per occurrence',
+  ),
   post_parent: idOrZero().description('Events whose parent is this event (0: events without a parent)'),
   ticketed: Joi.flag().description('Only events with (true) or without (false) tickets'),
   orderby: Joi.string()

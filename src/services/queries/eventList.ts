@@ -10,7 +10,13 @@ import type { Status } from '../../domain/status';
 import { eventDateClauses, type DateFilterInput } from '../../search/dateFilters';
 import type { Discovery, FacetName, GeoBounds, HistogramInterval } from '../../search/eventAggregations';
 import { discoveryResult } from './eventDiscovery';
-import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from '../../search/eventQuery';
+import {
+  buildEventSearch,
+  seriesCountOf,
+  type DistanceUnit,
+  type EventOrderBy,
+  type GeoFilter,
+} from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
 import { totalOf, withoutWindow, type ListQuery } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
@@ -36,6 +42,7 @@ export interface EventListInput extends DateFilterInput {
   include?: number[];
   post_parent?: number;
   ticketed?: boolean;
+  hide_subsequent_recurrences?: boolean;
   orderby?: EventOrderBy;
   order?: 'asc' | 'desc';
   /** top, left, bottom, right */
@@ -141,6 +148,13 @@ export async function eventListQuery(services: Services, input: EventListInput, 
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
   const now = caller.now ? DateTime.fromJSDate(caller.now) : undefined;
+  // A named series is listed once (EXTENSIONS part 11): Elasticsearch pages such a list by number only.
+  const collapsing =
+    input.hide_subsequent_recurrences === true
+      ? 'hide_subsequent_recurrences'
+      : input.include !== undefined
+        ? 'include'
+        : null;
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
     status,
@@ -163,6 +177,7 @@ export async function eventListQuery(services: Services, input: EventListInput, 
     order: input.order,
     from: 0,
     size: 0,
+    collapseSeries: collapsing !== null,
   });
   const present = async (hits: estypes.SearchHit<unknown>[]) => {
     const items = hits.map((hit) => {
@@ -175,6 +190,8 @@ export async function eventListQuery(services: Services, input: EventListInput, 
   return {
     request: { ...withoutWindow(request), version: true },
     present,
+    total: (response) => seriesCountOf(response) ?? totalOf(response),
+    ...(collapsing ? { unwalkable: collapsing } : {}),
     revalidation: {
       source: TAG_SOURCE,
       tagParts: (response) => tagPartsOf(services, response, distanceSortIndex, caller.lang),
