@@ -7,11 +7,15 @@ import type { RuleBounds } from './expand';
  * seconds. A rule sent by a client is therefore first expanded on a thread of its own, given
  * RULE_DEADLINE_MS; past that the thread is ended and the rule refused.
  */
-export const RULE_DEADLINE_MS = 100;
+export const RULE_DEADLINE_MS = 150;
 
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { RRule } = require(workerData.rrule);
+// Warmed up before taking rules (messages wait until the listener is attached): a cold thread
+// runs its first expansion several times slower, and a legitimate rule would miss the deadline.
+new RRule({ freq: RRule.DAILY, count: 3000, dtstart: new Date(0) }).all();
+new RRule({ freq: RRule.MONTHLY, byweekday: [RRule.FR.nth(-1)], count: 500, dtstart: new Date(0) }).all();
 parentPort.on('message', ({ id, text, dtstart, until, cap, from, limit }) => {
   parentPort.postMessage({ id, started: true });
   const starts = [];
