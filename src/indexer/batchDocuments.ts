@@ -2,7 +2,8 @@ import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
 import { viewOf, type ViewOptions } from '../services/views/recordViews';
 import type { Services } from '../services/container';
-import type { StoredRecord } from '../storage/storedRecord';
+import { inLanguage, type StoredRecord } from '../storage/storedRecord';
+import type { EventDoc } from '../storage/stores';
 import { storeOf } from '../storage/stores';
 import type { ClaimedEntry } from '../storage/syncQueue';
 import { withBatchCache } from '../services/views/batchCache';
@@ -112,12 +113,23 @@ export async function prepareGroup(
     }
     // A record the view could not present stays pending (released) rather than half-indexed.
     if (languages === LANGUAGES.length) operations.set(entry.key, ops);
-    // A series, a deleted event or one not indexed as a single event before may leave documents.
-    const wasSeries = previous !== null && LANGUAGES.some((lang) => !previous.get(lang)?.has(entry.id));
-    if (kind === 'event' && (occurrences || !exists || wasSeries))
+    if (kind === 'event' && (occurrences || mayHaveOccurrences(records.get(entry.id), previous, entry.id)))
       stale.push({ key: entry.key, id: entry.id, version: entry.version });
   }
   return { entries, operations, stale };
+}
+
+/**
+ * Whether an event that is not a series now may still have occurrence documents: it was one once,
+ * or it is gone and was not indexed as a single event.
+ */
+function mayHaveOccurrences(
+  record: StoredRecord<EventDoc> | undefined,
+  previous: Map<Language, Map<number, PreviousDoc>> | null,
+  id: number,
+): boolean {
+  if (record) return Boolean(inLanguage(record, record.originalLang).was_series);
+  return previous === null || LANGUAGES.some((lang) => !previous.get(lang)?.has(id));
 }
 
 /** The index documents as they were before this batch, in every language: one request. */

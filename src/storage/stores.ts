@@ -68,6 +68,8 @@ export interface EventDoc extends PostDoc {
   tags: number[];
   /** RFC 5545 RRULE/RDATE/EXDATE lines of a series (EXTENSIONS part 11); absent or null: a single event. */
   recurrence?: string[] | null;
+  /** Set once the event has been a series: its occurrence documents may need removing. */
+  was_series?: boolean;
 }
 
 export interface TermDoc extends BaseDoc {

@@ -100,6 +100,7 @@ async function planEventContent(
   Object.assign(content, dates);
   const recurrence = await planRecurrence(services, input, current, content);
   if (recurrence !== undefined) content.recurrence = recurrence;
+  if (recurrence) content.was_series = true;
   if (input.password !== undefined)
     content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
   return {
