@@ -10,6 +10,7 @@ import { withBatchCache } from '../services/views/batchCache';
 import type { BulkOperation } from './bulkIndexer';
 import { occurrenceDocuments, toIndexDocument, type IndexDocument } from '../search/documents';
 import { indexedOccurrences } from './seriesWindow';
+import { occurrenceVariantDocuments } from './occurrenceVariants';
 import { aliasName } from '../search/indexNames';
 import { dropDeletedLinks, eventsLinking, loadRelated } from './relatedData';
 import { EVENT_LINKS, type LinkedKind, type RecordKind } from '../domain/kinds';
@@ -87,6 +88,10 @@ export async function prepareGroup(
   // Dependents are marked before indexing: a crash after indexing would hide the change on retry.
   if (previous) await propagate(services, kind, ids, previous, current);
   const series = kind === 'event' ? indexedOccurrences(services.config, present) : new Map();
+  const variants =
+    kind === 'event' && series.size > 0
+      ? await occurrenceVariantDocuments(services, present, related, INDEXED_VIEW)
+      : null;
   const operations = new Map<string, BulkOperation[]>();
   const stale: StaleSeries[] = [];
   for (const entry of entries) {
@@ -100,7 +105,14 @@ export async function prepareGroup(
       const { version } = entry;
       if (document && occurrences) {
         languages++;
-        for (const [id, occurrence] of occurrenceDocuments(document, records.get(entry.id)!, lang, occurrences))
+        const changed = variants?.get(lang)?.get(entry.id);
+        for (const [id, occurrence] of occurrenceDocuments(
+          document,
+          records.get(entry.id)!,
+          lang,
+          occurrences,
+          changed,
+        ))
           ops.push({ action: 'index', index, id, version, document: { ...occurrence, indexed_version: version } });
       } else if (document) {
         languages++;

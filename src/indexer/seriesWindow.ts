@@ -2,8 +2,7 @@ import type { Config } from '../../config';
 import type { Services } from '../services/container';
 import { isDuplicateKey } from '../storage/mongo';
 import { horizonOf } from '../domain/recurrence/check';
-import { expandSeries } from '../domain/recurrence/expand';
-import { parseRecurrenceLines } from '../domain/recurrence/lines';
+import { isSeries, seriesOccurrences } from '../domain/recurrence/overrides';
 import type { IndexedOccurrence } from '../search/documents';
 import { inLanguage, type StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
@@ -24,8 +23,8 @@ export function indexedOccurrences(
   const series = new Map<number, IndexedOccurrence[]>();
   for (const record of records) {
     const doc = inLanguage(record, record.originalLang);
-    if (!doc.recurrence?.length) continue;
-    const occurrences = expandSeries(parseRecurrenceLines(doc.recurrence), doc, horizon);
+    if (!isSeries(doc)) continue;
+    const occurrences = seriesOccurrences(doc, horizon);
     series.set(
       record.id,
       occurrences.filter((occurrence) => occurrence.end >= from),

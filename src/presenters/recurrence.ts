@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { presentEventDates } from '../domain/eventDates';
-import { expandSeries, type Occurrence, type SeriesDates } from '../domain/recurrence/expand';
+import type { Occurrence, SeriesDates } from '../domain/recurrence/expand';
+import { seriesOccurrences, type SeriesFields } from '../domain/recurrence/overrides';
 import { parseRecurrenceLines, type ParsedRecurrence } from '../domain/recurrence/lines';
 
 /** Occurrences a series read lists in `next_occurrences` (EXTENSIONS part 11). */
@@ -11,14 +12,11 @@ export function occurrenceDates(series: SeriesDates, occurrence: Occurrence) {
   return presentEventDates({ ...series, start: occurrence.start, end: occurrence.end });
 }
 
-/** The next occurrences of a stored series, from `now` up to `horizon`. */
-export function nextOccurrences(
-  recurrence: string[],
-  series: SeriesDates,
-  now: Date,
-  horizon: Date,
-): Record<string, unknown>[] {
-  const upcoming = expandSeries(parseRecurrenceLines(recurrence), series, horizon).filter((o) => o.end >= now);
+/** The next occurrences of a stored series, from `now` up to `horizon`, moved ones at their dates. */
+export function nextOccurrences(series: SeriesFields, now: Date, horizon: Date): Record<string, unknown>[] {
+  const upcoming = seriesOccurrences(series, horizon)
+    .filter((o) => o.end >= now)
+    .sort((a, b) => a.start.getTime() - b.start.getTime());
   return upcoming.slice(0, NEXT_OCCURRENCES).map((occurrence) => {
     const dates = occurrenceDates(series, occurrence);
     return {
@@ -78,14 +76,15 @@ export function eventSchedule(parsed: ParsedRecurrence, series: SeriesDates): Re
 
 /** What a series read adds (EXTENSIONS part 11): the lines as stored, the next occurrences, JSON-LD. */
 export function seriesReadFields(
-  recurrence: string[],
-  series: SeriesDates,
+  series: SeriesFields & { recurrence: string[] },
   jsonLd: Record<string, unknown>,
   now: Date,
   horizon: Date,
 ): Record<string, unknown> {
-  const next = nextOccurrences(recurrence, series, now, horizon);
-  const schedule = eventSchedule(parseRecurrenceLines(recurrence), series);
+  const { recurrence } = series;
+  const next = nextOccurrences(series, now, horizon);
+  // A Schedule cannot say that one occurrence moved or changed.
+  const schedule = series.occurrence_overrides?.length ? null : eventSchedule(parseRecurrenceLines(recurrence), series);
   const subEvents = next.map((o) => ({
     '@type': 'Event',
     name: jsonLd.name,

@@ -130,19 +130,22 @@ export interface IndexedOccurrence {
 export const occurrenceDocumentId = (id: number, recurrenceId: string): string => `${id}@${recurrenceId}`;
 
 /**
- * The index documents of a series' occurrences: each is the series' document with the
- * occurrence's dates, and its record the series record with those dates and `occurrence`.
+ * The index documents of a series' occurrences: each is the series' document (or, for an
+ * occurrence changed on its own, its `variants` document) with the occurrence's dates, and its
+ * record the series record with those dates and `occurrence`.
  */
 export function occurrenceDocuments(
   series: IndexDocument,
   stored: StoredRecord<EventDoc>,
   lang: Language,
   occurrences: IndexedOccurrence[],
+  variants: Map<string, IndexDocument> = new Map(),
 ): Map<string, IndexDocument> {
   const doc = inLanguage(stored, lang);
   const restUrl = String(series.record.rest_url ?? '');
   const documents = new Map<string, IndexDocument>();
   for (const occurrence of occurrences) {
+    const base = variants.get(occurrence.recurrenceId) ?? series;
     const dates = presentEventDates({
       ...doc,
       all_day: Boolean(doc.all_day),
@@ -150,25 +153,34 @@ export function occurrenceDocuments(
       end: occurrence.end,
     });
     documents.set(occurrenceDocumentId(stored.id, occurrence.recurrenceId), {
-      ...series,
+      ...base,
       recurrence_id: occurrence.recurrenceId,
       start_utc: occurrence.start.toISOString(),
       end_utc: occurrence.end.toISOString(),
       start_local: wireToLocalIso(dates.start_date),
       end_local: wireToLocalIso(dates.end_date),
       record: {
-        ...series.record,
+        ...base.record,
         ...dates,
-        occurrence: {
-          recurrence_id: occurrence.recurrenceId,
-          series_id: stored.id,
-          index: occurrence.index,
-          rest_url: `${restUrl.replace(/\/$/, '')}/occurrences/${occurrence.recurrenceId}`,
-        },
+        occurrence: occurrenceLink(stored.id, occurrence, restUrl),
       },
     });
   }
   return documents;
+}
+
+/** The `occurrence` object of an entry (EXTENSIONS part 11); `seriesUrl` is the series' `rest_url`. */
+export function occurrenceLink(
+  seriesId: number,
+  occurrence: Pick<IndexedOccurrence, 'recurrenceId' | 'index'>,
+  seriesUrl: string,
+): Record<string, unknown> {
+  return {
+    recurrence_id: occurrence.recurrenceId,
+    series_id: seriesId,
+    index: occurrence.index,
+    rest_url: `${seriesUrl.replace(/\/$/, '')}/occurrences/${occurrence.recurrenceId}`,
+  };
 }
 
 function postDocument(

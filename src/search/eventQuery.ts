@@ -41,6 +41,8 @@ export interface EventQuery {
   size: number;
   /** One entry per series (its first hit in sort order); `total` then counts series. */
   collapseSeries?: boolean;
+  /** Only the occurrences of this series (a single event: itself). */
+  seriesId?: number;
 }
 
 export interface BuiltSearch {
@@ -73,8 +75,10 @@ interface ListFilters {
 
 function listFilters(q: EventQuery): ListFilters {
   const base: Clause[] = [q.status];
-  // `include` names events explicitly: hidden ones are shown (CONTRACT part 6).
-  if (!q.showHidden && !q.include) base.push({ term: { hide_from_listings: false } });
+  // `include` and a series' occurrences name events explicitly: hidden ones are shown (CONTRACT part 6).
+  const named = q.include !== undefined || q.seriesId !== undefined;
+  if (!q.showHidden && !named) base.push({ term: { hide_from_listings: false } });
+  if (q.seriesId !== undefined) base.push({ term: { series_id: q.seriesId } });
   for (const { field, op, value } of q.dates) base.push({ range: { [field]: { [op]: value } } });
   if (q.include) base.push({ terms: { id: q.include } });
   if (q.geoloc !== undefined) base.push({ term: { has_location: q.geoloc } });

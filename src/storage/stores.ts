@@ -1,3 +1,4 @@
+import type { OccurrenceOverride, OccurrenceText } from '../domain/recurrence/overrides';
 import type { Db } from 'mongodb';
 import type { Language } from '../../config';
 import { RecordStore } from './recordStore';
@@ -70,6 +71,10 @@ export interface EventDoc extends PostDoc {
   recurrence?: string[] | null;
   /** Set once the event has been a series: its occurrence documents may need removing. */
   was_series?: boolean;
+  /** Occurrences of the series changed on their own (moved, another venue...), by recurrence ID. */
+  occurrence_overrides?: OccurrenceOverride[] | null;
+  /** Their own titles, descriptions and excerpts in this language, by recurrence ID. */
+  occurrence_texts?: Record<string, OccurrenceText> | null;
 }
 
 export interface TermDoc extends BaseDoc {
@@ -108,7 +113,7 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
       collection: 'events',
       kind: 'event',
       counter: 'post',
-      translatable: ['title', ...POST_TRANSLATABLE],
+      translatable: ['title', ...POST_TRANSLATABLE, 'occurrence_texts'],
       slugSource: 'title',
       treeField: 'post_parent',
       // Venues, organizers and terms count an event's links while it is published (and unprotected).

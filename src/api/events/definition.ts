@@ -173,7 +173,12 @@ export const eventDefinition: ResourceDefinition<EventDoc, EventWriteInput, Even
     const now = new Date();
     return {
       ...body,
-      ...seriesReadFields(doc.recurrence, doc, jsonLd, now, horizonOf(services.config.recurrence, now)),
+      ...seriesReadFields(
+        { ...doc, recurrence: doc.recurrence },
+        jsonLd,
+        now,
+        horizonOf(services.config.recurrence, now),
+      ),
     };
   },
 };

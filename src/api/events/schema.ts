@@ -1,3 +1,4 @@
+import type BaseJoi from 'joi';
 import { canonicalTimeZone } from '../../domain/dates';
 import { Joi, id, idOrZero, MAX_LIST_ITEMS, text } from '../../http/params';
 import { inputSchema } from '../../http/route';
@@ -161,4 +162,33 @@ export const EVENT_REQUIRED_ON_CREATE: (keyof EventWriteInput & string)[] = ['ti
 /** Extra parameter of single reads and deletes (later revision). */
 export const eventReadSchema = inputSchema<EventReadInput>()({
   password: Joi.string().max(255).allow('').description('The event password, to read a password-protected event'),
+});
+
+/** `PATCH /events/{id}/occurrences/{recurrence_id}` (EXTENSIONS part 11): what one occurrence may change. */
+export interface OccurrenceWriteInput {
+  start_date?: string | null;
+  end_date?: string | null;
+  title?: string | null;
+  description?: string | null;
+  excerpt?: string | null;
+  venue?: LinkInput<VenueWriteInput>;
+  organizer?: LinkInput<OrganizerWriteInput>;
+  cost?: string | number | null;
+}
+
+const FOLLOWS_SERIES = 'null follows the series again';
+const eventKey = (key: keyof EventWriteInput & string) => (eventWriteSchema as BaseJoi.ObjectSchema).extract(key);
+const postKeys = postWriteKeys('event');
+
+export const occurrenceWriteSchema = inputSchema<OccurrenceWriteInput>()({
+  start_date: dateField(`Start of this occurrence (moves it; ${FOLLOWS_SERIES})`).allow(null),
+  end_date: dateField(`End of this occurrence (${FOLLOWS_SERIES})`).allow(null),
+  title: nameText(500, `Title of this occurrence (${FOLLOWS_SERIES})`).allow(null),
+  description: postKeys.description.description(`Description of this occurrence (HTML, sanitised; ${FOLLOWS_SERIES})`),
+  excerpt: postKeys.excerpt.description(`Excerpt of this occurrence (HTML, sanitised; ${FOLLOWS_SERIES})`),
+  venue: eventKey('venue').description(`Venue of this occurrence, as an event's venue (${FOLLOWS_SERIES})`),
+  organizer: eventKey('organizer').description(
+    `Organizers of this occurrence, as an event's organizer (${FOLLOWS_SERIES})`,
+  ),
+  cost: eventKey('cost').description(`Cost of this occurrence (${FOLLOWS_SERIES})`),
 });

@@ -127,7 +127,12 @@ async function tagPartsOf(
 }
 
 /** The search of an event list for the caller (CONTRACT part 7), ready to be paged or walked. */
-export async function eventListQuery(services: Services, input: EventListInput, caller: Caller): Promise<ListQuery> {
+export async function eventListQuery(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+  scope: { series?: number } = {},
+): Promise<ListQuery> {
   input = withoutEmptyLists(input);
   const near = geoFilterOf(input);
   const search = input.search?.trim() || undefined;
@@ -178,6 +183,7 @@ export async function eventListQuery(services: Services, input: EventListInput, 
     from: 0,
     size: 0,
     collapseSeries: collapsing !== null,
+    seriesId: scope.series,
   });
   const present = async (hits: estypes.SearchHit<unknown>[]) => {
     const items = hits.map((hit) => {
