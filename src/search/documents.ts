@@ -114,7 +114,12 @@ function eventDocument(
     location: points.length > 0 ? points : null,
     record: { ...apiRecord, occurrence: null },
     // Terms (counts), venues and organizers (has_events, upcoming) follow these.
-    deps: hash({ status: doc.status, end: doc.end.toISOString(), protected: isProtected, ...ids }),
+    deps: hash({
+      status: doc.status,
+      end: (doc.series_end ?? doc.end).toISOString(),
+      protected: isProtected,
+      ...ids,
+    }),
   };
 }
 

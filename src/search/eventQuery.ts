@@ -39,8 +39,12 @@ export interface EventQuery {
   order?: 'asc' | 'desc';
   from: number;
   size: number;
-  /** One entry per series (its first hit in sort order); `total` then counts series. */
-  collapseSeries?: boolean;
+  /**
+   * One entry per series; `total` then counts series. `first`: the series' first match in the
+   * list's order; `next`: its next occurrence at `now` (its last when all are past), in `shown`
+   * inner hits (see shownHit).
+   */
+  collapseSeries?: { entry: 'first' } | { entry: 'next'; now: Date };
   /** Only the occurrences of this series (a single event: itself). */
   seriesId?: number;
 }
@@ -158,6 +162,30 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
 /** Below this many series, the cardinality count of a collapsed list is exact. */
 const EXACT_SERIES_COUNT = 40_000;
 
+const SHOWN = 'shown';
+
+/** Upcoming occurrences first, soonest first; then past ones, latest first. */
+function nextOccurrenceFirst(now: Date): estypes.SortCombinations {
+  return {
+    _script: {
+      type: 'number',
+      order: 'asc',
+      script: {
+        lang: 'painless',
+        source:
+          "long start = doc['start_utc'].value.toInstant().toEpochMilli();" +
+          "return doc['end_utc'].value.toInstant().toEpochMilli() >= params.now ? start : params.past - start;",
+        params: { now: now.getTime(), past: 4e14 },
+      },
+    },
+  };
+}
+
+/** The hit a list shows for `hit`: a collapsed series' chosen occurrence, else the hit itself. */
+export function shownHit<T>(hit: estypes.SearchHit<T>): estypes.SearchHit<T> {
+  return (hit.inner_hits?.[SHOWN]?.hits.hits[0] as estypes.SearchHit<T> | undefined) ?? hit;
+}
+
 /** The aggregation counting the series of a list collapsed to one entry per series. */
 const SERIES_COUNT = 'series_count';
 
@@ -200,6 +228,15 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   }
   if (q.collapseSeries) {
     request.collapse = { field: 'series_id' };
+    if (q.collapseSeries.entry === 'next') {
+      request.collapse.inner_hits = {
+        name: SHOWN,
+        size: 1,
+        version: true,
+        _source: ['record', 'password_protected'],
+        sort: [nextOccurrenceFirst(q.collapseSeries.now)],
+      };
+    }
     // Aggregations ignore the post filter: the series counted are those the page lists.
     const series = { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } };
     request.aggs = {

@@ -73,6 +73,8 @@ export interface EventDoc extends PostDoc {
   was_series?: boolean;
   /** Occurrences of the series changed on their own (moved, another venue...), by recurrence ID. */
   occurrence_overrides?: OccurrenceOverride[] | null;
+  /** A series' last end (9999-12-31 when it goes on past the horizon); absent on single events. */
+  series_end?: Date | null;
   /** Their own titles, descriptions and excerpts in this language, by recurrence ID. */
   occurrence_texts?: Record<string, OccurrenceText> | null;
 }
@@ -117,7 +119,7 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
       slugSource: 'title',
       treeField: 'post_parent',
       // Venues, organizers and terms count an event's links while it is published (and unprotected).
-      dependents: { links: EVENT_LINKS, watched: ['status', 'end', 'passwordHash'] },
+      dependents: { links: EVENT_LINKS, watched: ['status', 'end', 'series_end', 'passwordHash'] },
     }),
     venues: new RecordStore<VenueDoc>(db, sync, {
       collection: 'venues',

@@ -155,8 +155,8 @@ describe('recurring events: one occurrence', () => {
     const { id, listed } = await weekly(unique('Occurrence refused'));
     const rid = listed[0].occurrence.recurrence_id;
     const path = `/events/${id}/occurrences/${rid}`;
-    expect((await api.patch(path, { title: 'x' }, { key: false })).status).to.equal(401);
-    expect((await api.delete(path, { key: false })).status).to.equal(401);
+    expect((await api.patch(path, { title: 'x' }, {})).status).to.equal(401);
+    expect((await api.delete(path, {})).status).to.equal(401);
     const badEnd = await api.patch(path, { end_date: '2000-01-01 00:00:00' });
     expect(badEnd.status).to.equal(400);
     expect(badEnd.body.data.params).to.have.property('end_date');
@@ -174,5 +174,61 @@ describe('recurring events: one occurrence', () => {
     const read = await api.get(path);
     expect(read.body.start_date).to.equal(listed[0].start_date);
     expect(read.body.venue.id).to.equal(paris);
+  });
+});
+
+describe('recurring events: include lists a series as its next occurrence', () => {
+  before(searchReady);
+
+  async function series(title: string, firstStart: DateTime, count: number) {
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(firstStart),
+      end_date: local(firstStart.plus({ hours: 1 })),
+      timezone: ZONE,
+      recurrence: [`RRULE:FREQ=WEEKLY;COUNT=${count}`],
+    });
+    return created.body.id as number;
+  }
+
+  it('the next occurrence when some are to come, the last when all are past', async () => {
+    const now = DateTime.now().setZone(ZONE).set({ second: 0, millisecond: 0 });
+    const ongoing = await series(unique('Include ongoing'), now.minus({ weeks: 3, hours: 5 }), 6);
+    const over = await series(unique('Include over'), now.minus({ weeks: 10 }), 4);
+    const res = await api.get(`/events?include=${ongoing},${over}`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.total).to.equal(2);
+    const byId = new Map(res.body.events.map((e: any) => [e.id, e]));
+    // The 4th started 5 hours ago and ended 4 hours ago: the 5th is next.
+    expect((byId.get(ongoing) as any).occurrence.index).to.equal(5);
+    expect((byId.get(over) as any).occurrence.index).to.equal(4);
+    expect((byId.get(over) as any).start_date).to.equal(local(now.minus({ weeks: 10 }).plus({ weeks: 3 })));
+  });
+});
+
+describe('recurring events: venues count occurrences', () => {
+  before(searchReady);
+
+  it('a venue whose series began in the past but goes on has an upcoming event; once cancelled to the past it has none', async () => {
+    const name = unique('Series hall');
+    const venue = (await writeIndexed('POST', '/venues', { venue: name })).body.id as number;
+    const start = DateTime.now().setZone(ZONE).minus({ weeks: 2 }).set({ second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title: unique('Series at the hall'),
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 1 })),
+      timezone: ZONE,
+      venue,
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+    });
+    const upcoming = async () =>
+      (await api.get(`/venues?search=${encodeURIComponent(`"${name}"`)}&only_with_upcoming=true`)).body.venues.map(
+        (v: any) => v.id,
+      );
+    expect(await upcoming()).to.deep.equal([venue]);
+    const occurrences = await api.get(`/events/${created.body.id}/occurrences?start_date=2000-01-01`);
+    for (const future of occurrences.body.events.slice(2))
+      await writeIndexed('DELETE', `/events/${created.body.id}/occurrences/${future.occurrence.recurrence_id}`);
+    expect(await upcoming()).to.deep.equal([]);
   });
 });

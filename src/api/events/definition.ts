@@ -18,6 +18,7 @@ import { EMBEDDED_KINDS } from '../../services/views/eventView';
 import { checkRecurrence, horizonOf } from '../../domain/recurrence/check';
 import type { SeriesDates } from '../../domain/recurrence/expand';
 import { seriesReadFields } from '../../presenters/recurrence';
+import { isSeries, seriesEnd } from '../../domain/recurrence/overrides';
 import {
   EVENT_REQUIRED_ON_CREATE,
   eventReadSchema,
@@ -101,6 +102,8 @@ async function planEventContent(
   const recurrence = await planRecurrence(services, input, current, content);
   if (recurrence !== undefined) content.recurrence = recurrence;
   if (recurrence) content.was_series = true;
+  if (recurrence !== undefined || (current?.recurrence?.length && content.end))
+    content.series_end = endOfSeries(services, { ...(current as EventDoc), ...content });
   if (input.password !== undefined)
     content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
   return {
@@ -130,6 +133,11 @@ async function planRecurrence(
   const series = { ...(current as EventDoc), ...content } as SeriesDates;
   await checkRecurrence(lines, series, services.config.recurrence);
   return lines;
+}
+
+/** The stored `series_end` of an event as `doc` has it (null: a single event). */
+export function endOfSeries(services: Services, doc: EventDoc): Date | null {
+  return isSeries(doc) ? seriesEnd(doc, horizonOf(services.config.recurrence, new Date())) : null;
 }
 
 async function authorizeEventRead(ctx: RequestContext<EventReadInput>, record: StoredRecord<EventDoc>): Promise<void> {

@@ -31,7 +31,7 @@ import type { EventDoc } from '../../storage/stores';
 import { byId, type ByIdInput } from '../resource/address';
 import { readInput, resourceOf, type Resource } from '../resource/resource';
 import { writing } from '../resource/write';
-import { eventDefinition } from './definition';
+import { endOfSeries, eventDefinition } from './definition';
 import { resolveLinks } from './links';
 import { eventDateParams, type EventDateParams } from './list';
 import { occurrenceWriteSchema, type EventReadInput, type OccurrenceWriteInput } from './schema';
@@ -248,10 +248,11 @@ async function plannedOverride(
   return async () => {
     Object.assign(override, await links!.commit());
     const others = (series.occurrence_overrides ?? []).filter((kept) => kept.recurrence_id !== rid);
-    const changed = Object.keys(override).length > 1;
+    const overrides = Object.keys(override).length > 1 ? [...others, override] : others;
     return {
-      occurrence_overrides: changed ? [...others, override] : others,
+      occurrence_overrides: overrides,
       occurrence_texts: texts,
+      series_end: endOfSeries(services, { ...series, occurrence_overrides: overrides }),
     };
   };
 }
@@ -303,9 +304,13 @@ function cancelOccurrence(res: EventResource, address: ReturnType<typeof byId<Ev
         const previous = await presentOccurrence(res, existing, occurrence, ctx);
         const series = inLanguage(existing, existing.originalLang);
         const rid = occurrence.recurrenceId;
-        await res.store.update(existing, ctx.state.language, {
+        const cancelled = {
           recurrence: withExcluded(series, rid),
           occurrence_overrides: (series.occurrence_overrides ?? []).filter((kept) => kept.recurrence_id !== rid),
+        };
+        await res.store.update(existing, ctx.state.language, {
+          ...cancelled,
+          series_end: endOfSeries(services, { ...series, ...cancelled }),
         });
         await waitForIndex(ctx, services, 'event', existing.id);
         ctx.body = { deleted: true, previous };

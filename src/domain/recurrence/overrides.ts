@@ -96,10 +96,15 @@ export function findOccurrence(doc: SeriesFields, recurrenceId: string, to: Date
  */
 export function withExcluded(doc: SeriesFields, recurrenceId: string): string[] {
   const [prefix, value] = doc.all_day
-    ? ['EXDATE;VALUE=DATE:', DateTime.fromJSDate(startOfRecurrenceId(recurrenceId), { zone: doc.timezone }).toFormat('yyyyLLdd')]
+    ? [
+        'EXDATE;VALUE=DATE:',
+        DateTime.fromJSDate(startOfRecurrenceId(recurrenceId), { zone: doc.timezone }).toFormat('yyyyLLdd'),
+      ]
     : ['EXDATE:', recurrenceId];
   const lines = [...(doc.recurrence ?? [])];
-  const same = lines.findIndex((line) => line.toUpperCase().startsWith(prefix) && line.split(',').length < MAX_LINE_DATES);
+  const same = lines.findIndex(
+    (line) => line.toUpperCase().startsWith(prefix) && line.split(',').length < MAX_LINE_DATES,
+  );
   if (same >= 0) lines[same] = `${lines[same]},${value}`;
   else lines.push(`${prefix}${value}`);
   return lines;
@@ -109,4 +114,18 @@ export function withExcluded(doc: SeriesFields, recurrenceId: string): string[] 
 export function startOfRecurrenceId(recurrenceId: string): Date {
   const [, y, mo, d, h, mi, s] = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(recurrenceId)!;
   return new Date(Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s!));
+}
+
+/** Stands for the end of a series that goes on past the horizon (it always has upcoming occurrences). */
+export const ENDLESS = new Date('9999-12-31T23:59:59Z');
+const YEAR_MS = 366 * 86_400_000;
+
+/**
+ * The end of a series' last occurrence (moves included), or ENDLESS when it goes on past
+ * `horizon`: what venues and organizers count as an upcoming event (`only_with_upcoming`).
+ */
+export function seriesEnd(doc: SeriesFields, horizon: Date): Date {
+  const occurrences = seriesOccurrences(doc, new Date(horizon.getTime() + YEAR_MS));
+  if (occurrences.some((occurrence) => occurrence.start > horizon)) return ENDLESS;
+  return occurrences.reduce((last, occurrence) => (occurrence.end > last ? occurrence.end : last), doc.end);
 }

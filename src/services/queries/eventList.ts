@@ -13,6 +13,7 @@ import { discoveryResult } from './eventDiscovery';
 import {
   buildEventSearch,
   seriesCountOf,
+  shownHit,
   type DistanceUnit,
   type EventOrderBy,
   type GeoFilter,
@@ -118,10 +119,15 @@ async function tagPartsOf(
   lang: Language,
 ): Promise<unknown[]> {
   const hits = response.hits.hits;
-  const records = hits.map((hit) => ((hit._source as EventHit | undefined)?.record ?? {}) as Record<string, unknown>);
+  const shown = hits.map(shownHit);
+  const records = shown.map((hit) => ((hit._source as EventHit | undefined)?.record ?? {}) as Record<string, unknown>);
   return [
     totalOf(response),
-    hits.map((hit) => [hit._id, hit._version, distanceSortIndex === null ? null : distanceOf(hit, distanceSortIndex)]),
+    hits.map((hit, i) => [
+      shown[i]!._id,
+      shown[i]!._version,
+      distanceSortIndex === null ? null : distanceOf(hit, distanceSortIndex),
+    ]),
     await currentTermCountsOf(services, records, lang),
   ];
 }
@@ -182,12 +188,17 @@ export async function eventListQuery(
     order: input.order,
     from: 0,
     size: 0,
-    collapseSeries: collapsing !== null,
+    collapseSeries:
+      collapsing === null
+        ? undefined
+        : collapsing === 'include'
+          ? { entry: 'next', now: caller.now ?? new Date() }
+          : { entry: 'first' },
     seriesId: scope.series,
   });
   const present = async (hits: estypes.SearchHit<unknown>[]) => {
     const items = hits.map((hit) => {
-      const source = hit._source as EventHit;
+      const source = shownHit(hit)._source as EventHit;
       const record = listedEventFor(source.record, source.password_protected === true, caller.principal);
       return distanceSortIndex === null ? record : { ...record, distance: distanceOf(hit, distanceSortIndex) };
     });
