@@ -33,6 +33,13 @@ export function indexedOccurrences(
   return series;
 }
 
+/** Series whose occurrences all ended before the index window (they have no index document). */
+export function seriesBeforeWindow(services: Services, now = new Date()): Promise<number> {
+  return services.stores.events.docs
+    .distinct('id', { 'recurrence.0': { $exists: true }, series_end: { $lt: new Date(now.getTime() - YEAR_MS) } })
+    .then((ids) => ids.length);
+}
+
 /** How often a worker checks whether the day changed (the window moves by days). */
 export const WINDOW_CHECK_MS = 15 * 60_000;
 

@@ -292,7 +292,7 @@ function cancelOccurrence(res: EventResource, address: ReturnType<typeof byId<Ev
       withKeys(inputSchema<ByIdInput>()(address.keys), recurrenceIdKey),
       { i18n_language: language() },
     ),
-    response: 'event',
+    response: 'CancelledOccurrence',
     errors: [400, 401, 403, 404, 409],
     handler: (ctx) =>
       writing(res, address, ctx, async (existing) => {

@@ -137,7 +137,7 @@ const event = record(
       type: 'object',
       nullable: true,
       description:
-        'Lists only: the occurrence of a series this entry is, `{recurrence_id, series_id, index, rest_url}`; null for single events',
+        'Lists, exports and occurrence reads: the occurrence of a series this entry is, `{recurrence_id, series_id, index, rest_url}`; null for single events',
       example: {
         recurrence_id: '20270105T090000Z',
         series_id: 12,
@@ -359,6 +359,11 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     { id: int, deleted: { type: 'boolean', enum: [true] } },
     [],
     'Answer of a permanent delete (`force=true`)',
+  ),
+  CancelledOccurrence: record(
+    { deleted: { type: 'boolean', enum: [true] }, previous: ref('Event') },
+    [],
+    'Answer of a cancelled occurrence: the occurrence as it was',
   ),
   Error: record({
     code: str,
