@@ -85,6 +85,8 @@ export async function matchSubscriptions(
         query: boolQuery({ filter: [{ terms: { id: eventIds } }], must: query ? [query] : [] }),
         sort,
         _source,
+        // A series matches when one of its occurrences does: its first one in the list's order.
+        collapse: { field: 'series_id' },
         size: eventIds.length,
         track_total_hits: false,
       },
@@ -106,7 +108,9 @@ export async function matchSubscriptions(
       if (hits.length === 0) return;
       const records = await query.present(hits);
       const matches = result.get(subscription._id)!;
-      hits.forEach((hit, n) => matches.set(Number(hit._id), { record: records[n]!, hash: hashOf(hit._source) }));
+      hits.forEach((hit, n) =>
+        matches.set(Number(records[n]!.id), { record: records[n]!, hash: hashOf(hit._source) }),
+      );
     }),
   );
   return result;
