@@ -37,10 +37,6 @@ async function createAdminKey(mongoUrl: string, database: string): Promise<strin
 
 describe('reliability: MongoDB-protocol server down', function () {
   this.timeout(180_000);
-  // Known open bug: about one run in eight, one write in flight when the server goes answers 500
-  // instead of 503 (its cause was not found yet; see CHANGELOG "Known issues"). Another attempt
-  // (each with its own server and API, cleaned up after it) keeps the rest of this test guarding.
-  this.retries(2);
   let mongo: PrivateMongo;
   let api: Child | undefined;
   let indexPrefix: string | undefined;

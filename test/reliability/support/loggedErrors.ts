@@ -13,6 +13,15 @@ interface LoggedError {
   [prop: string]: unknown;
 }
 
+/** The error of a whole log line (a line still being written is no JSON yet). */
+function parsedError(line: string): LoggedError | undefined {
+  try {
+    return (JSON.parse(line) as { err?: LoggedError }).err;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The error the API logged for the request answered by `res` (found by its X-Request-Id), once the log has it. */
 export async function loggedError(child: Child, res: Answer): Promise<LoggedError | undefined> {
   const id = res.headers.get('x-request-id');
@@ -23,7 +32,8 @@ export async function loggedError(child: Child, res: Answer): Promise<LoggedErro
       .log()
       .split('\n')
       .filter((line) => line.includes(needle) && line.includes('"err":'))
-      .map((line) => (JSON.parse(line) as { err: LoggedError }).err)[0];
+      .map(parsedError)
+      .find((err) => err !== undefined);
   const deadline = Date.now() + LOG_WAIT_MS;
   let found = find();
   while (!found && Date.now() < deadline) {
@@ -33,13 +43,13 @@ export async function loggedError(child: Child, res: Answer): Promise<LoggedErro
   return found;
 }
 
-function describe(err: LoggedError, indent = '    '): string {
+function formatted(err: LoggedError, indent = '    '): string {
   const { type, message, stack, aggregateErrors, ...props } = err;
   const lines = [
     `${indent}error: ${type ?? '?'}: ${message ?? ''}`,
     `${indent}properties: ${JSON.stringify(props)}`,
     ...(stack ?? '').split('\n').map((line) => `${indent}  ${line}`),
-    ...(aggregateErrors ?? []).map((inner, i) => `${indent}aggregated ${i}:\n${describe(inner, `${indent}  `)}`),
+    ...(aggregateErrors ?? []).map((inner, i) => `${indent}aggregated ${i}:\n${formatted(inner, `${indent}  `)}`),
   ];
   return lines.join('\n');
 }
@@ -51,7 +61,7 @@ export async function explainAnswers(child: Child, answers: (Answer & { request:
       const err = await loggedError(child, res);
       return [
         `${res.request} -> ${res.status} ${JSON.stringify(res.body)} (X-Request-Id ${res.headers.get('x-request-id')})`,
-        err ? describe(err) : '    (no error logged for it)',
+        err ? formatted(err) : '    (no error logged for it)',
       ].join('\n');
     }),
   );
