@@ -4,7 +4,7 @@ import { ApiKeyStore } from '../../src/storage/apiKeys';
 import { freePort } from '../../src/dev/managedProcess';
 import { testWorld } from '../support/harness';
 import { envOf, kill, spawnScript, type Child } from './support/childProcess';
-import { call, isErrorEnvelope, sleep, until, type Answer } from './support/http';
+import { call, isErrorEnvelope, sleep, until, type Answer, type AnswerTo } from './support/http';
 import { explainAnswers } from './support/loggedErrors';
 import { PrivateMongo } from './support/privateServers';
 import { worldConfig } from './support/privateWorld';
@@ -76,7 +76,7 @@ describe('reliability: MongoDB-protocol server down', function () {
     const send = (method: string, path: string, body?: unknown, withKey = method !== 'GET') =>
       call(base, method, path, body, { key: withKey ? key : undefined, timeoutMs: 15_000 });
     /** Any answer but 503 storage-unavailable fails the test, printed with the error the API logged for it. */
-    const expectStorageUnavailable = async (failed: (Answer & { request: string })[]) => {
+    const expectStorageUnavailable = async (failed: AnswerTo[]) => {
       const unexpected = failed.filter((res) => res.status !== 503 || res.body?.code !== 'storage-unavailable');
       const explained = unexpected.length > 0 ? await explainAnswers(child, unexpected) : '';
       if (explained) console.log(`      unexpected answers while MongoDB was down:\n${explained}`);

@@ -1,5 +1,5 @@
 import type { Child } from './childProcess';
-import { sleep, type Answer } from './http';
+import { sleep, type Answer, type AnswerTo } from './http';
 
 /** How long the API's log may take to reach the test after its answer. */
 const LOG_WAIT_MS = 5_000;
@@ -55,7 +55,7 @@ function formatted(err: LoggedError, indent = '    '): string {
 }
 
 /** One paragraph per answer: the request, its status and body, and the error the API logged for it. */
-export async function explainAnswers(child: Child, answers: (Answer & { request: string })[]): Promise<string> {
+export async function explainAnswers(child: Child, answers: AnswerTo[]): Promise<string> {
   const paragraphs = await Promise.all(
     answers.map(async (res) => {
       const err = await loggedError(child, res);

@@ -1,5 +1,5 @@
 import type { Services } from '../../../src/services/container';
-import { call, type Answer } from './http';
+import { call, type Answer, type AnswerTo } from './http';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -33,12 +33,9 @@ export async function pool<T, R>(
   return results;
 }
 
-/** An answer that was no success, with the request that got it (`POST /calendar/…`). */
-export type FailedWrite = Answer & { request: string };
-
 export interface StreamFigures {
   acknowledged: number;
-  failed: FailedWrite[];
+  failed: AnswerTo[];
   /** Each written event's last acknowledged title. */
   lastTitles: Map<number, string>;
   venues: number[];
