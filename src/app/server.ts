@@ -4,6 +4,8 @@ import { httpOrigin } from '../../config';
 import { createApp } from './app';
 import { clientErrorHandler, connectHandler } from '../http/clientErrors';
 import { pingSearch } from '../search/client';
+import { searchWriteBlocks } from '../search/writeBlocks';
+import { PROBE_TIMEOUT_MS } from '../metrics/probe';
 import type { Services } from '../services/container';
 import { pingMongo } from '../storage/mongo';
 import { allRoutes } from '../api/routeTable';
@@ -30,6 +32,7 @@ export async function startServer(services: Services, host: string, port: number
     health: {
       mongo: () => pingMongo(services.db),
       elasticsearch: () => pingSearch(services.search),
+      searchWriteBlocks: () => searchWriteBlocks(services.search, services.config, PROBE_TIMEOUT_MS),
       sync: () => services.sync.backlog(),
     },
     metrics: services.metrics.observe({

@@ -1,5 +1,6 @@
 import {
   MongoClient,
+  MongoNetworkError,
   MongoServerError,
   type Collection,
   type CreateIndexesOptions,
@@ -79,13 +80,18 @@ const STORAGE_UNAVAILABLE_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 
 export function isStorageUnavailable(err: Error, depth = 0): boolean {
   const name = err.constructor?.name ?? err.name;
   if (STORAGE_ERRORS.has(name) || STORAGE_ERRORS.has(err.name)) return true;
+  // Its subclasses too, whatever their names (PoolClearedOnNetworkError: a server monitor timed out).
+  if (err instanceof MongoNetworkError) return true;
   const code = (err as Error & { code?: unknown }).code;
   if (typeof code === 'string' && SOCKET_ERROR_CODES.has(code)) return true;
   // Server errors include their subclasses: a bulk write cut by a shutdown is a MongoBulkWriteError.
   const serverError = err.name === 'MongoServerError' || err instanceof MongoServerError;
   if (serverError && typeof code === 'number' && STORAGE_UNAVAILABLE_CODES.has(code)) return true;
   // A failure wrapped (`cause`) or gathered (AggregateError) is as unavailable as what it holds.
-  const inner = [err.cause, ...(err instanceof AggregateError ? err.errors : [])];
+  // A bulk write (bulkWrite, insertMany) wraps a failure of the driver's own (a connection closed,
+  // no server to select) in a MongoBulkWriteError that keeps it as `errorResponse`, not as `cause`.
+  const { errorResponse } = err as Error & { errorResponse?: unknown };
+  const inner = [err.cause, errorResponse, ...(err instanceof AggregateError ? err.errors : [])];
   return depth < 3 && inner.some((e) => e instanceof Error && isStorageUnavailable(e, depth + 1));
 }
 

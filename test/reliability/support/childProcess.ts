@@ -4,7 +4,10 @@ import { PROJECT_ROOT } from './privateServers';
 
 export interface Child {
   process: ChildProcess;
+  /** The last 20,000 characters written (for failure messages). */
   output(): string;
+  /** The last 4 MB written: a log searched for one request's lines. */
+  log(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   alive(): boolean;
 }
@@ -34,7 +37,7 @@ export function spawnScript(script: string, env: NodeJS.ProcessEnv): Child {
   });
   let output = '';
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
+    output = (output + chunk.toString()).slice(-4_000_000);
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -43,7 +46,8 @@ export function spawnScript(script: string, env: NodeJS.ProcessEnv): Child {
   );
   return {
     process: child,
-    output: () => output,
+    output: () => output.slice(-20_000),
+    log: () => output,
     exited,
     alive: () => child.exitCode === null && child.signalCode === null,
   };

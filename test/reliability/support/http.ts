@@ -17,6 +17,9 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** An answer with the request that got it (`POST /calendar/… {body}`), to name it in failure messages. */
+export type AnswerTo = Answer & { request: string };
+
 /** One HTTP request to `baseUrl + path`; a network failure or timeout answers status 0. */
 export async function call<T = any>(
   baseUrl: string,

@@ -1,5 +1,5 @@
 import type { Services } from '../../../src/services/container';
-import { call, type Answer } from './http';
+import { call, type Answer, type AnswerTo } from './http';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -35,7 +35,7 @@ export async function pool<T, R>(
 
 export interface StreamFigures {
   acknowledged: number;
-  failed: Answer[];
+  failed: AnswerTo[];
   /** Each written event's last acknowledged title. */
   lastTitles: Map<number, string>;
   venues: number[];
@@ -64,23 +64,23 @@ export class WriteStream {
     for (let n = 0; this.running; n++) {
       const step = n % 4;
       let res: Answer;
+      let request: string;
       if (step === 3 && own.length > 0) {
         const id = own[n % own.length]!;
         const title = `stream ${lane} ${id} rename ${n}`;
+        request = `PATCH /calendar/events/v1/events/${id} ${JSON.stringify({ title })}`;
         res = await call(this.baseUrl, 'PATCH', `/calendar/events/v1/events/${id}`, { title }, { key: this.key });
         if (res.status === 200) this.figures.lastTitles.set(id, title);
       } else if (step === 2) {
-        res = await call(
-          this.baseUrl,
-          'POST',
-          '/calendar/events/v1/venues',
-          { venue: `Stream hall ${lane}-${n}` },
-          { key: this.key },
-        );
+        const body = { venue: `Stream hall ${lane}-${n}` };
+        request = `POST /calendar/events/v1/venues ${JSON.stringify(body)}`;
+        res = await call(this.baseUrl, 'POST', '/calendar/events/v1/venues', body, { key: this.key });
         if (res.status === 201) this.figures.venues.push((res.body as { id: number }).id);
       } else {
         const title = `stream ${lane} event ${n}`;
-        res = await call(this.baseUrl, 'POST', '/calendar/events/v1/events', eventBody(title), { key: this.key });
+        const body = eventBody(title);
+        request = `POST /calendar/events/v1/events ${JSON.stringify(body)}`;
+        res = await call(this.baseUrl, 'POST', '/calendar/events/v1/events', body, { key: this.key });
         if (res.status === 201) {
           const id = (res.body as { id: number }).id;
           own.push(id);
@@ -88,7 +88,7 @@ export class WriteStream {
         }
       }
       if (res.status === 200 || res.status === 201) this.figures.acknowledged++;
-      else this.figures.failed.push(res);
+      else this.figures.failed.push({ ...res, request });
       await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
     }
   }
