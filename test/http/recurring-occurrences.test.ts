@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
-import { api } from '../support/api';
+import ICAL from 'ical.js';
+import { api, request, ROOT } from '../support/api';
 import { searchReady, writeIndexed } from '../support/lists';
 
 let counter = 0;
@@ -230,5 +231,61 @@ describe('recurring events: venues count occurrences', () => {
     for (const future of occurrences.body.events.slice(2))
       await writeIndexed('DELETE', `/events/${created.body.id}/occurrences/${future.occurrence.recurrence_id}`);
     expect(await upcoming()).to.deep.equal([]);
+  });
+});
+
+describe('recurring events: iCalendar', () => {
+  before(searchReady);
+
+  it('a series read is one VEVENT with its rule and one per changed occurrence; ical.js expands it as the API lists it', async () => {
+    const title = unique('Feed series');
+    const start = DateTime.now()
+      .setZone(ZONE)
+      .plus({ months: 2 })
+      .set({ hour: 18, minute: 30, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 2 })),
+      timezone: ZONE,
+      recurrence: [
+        'RRULE:FREQ=WEEKLY;COUNT=8',
+        `EXDATE;TZID=${ZONE}:${start.plus({ weeks: 3 }).toFormat("yyyyMMdd'T'HHmmss")}`,
+      ],
+    });
+    const id = created.body.id as number;
+    const listed = await searched(title);
+    const moved = DateTime.fromFormat(listed[1].start_date, 'yyyy-MM-dd HH:mm:ss', { zone: ZONE }).plus({ days: 2 });
+    await writeIndexed('PATCH', `/events/${id}/occurrences/${listed[1].occurrence.recurrence_id}`, {
+      start_date: local(moved),
+      end_date: local(moved.plus({ hours: 2 })),
+      title: `${title} (moved)`,
+    });
+    const apiStarts = (await searched(title)).map((e) => e.utc_start_date).sort();
+
+    const res = await request('GET', `${ROOT}/events/${id}`, undefined, { headers: { Accept: 'text/calendar' } });
+    expect(res.status).to.equal(200);
+    const calendar = new ICAL.Component(ICAL.parse(String(res.body)));
+    for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone);
+    const [master, ...exceptions] = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+    expect(master!.isRecurring()).to.equal(true);
+    expect(exceptions).to.have.length(1);
+    expect(exceptions[0]!.uid).to.equal(master!.uid);
+    expect(exceptions[0]!.summary).to.equal(`${title} (moved)`);
+    for (const exception of exceptions) master!.relateException(exception);
+    const expanded: string[] = [];
+    const iterator = master!.iterator();
+    for (let next = iterator.next(); next && expanded.length < 50; next = iterator.next()) {
+      const details = master!.getOccurrenceDetails(next);
+      expanded.push(DateTime.fromJSDate(details.startDate.toJSDate()).toUTC().toFormat('yyyy-MM-dd HH:mm:ss'));
+    }
+    expect(expanded.sort()).to.deep.equal(apiStarts);
+    expect(expanded).to.have.length(7);
+
+    const listFeed = await request('GET', `${ROOT}/events.ics?search=${encodeURIComponent(`"${title}"`)}&${WIDE}`);
+    const uids = new ICAL.Component(ICAL.parse(String(listFeed.body)))
+      .getAllSubcomponents('vevent')
+      .map((v) => String(v.getFirstPropertyValue('uid')));
+    expect(new Set(uids).size).to.equal(7);
   });
 });

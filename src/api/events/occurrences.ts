@@ -1,42 +1,34 @@
 import { normalizeCost } from '../../domain/cost';
-import { NotFoundError, checkEach } from '../../domain/errors';
+import { checkEach } from '../../domain/errors';
 import { resolveEventDates } from '../../domain/eventDates';
 import { safeRichText } from '../../domain/html';
 import { applyVerdict, decideUpdate, writeRequestOf } from '../../domain/policy';
-import { horizonOf } from '../../domain/recurrence/check';
 import type { Occurrence } from '../../domain/recurrence/expand';
 import {
-  findOccurrence,
-  occurrenceVariant,
   overrideOf,
   withExcluded,
   type OccurrenceOverride,
   type OccurrenceText,
 } from '../../domain/recurrence/overrides';
-import { presentEventDates } from '../../domain/eventDates';
 import { pagingParams, sendPage } from '../../http/listPage';
 import { Joi, language, type LanguageInput } from '../../http/params';
 import { inputSchema, route, withKeys, type InputKeys } from '../../http/route';
-import type { AppContext, RequestContext, RouteSpec } from '../../http/types';
+import type { RequestContext, RouteSpec } from '../../http/types';
 import { waitForIndex } from '../../http/waitPreference';
-import { eventJsonLd, type JsonLdEventSource } from '../../presenters/jsonLd';
-import { occurrenceLink } from '../../search/documents';
 import type { Services } from '../../services/container';
 import { eventListQuery, type EventListInput } from '../../services/queries/eventList';
 import { pageOf, pageRequest } from '../../services/queries/listing';
-import { viewOf } from '../../services/views/recordViews';
 import { assertReadable, recordOwnership } from '../../storage/recordAccess';
 import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
 import { byId, type ByIdInput } from '../resource/address';
-import { readInput, resourceOf, type Resource } from '../resource/resource';
+import { readInput, resourceOf } from '../resource/resource';
 import { writing } from '../resource/write';
+import { occurrenceOf, presentOccurrence, type EventResource } from './occurrenceView';
 import { endOfSeries, eventDefinition } from './definition';
 import { resolveLinks } from './links';
 import { eventDateParams, type EventDateParams } from './list';
-import { occurrenceWriteSchema, type EventReadInput, type OccurrenceWriteInput } from './schema';
-
-type EventResource = Resource<EventDoc, any, EventReadInput>;
+import { occurrenceWriteSchema, type OccurrenceWriteInput } from './schema';
 
 interface OccurrenceKey {
   recurrence_id: string;
@@ -74,46 +66,6 @@ async function readableSeries(address: ReturnType<typeof byId<EventDoc>>, ctx: R
   const record = await address.find(ctx);
   assertReadable('event', ctx.state.principal, recordOwnership(record), address.named(ctx.input, record));
   return record;
-}
-
-/** Occurrence `recurrenceId` of the event, at its dates (404 when the event has no such occurrence). */
-function occurrenceOf(services: Services, record: StoredRecord<EventDoc>, recurrenceId: string): Occurrence {
-  const doc = inLanguage(record, record.originalLang);
-  const occurrence = findOccurrence(doc, recurrenceId, horizonOf(services.config.recurrence, new Date()));
-  if (occurrence) return occurrence;
-  throw new NotFoundError(
-    'rest-occurrence-not-found',
-    doc.recurrence?.length
-      ? `The event ${record.id} has no occurrence ${recurrenceId} (cancelled, or not in its rule before the horizon).`
-      : `The event ${record.id} is not recurring: it has no occurrences.`,
-  );
-}
-
-/** One occurrence as a read shows it: the series record as that occurrence changed it, at its dates. */
-async function presentOccurrence(
-  res: EventResource,
-  record: StoredRecord<EventDoc>,
-  occurrence: Occurrence,
-  ctx: AppContext,
-): Promise<Record<string, unknown>> {
-  const { services, def } = res;
-  const variant = {
-    ...record,
-    docs: Object.fromEntries(
-      Object.entries(record.docs).map(([lang, doc]) => [lang, occurrenceVariant(doc, occurrence.recurrenceId)]),
-    ),
-  } as StoredRecord<EventDoc>;
-  const [presented] = await viewOf('event')(services, [variant], ctx.state.language, {
-    embeddedCounts: 'index-if-current',
-  });
-  const shown = def.visibleTo ? def.visibleTo(presented!, ctx.state.principal) : presented!;
-  const doc = inLanguage(record, record.originalLang);
-  const body: Record<string, unknown> = {
-    ...shown,
-    ...presentEventDates({ ...doc, all_day: Boolean(doc.all_day), start: occurrence.start, end: occurrence.end }),
-  };
-  body.occurrence = occurrenceLink(record.id, occurrence, String(shown.rest_url ?? ''));
-  return { ...body, json_ld: eventJsonLd(body as JsonLdEventSource) };
 }
 
 type OccurrenceListInput = EventDateParams & ByIdInput & LanguageInput & { page: number; per_page: number };
