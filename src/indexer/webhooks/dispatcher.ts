@@ -3,7 +3,7 @@ import { signature } from '../../lib/standardWebhooks';
 import type { DeliveryDoc, DeliveryStatus } from '../../storage/webhooks/deliveries';
 import type { SubscriptionDoc } from '../../storage/webhooks/subscriptions';
 import { postWebhook, type PostOutcome } from './postWebhook';
-import { ROUNDS_HELD, SendSlots } from './sendSlots';
+import { ROUNDS_HELD, SendSlots, targetKey } from './sendSlots';
 
 /** The message body of EXTENSIONS part 18, with `event_id`: a removal's record is null, the partner still learns which. */
 export function messageBody(doc: DeliveryDoc): string {
@@ -28,15 +28,6 @@ interface Leased {
   doc: DeliveryDoc;
   subscription: SubscriptionDoc | undefined;
   target: string;
-}
-
-/** The receiver a URL reaches: its scheme, host and port (an unparsable URL is a target of its own). */
-export function targetKey(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 /**
@@ -127,8 +118,9 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Leases up to `limit` due messages in a few round trips, each receiver within its share, and reads their subscriptions once they are leased (a change or deletion made
-   * meanwhile is seen). Returns how many it leased.
+   * Leases up to `limit` due messages in a few round trips, each receiver within its share, and
+   * reads their subscriptions once they are leased (a change or deletion made meanwhile is seen).
+   * Returns how many it leased.
    */
   private async claim(limit: number): Promise<number> {
     const { deliveries, subscriptions } = this.services.webhooks;

@@ -1,3 +1,12 @@
+/** The receiver a URL reaches: its scheme, host and port (an unparsable URL is a target of its own). */
+export function targetKey(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * Rounds of attempts a dispatcher holds leased: one being sent, the others waiting. More rounds
  * make fewer, larger claims (a claim costs a few round trips whatever its size); a waiting

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { targetKey } from '../../../src/indexer/webhooks/dispatcher';
-import { ROUNDS_HELD, SendSlots } from '../../../src/indexer/webhooks/sendSlots';
+import { ROUNDS_HELD, SendSlots, targetKey } from '../../../src/indexer/webhooks/sendSlots';
 
 const item = (target: string, n: number) => ({ target, n });
 
