@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
+import { chunks } from '../../lib/chunks';
 
 export type MatchType = 'match.added' | 'match.updated' | 'match.removed';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -46,6 +47,8 @@ export type ChainLink = Pick<DeliveryDoc, '_id' | 'subscription' | 'event' | 'ne
 const chainOf = (doc: Pick<DeliveryDoc, 'subscription' | 'event'>) => `${doc.subscription}:${doc.event}`;
 
 const LOGGED_ATTEMPTS = 10;
+/** Messages written per request. */
+const WRITE_CHUNK = 200;
 /** Finished messages stay in the log this long (a TTL index removes them). */
 export const FINISHED_RETENTION_DAYS = 7;
 const EPOCH = new Date(0);
@@ -99,7 +102,9 @@ export class DeliveryQueue {
       };
       return { updateOne: { filter: { _id }, update: { $setOnInsert: doc }, upsert: true } };
     });
-    await this.docs.bulkWrite(operations, { ordered: true });
+    // A few hundred messages a request: each stays well within the server's timeout (a batch of
+    // events times 200 subscriptions is thousands of records), and one that fails is queued again whole.
+    for (const slice of chunks(operations, WRITE_CHUNK)) await this.docs.bulkWrite(slice, { ordered: true });
   }
 
   /**
