@@ -88,42 +88,63 @@ export function readPaths(samples: Samples): ScenarioPaths {
   };
 }
 
-export function searchPaths(samples: Samples, seed: number): ScenarioPaths {
-  const random = seededRandom(seed + 1);
-  const api: string[] = [];
-  const baseline: string[] = [];
-  for (let i = 0; i < 600; i++) {
-    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
-    const choices = samples.words[lang];
-    if (choices.length === 0) continue;
-    const word = encodeURIComponent(choices[Math.floor(random() * choices.length)] as string);
-    api.push(`${prefix(lang)}${ROOT}/events?search=${word}`);
-    baseline.push(`/search?search=${word}&lang=${lang}`);
+const PATHS_PER_SCENARIO = 600;
+
+/** Draws from the scenario's seeded sequence: a number in [0, 1), or one of `items` (undefined if none). */
+interface Draw {
+  random: () => number;
+  pick: <T>(items: T[]) => T | undefined;
+}
+
+/**
+ * A scenario's requests: `build` makes each one's API path and comparison path in a language
+ * (each language in turn), or null when the samples give it nothing to ask.
+ */
+function samplePaths(
+  seed: number,
+  build: (lang: Language, draw: Draw) => { api: string; baseline: string } | null,
+): ScenarioPaths {
+  const random = seededRandom(seed);
+  const draw: Draw = {
+    random,
+    pick: (items) => (items.length ? items[Math.floor(random() * items.length)] : undefined),
+  };
+  const paths: ScenarioPaths = { api: [], baseline: [] };
+  for (let i = 0; i < PATHS_PER_SCENARIO; i++) {
+    const built = build(LANGUAGES[i % LANGUAGES.length] as Language, draw);
+    if (!built) continue;
+    paths.api.push(built.api);
+    paths.baseline.push(built.baseline);
   }
-  return { api, baseline };
+  return paths;
+}
+
+export function searchPaths(samples: Samples, seed: number): ScenarioPaths {
+  return samplePaths(seed + 1, (lang, { pick }) => {
+    const word = pick(samples.words[lang]);
+    if (word === undefined) return null;
+    const q = encodeURIComponent(word);
+    return { api: `${prefix(lang)}${ROOT}/events?search=${q}`, baseline: `/search?search=${q}&lang=${lang}` };
+  });
 }
 
 /** Around a city, the next 90 days, one category (with its descendants, as the API reads it), nearest first. */
 export function geoPaths(samples: Samples, seed: number, now = new Date()): ScenarioPaths {
-  const random = seededRandom(seed + 2);
   const from = now.toISOString().slice(0, 10);
   const to = new Date(now.getTime() + 90 * DAY_MS).toISOString().slice(0, 10);
-  const api: string[] = [];
-  const baseline: string[] = [];
-  for (let i = 0; i < 600 && samples.places.length > 0 && samples.categoryIds.length > 0; i++) {
-    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
-    const place = samples.places[Math.floor(random() * samples.places.length)] as { lat: number; lng: number };
-    const category = samples.categoryIds[Math.floor(random() * samples.categoryIds.length)] as number;
-    api.push(
-      `${prefix(lang)}${ROOT}/events?geoloc_lat=${place.lat}&geoloc_lng=${place.lng}&geoloc_radius=50&geoloc_unit=km` +
+  return samplePaths(seed + 2, (lang, { pick }) => {
+    const place = pick(samples.places);
+    const category = pick(samples.categoryIds);
+    if (!place || category === undefined) return null;
+    return {
+      api:
+        `${prefix(lang)}${ROOT}/events?geoloc_lat=${place.lat}&geoloc_lng=${place.lng}&geoloc_radius=50&geoloc_unit=km` +
         `&orderby=distance&start_date=${from}&end_date=${to}&categories=${category}`,
-    );
-    baseline.push(
-      `/geo?lat=${place.lat}&lng=${place.lng}&radius=50&unit=km&from=${from}&to=${to}` +
+      baseline:
+        `/geo?lat=${place.lat}&lng=${place.lng}&radius=50&unit=km&from=${from}&to=${to}` +
         `&categories=${(samples.categoryFamilies.get(category) ?? [category]).join(',')}&lang=${lang}`,
-    );
-  }
-  return { api, baseline };
+    };
+  });
 }
 
 /** Facets asked for by the facets scenario: four fields, as a discovery page's filter bar shows them. */
@@ -134,34 +155,22 @@ export const BENCH_FACETS = 'categories,tags,venue,featured';
  * against the same list without them (also the API: the cost of the extras alone).
  */
 export function facetPaths(samples: Samples, seed: number): ScenarioPaths {
-  const random = seededRandom(seed + 4);
-  const api: string[] = [];
-  const baseline: string[] = [];
-  for (let i = 0; i < 600 && samples.categoryIds.length > 0; i++) {
-    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
-    const category = samples.categoryIds[Math.floor(random() * samples.categoryIds.length)] as number;
+  return samplePaths(seed + 4, (lang, { pick }) => {
+    const category = pick(samples.categoryIds);
+    if (category === undefined) return null;
     const list = `${prefix(lang)}${ROOT}/events?categories=${category}`;
-    baseline.push(list);
-    api.push(`${list}&facets=${BENCH_FACETS}&histogram=day`);
-  }
-  return { api, baseline };
+    return { api: `${list}&facets=${BENCH_FACETS}&histogram=day`, baseline: list };
+  });
 }
 
 /** Type-ahead as typed: the first two to five letters of frequent title words, in each language. */
 export function suggestPaths(samples: Samples, seed: number): ScenarioPaths {
-  const random = seededRandom(seed + 5);
-  const api: string[] = [];
-  const baseline: string[] = [];
-  for (let i = 0; i < 600; i++) {
-    const lang = LANGUAGES[i % LANGUAGES.length] as Language;
-    const choices = samples.words[lang];
-    if (choices.length === 0) continue;
-    const word = choices[Math.floor(random() * choices.length)] as string;
+  return samplePaths(seed + 5, (lang, { pick, random }) => {
+    const word = pick(samples.words[lang]);
+    if (word === undefined) return null;
     const typed = encodeURIComponent(word.slice(0, 2 + Math.floor(random() * 4)));
-    api.push(`${prefix(lang)}${ROOT}/suggest?search=${typed}`);
-    baseline.push(`/suggest?search=${typed}&lang=${lang}`);
-  }
-  return { api, baseline };
+    return { api: `${prefix(lang)}${ROOT}/suggest?search=${typed}`, baseline: `/suggest?search=${typed}&lang=${lang}` };
+  });
 }
 
 /** Event creations: a future date, a seeded venue and category. */

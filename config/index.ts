@@ -47,6 +47,8 @@ export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 1_000;
 export const DEFAULT_WEBHOOK_RETRY_MAX_MS = 3_600_000;
 /** Deliveries in flight at once per worker process (one socket each). */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
+/** Of those, at most this many to one receiver (scheme, host and port): a slow one cannot hold every slot. */
+export const DEFAULT_WEBHOOK_CONCURRENCY_PER_TARGET = 4;
 export const DEFAULT_WEBHOOK_POLL_MS = 500;
 /** Development and tests keep a generated key here when WEBHOOK_SECRET_KEY is unset (relative to the working directory). */
 export const DEFAULT_WEBHOOK_SECRET_KEY_FILE = '.data/webhook-secret.key';
@@ -138,6 +140,8 @@ export interface Config {
     retryBaseMs: number;
     retryMaxMs: number;
     concurrency: number;
+    /** Attempts in flight to one receiver (at most `concurrency`). */
+    concurrencyPerTarget: number;
     pollMs: number;
   };
   /** Recurring events: occurrences are indexed from a year before now to `horizonDays` ahead. */
@@ -249,6 +253,11 @@ const schema = Joi.object({
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_RETRY_BASE_MS),
   WEBHOOK_RETRY_MAX_MS: Joi.number().integer().min(10).max(86_400_000).default(DEFAULT_WEBHOOK_RETRY_MAX_MS),
   WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(DEFAULT_WEBHOOK_CONCURRENCY),
+  WEBHOOK_CONCURRENCY_PER_TARGET: Joi.number()
+    .integer()
+    .min(1)
+    .max(256)
+    .default(DEFAULT_WEBHOOK_CONCURRENCY_PER_TARGET),
   WEBHOOK_POLL_MS: Joi.number().integer().min(10).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_POLL_MS),
   RECURRENCE_MAX_OCCURRENCES: Joi.number().integer().min(1).max(100_000).default(DEFAULT_RECURRENCE_MAX_OCCURRENCES),
   RECURRENCE_HORIZON: Joi.string()
@@ -353,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: v.WEBHOOK_RETRY_BASE_MS,
       retryMaxMs: v.WEBHOOK_RETRY_MAX_MS,
       concurrency: v.WEBHOOK_CONCURRENCY,
+      concurrencyPerTarget: Math.min(v.WEBHOOK_CONCURRENCY_PER_TARGET, v.WEBHOOK_CONCURRENCY),
       pollMs: v.WEBHOOK_POLL_MS,
     },
     recurrence: {

@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /**
  * A token a client carries and gives back unchanged (a list cursor, a change-feed position):
  * base64url JSON, a dot, and its HMAC-SHA-256 under the server's secret. Readable, not secret;
- * any change to it, or a token signed with another secret, fails `openToken`.
+ * any change to it, or a token signed with another secret, fails `openSignedToken`.
  */
 export function signToken(secret: string, purpose: string, payload: object): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
@@ -11,7 +11,7 @@ export function signToken(secret: string, purpose: string, payload: object): str
 }
 
 /** The payload of a token `signToken` made for `purpose` with `secret`; null for anything else. */
-export function openToken(secret: string, purpose: string, token: string): Record<string, unknown> | null {
+export function openSignedToken(secret: string, purpose: string, token: string): Record<string, unknown> | null {
   const dot = token.indexOf('.');
   if (dot <= 0) return null;
   const body = token.slice(0, dot);

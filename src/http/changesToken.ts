@@ -1,9 +1,9 @@
-import { openToken, signToken } from '../domain/signedToken';
-import { ExpiredTokenError, ValidationError } from '../domain/errors';
+import { ExpiredTokenError } from '../domain/errors';
 import type { Services } from '../services/container';
 import { tokenSecretOf } from '../storage/tokenSecret';
+import { Joi } from './params';
+import { issueToken, openToken, tokenKind } from './tokens';
 
-const PURPOSE = 'changes-since';
 /**
  * Exports and walks read the search index, which follows MongoDB within a second (CONTRACT 8)
  * and shows a change once refreshed: the position they give starts this long before the oldest
@@ -19,9 +19,19 @@ interface Position {
   at: number;
 }
 
+export const CHANGES_TOKEN = tokenKind<Position>({
+  purpose: 'changes-since',
+  param: 'since',
+  remedy: 'send next_since as given',
+  schema: Joi.object<Position>({
+    seq: Joi.number().integer().min(0).unsafe().required(),
+    at: Joi.number().required(),
+  }),
+});
+
 export async function changesToken(services: Services, seq: number): Promise<string> {
   const secret = await tokenSecretOf(services.db, services.config.integration.tokenSecret);
-  return signToken(secret, PURPOSE, { seq, at: Date.now() } satisfies Position);
+  return issueToken(secret, CHANGES_TOKEN, { seq, at: Date.now() });
 }
 
 /**
@@ -35,11 +45,7 @@ export async function readChangesToken(services: Services, token: string | undef
     tokenSecretOf(services.db, services.config.integration.tokenSecret),
     changes.prunedThrough(),
   ]);
-  const payload = openToken(secret, PURPOSE, token) as Partial<Position> | null;
-  if (!payload || !Number.isSafeInteger(payload.seq) || !Number.isFinite(payload.at)) {
-    throw new ValidationError({ since: 'since is not a token this API handed out (send next_since as given)' });
-  }
-  const { seq, at } = payload as Position;
+  const { seq, at } = openToken(secret, token, CHANGES_TOKEN);
   if (at < Date.now() - services.config.integration.changesRetentionMs || seq < prunedThrough) {
     throw new ExpiredTokenError(
       'changes-token-expired',

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Language } from '../../config';
 import type { RecordKind } from '../domain/kinds';
-import { openToken, signToken } from '../domain/signedToken';
 import { ValidationError } from '../domain/errors';
 import { cursorExpired, WALK_KEEP_ALIVE_MS, type WalkPosition } from '../services/queries/cursorWalk';
 import { Joi } from './params';
+import { issueToken, openToken, tokenKind } from './tokens';
 import type { Principal } from '../domain/principal';
 
-const PURPOSE = 'list-cursor';
 /** Parameters that move along a list rather than filter it: they may change from page to page. */
 const PAGING = new Set(['cursor', 'page', 'per_page', 'i18n_language']);
 
@@ -44,6 +43,24 @@ interface CursorPayload {
   x: number;
 }
 
+export const CURSOR_TOKEN = tokenKind<CursorPayload>({
+  purpose: 'list-cursor',
+  param: 'cursor',
+  remedy: "send the last page's next_cursor as given, or an empty cursor to start again",
+  schema: Joi.object<CursorPayload>({
+    k: Joi.string().required(),
+    l: Joi.string().required(),
+    c: Joi.string().allow('').required(),
+    f: Joi.string().required(),
+    p: Joi.string().required(),
+    a: Joi.array().allow(null).required(),
+    n: Joi.number().required(),
+    t: Joi.number().required(),
+    at: Joi.number().required(),
+    x: Joi.number().required(),
+  }),
+});
+
 /** A cursor's binding for this request. */
 export function bindingOf(
   kind: RecordKind,
@@ -72,22 +89,10 @@ export function issueCursor(secret: string, binding: CursorBinding, position: Wa
     at: now.getTime(),
     x: Date.now() + WALK_KEEP_ALIVE_MS,
   };
-  return signToken(secret, PURPOSE, payload);
+  return issueToken(secret, CURSOR_TOKEN, payload);
 }
 
 const refused = (why: string) => new ValidationError({ cursor: why });
-
-/** A signed payload has the cursor's shape (it was signed by this API, so a mismatch is a bug or another purpose). */
-function isCursorPayload(payload: Partial<CursorPayload>): payload is CursorPayload {
-  return (
-    typeof payload.p === 'string' &&
-    typeof payload.n === 'number' &&
-    typeof payload.t === 'number' &&
-    typeof payload.at === 'number' &&
-    typeof payload.x === 'number' &&
-    payload.a !== undefined
-  );
-}
 
 /**
  * Where the walk of `token` stands, and its "now". A cursor that was altered, signed elsewhere,
@@ -100,8 +105,7 @@ export function readCursor(
   binding: CursorBinding,
   token: string,
 ): { position: WalkPosition; now: Date } {
-  const payload = openToken(secret, PURPOSE, token) as Partial<CursorPayload> | null;
-  if (!payload || !isCursorPayload(payload)) throw refused('cursor is not a cursor this API issued');
+  const payload = openToken(secret, token, CURSOR_TOKEN);
   if (payload.k !== binding.kind || payload.l !== binding.lang) {
     throw refused(`cursor belongs to another list (${payload.k} in ${payload.l})`);
   }

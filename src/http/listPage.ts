@@ -1,21 +1,31 @@
 import type { Config } from '../../config';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 import { NotFoundError } from '../domain/errors';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '../services/queries/listing';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, pageCount, type PageRequest } from '../services/queries/listing';
 import { Joi } from './params';
 import { requestQuery } from './query';
 import type { AppContext, RequestContext } from './types';
 import { restRoot } from './restRoot';
 
-/** `page` and `per_page` of every list: integers from 1; `per_page` is capped at 50 silently. */
-export function pagingParams() {
+/** How a list pages: record lists cap `per_page` silently, others refuse what is past their limits. */
+export type PagingRules =
+  | { defaultPerPage: number; maxPerPage: number; over: 'cap' }
+  | { defaultPerPage: number; maxPerPage: number; over: 'refuse'; maxPage: number };
+
+const RECORD_LISTS: PagingRules = { defaultPerPage: DEFAULT_PER_PAGE, maxPerPage: MAX_PER_PAGE, over: 'cap' };
+
+/** `page` and `per_page` of a list: integers from 1 (record lists: `per_page` capped at 50 silently). */
+export function pagingParams(rules: PagingRules = RECORD_LISTS) {
+  const page = Joi.number().integer().min(1).default(1).description('Page of results to return');
+  const perPage = Joi.number().integer().min(1).default(rules.defaultPerPage);
+  if (rules.over === 'cap')
+    return {
+      page,
+      per_page: perPage.description(`Results per page (at most ${rules.maxPerPage}; larger values are capped)`),
+    };
   return {
-    page: Joi.number().integer().min(1).default(1).description('Page of results to return'),
-    per_page: Joi.number()
-      .integer()
-      .min(1)
-      .default(DEFAULT_PER_PAGE)
-      .description(`Results per page (at most ${MAX_PER_PAGE}; larger values are capped)`),
+    page: page.max(rules.maxPage),
+    per_page: perPage.max(rules.maxPerPage).description(`Results per page (at most ${rules.maxPerPage})`),
   };
 }
 
@@ -72,7 +82,7 @@ export function sendPage(
   path = `/${PLURAL[kind]}`,
 ): void {
   const { page, perPage } = list.page;
-  const totalPages = Math.ceil(list.total / perPage);
+  const totalPages = pageCount(list.total, perPage);
   if (page > 1 && page > totalPages) {
     throw new NotFoundError(
       `${kind}-archive-page-not-found`,
@@ -124,8 +134,9 @@ export function sendCursorPage(
   const base = `${restRoot(ctx, config)}/${PLURAL[kind]}`;
   const applied = appliedParams(ctx, ctx.input as Record<string, unknown>, { per_page: list.perPage });
   const next = list.next === null ? undefined : urlOf(base, { ...applied, cursor: list.next });
+  const totalPages = pageCount(list.total, list.perPage);
   ctx.set('X-Total', String(list.total));
-  ctx.set('X-Total-Pages', String(Math.ceil(list.total / list.perPage)));
+  ctx.set('X-Total-Pages', String(totalPages));
   if (next) ctx.set('Link', `<${next}>; rel="next"`);
   ctx.body = {
     [PLURAL[kind]]: list.items,
@@ -133,7 +144,7 @@ export function sendCursorPage(
     ...(next ? { next_rest_url: next } : {}),
     next_cursor: list.next,
     total: list.total,
-    total_pages: Math.ceil(list.total / list.perPage),
+    total_pages: totalPages,
     ...list.extras,
   };
 }

@@ -106,6 +106,34 @@ describe('webhook subscriptions: routes, access and validation', () => {
     expect((await api.get(`/subscriptions/${id}`)).status).to.equal(401);
   });
 
+  it('pages oldest first (20 by default), refuses per_page over 100 and page over 100000, and is empty past the end', async () => {
+    for (let i = 0; i < 3; i++) await api.post('/subscriptions', { url: `${PARTNER}/paging-${i}` });
+    const all = await api.get('/subscriptions?per_page=100', { key: true });
+    const total = all.body.total as number;
+    expect(all.body.subscriptions).to.have.length(Math.min(total, 100));
+    const ids = all.body.subscriptions.map((s: { id: number }) => s.id);
+    expect(ids).to.deep.equal([...ids].sort((a: number, b: number) => a - b));
+
+    const second = await api.get('/subscriptions?per_page=2&page=2', { key: true });
+    expect(second.body.subscriptions.map((s: { id: number }) => s.id)).to.deep.equal(ids.slice(2, 4));
+    expect(second.body).to.include({ total, total_pages: Math.ceil(total / 2) });
+    const byDefault = await api.get('/subscriptions', { key: true });
+    expect(byDefault.body.subscriptions).to.have.length(Math.min(total, 20));
+    const past = await api.get(`/subscriptions?per_page=2&page=${total + 1}`, { key: true });
+    expect(past.status).to.equal(200);
+    expect(past.body.subscriptions).to.deep.equal([]);
+
+    for (const [query, param] of [
+      ['per_page=101', 'per_page'],
+      ['page=100001', 'page'],
+      ['page=0', 'page'],
+    ]) {
+      const refused = await api.get(`/subscriptions?${query}`, { key: true });
+      expect(refused.status, query).to.equal(400);
+      expect(refused.body.data.params).to.have.property(param!);
+    }
+  });
+
   it('refuses bad filters as the event list would, naming each as filters.<name>, and changes nothing', async () => {
     const { services } = testWorld();
     const before = await services.webhooks.subscriptions.docs.countDocuments();

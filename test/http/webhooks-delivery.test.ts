@@ -1,33 +1,23 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
-import { testWorld } from '../support/harness';
 import { call, sleep, until } from '../reliability/support/http';
-import { openPrivateWorld, type PrivateWorld } from '../reliability/support/privateWorld';
-import { WebhookReceiver, type Received } from '../support/webhookReceiver';
+import type { PrivateWorld } from '../reliability/support/privateWorld';
+import { acceptedMessages, acceptedSoFar, adminCalls, openWebhookWorld } from '../support/webhookScenario';
+import { WebhookReceiver } from '../support/webhookReceiver';
 
 const ROOT = '/calendar/events/v1';
-/** Retries in tens of milliseconds and a window of seconds, so that a test sees a subscription disabled. */
-const FAST = {
-  WEBHOOK_ALLOW_PRIVATE: 'true',
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_RETRY_MAX_MS: '400',
-  WEBHOOK_TIMEOUT_MS: '500',
-  WEBHOOK_POLL_MS: '50',
-  SYNC_POLL_MS: '50',
-};
 
 describe('webhooks: matching and delivery to a receiver on loopback', function () {
   this.timeout(60_000);
   let world: PrivateWorld;
   let receiver: WebhookReceiver;
+  const { get, post, patch, delete: del, newEvent, subscribe: subscribeTo } = adminCalls(() => world);
+  const subscribe = (filters: unknown) => subscribeTo(receiver, filters);
+  const messages = (subscription: number, event: number, count: number) =>
+    acceptedMessages(receiver, subscription, event, count);
 
   before(async () => {
-    const { config } = testWorld();
-    world = await openPrivateWorld({
-      mongoUrl: config.mongo.url!,
-      elasticsearchUrl: config.elasticsearch.url!,
-      env: FAST,
-    });
+    world = await openWebhookWorld();
     receiver = await new WebhookReceiver().start();
   });
 
@@ -41,42 +31,6 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     receiver.status = () => 204;
     receiver.delayMs = 0;
   });
-
-  const admin = () => ({ key: world.adminKey });
-  const post = (path: string, body: unknown) => call(world.baseUrl, 'POST', `${ROOT}${path}`, body, admin());
-  const patch = (path: string, body: unknown) => call(world.baseUrl, 'PATCH', `${ROOT}${path}`, body, admin());
-  const get = (path: string) => call(world.baseUrl, 'GET', `${ROOT}${path}`, undefined, admin());
-
-  async function subscribe(filters: unknown): Promise<number> {
-    const res = await post('/subscriptions', { url: receiver.url, filters });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    receiver.secret = res.body.secret;
-    return res.body.id;
-  }
-
-  async function newEvent(title: string, extra: Record<string, unknown> = {}): Promise<number> {
-    const res = await post('/events', {
-      title,
-      status: 'publish',
-      start_date: '2030-06-01 20:00:00',
-      end_date: '2030-06-01 23:00:00',
-      ...extra,
-    });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.id;
-  }
-
-  /** The accepted messages of one subscription about one event, once `count` arrived. */
-  async function messages(subscription: number, event: number, count: number): Promise<Received[]> {
-    const of = () =>
-      receiver.accepted.filter((r) => r.json.subscription_id === subscription && r.json.event_id === event);
-    await until(
-      async () => of().length >= count,
-      20_000,
-      () => `${count} messages, got ${JSON.stringify(of().map((r) => r.json.type))}`,
-    );
-    return of();
-  }
 
   it('sends match.added, match.updated and match.removed as the record enters, changes in and leaves the search; signed', async () => {
     const subscription = await subscribe({ search: 'saxophone' });
@@ -120,10 +74,8 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     });
     expect(withoutCounts(protectedAdded!.json.record)).to.deep.equal(withoutCounts(anonymous.body.events[0]));
     expect(protectedAdded!.json.record).to.include({ description: '', excerpt: '', website: '' });
-    expect((await call(world.baseUrl, 'DELETE', `${ROOT}/events/${trashed}`, undefined, admin())).status).to.equal(200);
-    expect(
-      (await call(world.baseUrl, 'DELETE', `${ROOT}/events/${deleted}?force=true`, undefined, admin())).status,
-    ).to.equal(200);
+    expect((await del(`/events/${trashed}`)).status).to.equal(200);
+    expect((await del(`/events/${deleted}?force=true`)).status).to.equal(200);
     expect((await messages(subscription, trashed, 2)).map((r) => r.json.type)).to.deep.equal([
       'match.added',
       'match.removed',
@@ -167,8 +119,7 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     const far = await newEvent('Harpsichord in 2030'); // past the window of start_date=now
     await messages(dateless, far, 1);
     await sleep(500);
-    const types = (subscription: number, event: number) =>
-      receiver.accepted.filter((r) => r.json.subscription_id === subscription && r.json.event_id === event);
+    const types = (subscription: number, event: number) => acceptedSoFar(receiver, subscription, event);
     expect(types(upcoming, past), 'the past event is outside "from now"').to.have.length(0);
     expect(types(near, past), 'the past event has no venue in Lyon').to.have.length(0);
     expect(types(upcoming, far), 'beyond now + 2 years, as a list with start_date=now').to.have.length(0);
@@ -243,13 +194,7 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     expect(added!.json.record).to.deep.include({ id, start_date: `${day(2)} 10:00:00` });
     expect(added!.json.record.occurrence).to.include({ series_id: id, index: 3 });
     const rid = added!.json.record.occurrence.recurrence_id;
-    const cancelled = await call(
-      world.baseUrl,
-      'DELETE',
-      `${ROOT}/events/${id}/occurrences/${rid}`,
-      undefined,
-      admin(),
-    );
+    const cancelled = await del(`/events/${id}/occurrences/${rid}`);
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
     const received = await messages(subscription, id, 2);
     expect(received.map((r) => r.json.type)).to.deep.equal(['match.added', 'match.removed']);
@@ -260,15 +205,10 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
   this.timeout(60_000);
   let world: PrivateWorld;
   let receiver: WebhookReceiver;
+  const { get, patch, newEvent, subscribe } = adminCalls(() => world);
 
   before(async () => {
-    const { config } = testWorld();
-    // 0.001 h: 3.6 s of failures.
-    world = await openPrivateWorld({
-      mongoUrl: config.mongo.url!,
-      elasticsearchUrl: config.elasticsearch.url!,
-      env: { ...FAST, WEBHOOK_RETRY_HOURS: '0.001' },
-    });
+    world = await openWebhookWorld({ WEBHOOK_RETRY_HOURS: '0.001' }); // 3.6 s of failures
     receiver = await new WebhookReceiver().start();
   });
 
@@ -278,33 +218,15 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
   });
 
   it('gives up, disables the subscription and says why; counts on /metrics', async () => {
-    const key = { key: world.adminKey };
     receiver.status = () => 500;
-    const sub = await call(
-      world.baseUrl,
-      'POST',
-      `${ROOT}/subscriptions`,
-      { url: receiver.url, filters: { search: 'kazoo' } },
-      key,
-    );
-    const event = await call(
-      world.baseUrl,
-      'POST',
-      `${ROOT}/events`,
-      { title: 'Kazoo choir', status: 'publish', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' },
-      key,
-    );
-    expect(event.status).to.equal(201);
-    const path = `${ROOT}/subscriptions/${sub.body.id}`;
-    await until(
-      async () => (await call(world.baseUrl, 'GET', path, undefined, key)).body.status === 'disabled',
-      30_000,
-      'disabled',
-    );
-    const read = await call(world.baseUrl, 'GET', path, undefined, key);
+    const subscription = await subscribe(receiver, { search: 'kazoo' });
+    const event = await newEvent('Kazoo choir', { start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' });
+    const path = `/subscriptions/${subscription}`;
+    await until(async () => (await get(path)).body.status === 'disabled', 30_000, 'disabled');
+    const read = await get(path);
     expect(read.body.disabled_reason).to.match(/^deliveries failed for 0.001 h; last: HTTP 500$/);
     expect(read.body.failing_since).to.be.a('string');
-    const [delivery] = (await call(world.baseUrl, 'GET', `${path}/deliveries`, undefined, key)).body.deliveries;
+    const [delivery] = (await get(`${path}/deliveries`)).body.deliveries;
     expect(delivery).to.include({ status: 'failed', status_code: 500, next_retry: null });
     expect(delivery.attempts).to.be.above(2);
     const metrics = (await call(world.baseUrl, 'GET', '/metrics')).body as string;
@@ -317,12 +239,9 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
 
     // Enabled again, it delivers what comes next.
     receiver.status = () => 200;
-    expect((await call(world.baseUrl, 'PATCH', path, { status: 'active' }, key)).body).to.include({
-      status: 'active',
-      disabled_reason: null,
-    });
+    expect((await patch(path, { status: 'active' })).body).to.include({ status: 'active', disabled_reason: null });
     receiver.secret = null;
-    await call(world.baseUrl, 'PATCH', `${ROOT}/events/${event.body.id}`, { title: 'Kazoo choir, encore' }, key);
+    await patch(`/events/${event}`, { title: 'Kazoo choir, encore' });
     await until(async () => receiver.accepted.length === 1, 20_000, 'the update delivered');
     expect(receiver.accepted[0]!.json.type).to.equal('match.updated');
     const sent = async () =>

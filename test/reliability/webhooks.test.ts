@@ -1,41 +1,22 @@
 import { expect } from 'chai';
-import { testWorld } from '../support/harness';
 import { WebhookReceiver } from '../support/webhookReceiver';
+import { adminCalls, FAST_WEBHOOKS, openWebhookWorld } from '../support/webhookScenario';
 import { envOf, kill, spawnScript, type Child } from './support/childProcess';
-import { call, sleep, until } from './support/http';
-import { openPrivateWorld, type PrivateWorld } from './support/privateWorld';
-import { pool } from './support/writes';
+import { sleep, until } from './support/http';
+import type { PrivateWorld } from './support/privateWorld';
 
-const ROOT = '/calendar/events/v1';
 const EVENTS = 20;
-/** Backoff and timeouts in milliseconds, so that each scenario runs in seconds. */
-const FAST = {
-  WEBHOOK_ALLOW_PRIVATE: 'true',
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_RETRY_MAX_MS: '500',
-  WEBHOOK_TIMEOUT_MS: '300',
-  WEBHOOK_POLL_MS: '50',
-  WEBHOOK_CONCURRENCY: '2',
-  SYNC_POLL_MS: '50',
-};
-
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+/** Shorter attempts and fewer of them at once than the delivery tests, for the slow receiver. */
+const FAST = { ...FAST_WEBHOOKS, WEBHOOK_RETRY_MAX_MS: '500', WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_CONCURRENCY: '2' };
 
 describe('reliability: webhooks through receiver outages, a killed worker and a slow receiver', function () {
   this.timeout(180_000);
   let world: PrivateWorld;
   const children: Child[] = [];
   const receivers: WebhookReceiver[] = [];
-
-  async function open(inProcessWorker: boolean): Promise<PrivateWorld> {
-    const { config } = testWorld();
-    return openPrivateWorld({
-      mongoUrl: config.mongo.url!,
-      elasticsearchUrl: config.elasticsearch.url!,
-      worker: inProcessWorker,
-      env: FAST,
-    });
-  }
+  const admin = adminCalls(() => world);
+  const open = (inProcessWorker: boolean) => openWebhookWorld(FAST, inProcessWorker);
+  const writeEvents = (title: string) => admin.newEvents(title, EVENTS);
 
   afterEach(async () => {
     children.forEach((child) => kill(child));
@@ -54,37 +35,6 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
     return receiver;
   }
 
-  async function subscribe(url: string, search: string): Promise<{ id: number; secret: string }> {
-    const res = await call(
-      world.baseUrl,
-      'POST',
-      `${ROOT}/subscriptions`,
-      { url, filters: { search } },
-      { key: world.adminKey },
-    );
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body;
-  }
-
-  async function writeEvents(title: string): Promise<number[]> {
-    return pool(range(EVENTS), 4, async (n) => {
-      const res = await call(
-        world.baseUrl,
-        'POST',
-        `${ROOT}/events`,
-        {
-          title: `${title} ${n}`,
-          status: 'publish',
-          start_date: '2030-05-01 20:00:00',
-          end_date: '2030-05-01 22:00:00',
-        },
-        { key: world.adminKey },
-      );
-      expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      return res.body.id as number;
-    });
-  }
-
   const pendingAttempted = async (subscription: number) =>
     world.services.webhooks.deliveries.docs.countDocuments({ subscription, status: 'pending', attempts: { $gte: 1 } });
 
@@ -100,8 +50,7 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
   it('receiver down, then failing, then up: every message arrives, with the same Webhook-Id on each retry', async () => {
     world = await open(true);
     const receiver = await downReceiver();
-    const { id, secret } = await subscribe(receiver.url, 'outage');
-    receiver.secret = secret;
+    const id = await admin.subscribe(receiver, { search: 'outage' });
     const ids = await writeEvents('Outage concert');
     await until(
       async () => (await pendingAttempted(id)) === EVENTS,
@@ -128,9 +77,7 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
       expect(attempts.map((r) => r.answered)).to.deep.equal([503, 200]);
       expect(attempts.every((r) => r.signatureValid)).to.equal(true);
     }
-    const log = await call(world.baseUrl, 'GET', `${ROOT}/subscriptions/${id}/deliveries?per_page=100`, undefined, {
-      key: world.adminKey,
-    });
+    const log = await admin.get(`/subscriptions/${id}/deliveries?per_page=100`);
     for (const delivery of log.body.deliveries) {
       expect(delivery.status).to.equal('delivered');
       expect(delivery.log[0].error).to.match(/ECONNREFUSED/);
@@ -147,8 +94,7 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
       return child;
     };
     const receiver = await downReceiver();
-    const { id, secret } = await subscribe(receiver.url, 'crash');
-    receiver.secret = secret;
+    const id = await admin.subscribe(receiver, { search: 'crash' });
     const first = startWorker();
     const ids = await writeEvents('Crash recital');
     await until(
@@ -178,18 +124,15 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
     const receiver = await new WebhookReceiver().start();
     receivers.push(receiver);
     receiver.delayMs = 2_000;
-    const { id, secret } = await subscribe(receiver.url, 'molasses');
-    receiver.secret = secret;
+    const id = await admin.subscribe(receiver, { search: 'molasses' });
     const ids = await writeEvents('Molasses quartet');
     await until(async () => (await pendingAttempted(id)) >= 6, 60_000, 'timed-out attempts');
     await sleep(1_000);
     // One connection per attempt in flight; a socket closing as the next opens may count once more.
     expect(receiver.maxOpenConnections).to.be.at.most(Number(FAST.WEBHOOK_CONCURRENCY) + 1);
-    const [slow] = (
-      await call(world.baseUrl, 'GET', `${ROOT}/subscriptions/${id}/deliveries?per_page=100`, undefined, {
-        key: world.adminKey,
-      })
-    ).body.deliveries.filter((d: { attempts: number }) => d.attempts > 0);
+    const [slow] = (await admin.get(`/subscriptions/${id}/deliveries?per_page=100`)).body.deliveries.filter(
+      (d: { attempts: number }) => d.attempts > 0,
+    );
     expect(slow.error).to.equal('no answer within 300 ms');
     receiver.delayMs = 0;
     await until(

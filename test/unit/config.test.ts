@@ -64,11 +64,18 @@ describe('config', () => {
         retryBaseMs: 1000,
         retryMaxMs: 3_600_000,
         concurrency: 8,
+        concurrencyPerTarget: 4,
         pollMs: 500,
       },
       recurrence: { maxOccurrences: 1000, horizonDays: 730 },
       logLevel: 'info',
     });
+  });
+
+  it('keeps WEBHOOK_CONCURRENCY_PER_TARGET within WEBHOOK_CONCURRENCY', () => {
+    const per = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', ...env }).webhooks.concurrencyPerTarget;
+    expect(per({ WEBHOOK_CONCURRENCY_PER_TARGET: '6' })).to.equal(6);
+    expect(per({ WEBHOOK_CONCURRENCY: '2', WEBHOOK_CONCURRENCY_PER_TARGET: '6' })).to.equal(2);
   });
 
   it('reads WEBHOOK_SECRET_KEY as 32 bytes of base64; production has no generated key', () => {
@@ -234,6 +241,8 @@ describe('config', () => {
     ['CACHE_MAX_AGE', '-1'],
     ['CACHE_MAX_AGE', 'soon'],
     ['CORS_ORIGINS', 'https://Events.example:443'],
+    ['WEBHOOK_CONCURRENCY_PER_TARGET', '0'],
+    ['WEBHOOK_CONCURRENCY_PER_TARGET', 'many'],
   ];
   for (const [name, value] of badSettings) {
     it(`rejects ${name}=${value} with one line naming the setting`, () => {

@@ -1,9 +1,11 @@
 import qs from 'qs';
 import { ValidationError } from '../../domain/errors';
+import { pagingParams } from '../../http/listPage';
 import { Joi, language, url, type LanguageInput } from '../../http/params';
 import { inputSchema } from '../../http/route';
 import { validateInput } from '../../http/validate';
 import { SECRET_PATTERN, secretKeyBytes } from '../../lib/standardWebhooks';
+import type { PageLimits } from '../../services/queries/listing';
 import { NOT_FILTERS } from '../../services/webhooks/subscriptionFilters';
 import { eventListSchema } from '../events/list';
 
@@ -34,10 +36,13 @@ const target = url()
   .description('Where messages are POSTed: http(s), public addresses only')
   .example('https://partner.example/hooks/calendar');
 
-const paging = {
-  page: Joi.number().integer().min(1).max(100_000).default(1).description('Page of results to return'),
-  per_page: Joi.number().integer().min(1).max(100).default(20).description('Results per page (at most 100)'),
+/** Subscriptions and delivery logs page through MongoDB: no result window, bad paging refused. */
+export const SUBSCRIPTION_PAGING = { defaultPerPage: 20, maxPerPage: 100, maxPage: 100_000 } as const;
+export const SUBSCRIPTION_PAGE_LIMITS: PageLimits = {
+  maxPerPage: SUBSCRIPTION_PAGING.maxPerPage,
+  resultWindow: Number.POSITIVE_INFINITY,
 };
+const paging = pagingParams({ ...SUBSCRIPTION_PAGING, over: 'refuse' });
 
 interface ById {
   id: number;

@@ -1,7 +1,9 @@
 import type { Services } from '../../services/container';
 import { signature } from '../../lib/standardWebhooks';
 import type { DeliveryDoc, DeliveryStatus } from '../../storage/webhooks/deliveries';
+import type { SubscriptionDoc } from '../../storage/webhooks/subscriptions';
 import { postWebhook, type PostOutcome } from './postWebhook';
+import { ROUNDS_HELD, SendSlots, targetKey } from './sendSlots';
 
 /** The message body of EXTENSIONS part 18, with `event_id`: a removal's record is null, the partner still learns which. */
 export function messageBody(doc: DeliveryDoc): string {
@@ -21,6 +23,13 @@ export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, ra
   return Math.round(full / 2 + random() * (full / 2));
 }
 
+/** A leased message, its subscription as read once leased (undefined: deleted), and its receiver. */
+interface Leased {
+  doc: DeliveryDoc;
+  subscription: SubscriptionDoc | undefined;
+  target: string;
+}
+
 /**
  * Works the durable delivery queue: leases due messages (the oldest of each subscription and
  * record first), signs and POSTs them, and records each attempt. A failed attempt is retried
@@ -34,19 +43,25 @@ export class WebhookDispatcher {
   private wake: (() => void) | null = null;
   private wakeRequested = false;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly slots: SendSlots<Leased>;
 
   constructor(
     private readonly services: Services,
     private readonly owner: string,
-  ) {}
+  ) {
+    this.slots = new SendSlots(this.settings.concurrency, this.settings.concurrencyPerTarget);
+  }
 
   private get settings() {
     return this.services.config.webhooks;
   }
 
-  /** Long enough for an attempt that times out, and for recording it. */
+  /**
+   * Long enough for a message to wait for its receiver's slot (ROUNDS_HELD - 1 attempts at
+   * most), be sent (one attempt) and recorded.
+   */
   private get leaseMs(): number {
-    return this.settings.timeoutMs * 2 + 5_000;
+    return this.settings.timeoutMs * (ROUNDS_HELD + 1) + 5_000;
   }
 
   start(): void {
@@ -63,7 +78,7 @@ export class WebhookDispatcher {
     this.loop = null;
   }
 
-  /** New messages were queued (in this process): look for due ones now. */
+  /** New messages were queued (in this process), or an attempt ended: look for due ones now. */
   requestWake(): void {
     this.wakeRequested = true;
     this.wake?.();
@@ -82,37 +97,67 @@ export class WebhookDispatcher {
   }
 
   private async run(): Promise<void> {
-    const { deliveries, subscriptions } = this.services.webhooks;
+    const { deliveries } = this.services.webhooks;
     while (this.running) {
       this.wakeRequested = false;
-      const room = this.settings.concurrency - this.inFlight.size;
       try {
-        if (room > 0) {
-          const disabled = await subscriptions.disabledIds();
-          const claimed = await deliveries.claim(this.owner, room, this.leaseMs, disabled);
-          for (const doc of claimed) {
-            const attempt: Promise<void> = this.deliver(doc)
-              .catch((err: unknown) => this.services.log.error({ err, id: doc._id }, 'webhooks: delivery failed'))
-              .finally(() => {
-                this.inFlight.delete(attempt);
-                this.requestWake();
-              });
-            this.inFlight.add(attempt);
-          }
-          if (claimed.length === room) continue;
-        }
-        await Promise.race([...this.inFlight, this.idle(this.settings.pollMs)]);
+        const wanted = this.slots.wantsMore ? this.slots.claimable : 0;
+        const claimed = wanted > 0 ? await this.claim(wanted) : 0;
+        this.startReady();
+        // A full claim may leave more due: claim again as soon as there is room.
+        if (claimed === wanted && claimed > 0 && this.slots.wantsMore) continue;
+        await this.idle(this.settings.pollMs);
       } catch (err) {
         this.services.log.warn({ err }, 'webhooks: could not read the delivery queue');
         await this.idle(this.settings.pollMs * 4);
       }
     }
+    // Leased but not started: give them back now rather than when their leases run out.
+    await Promise.all(this.slots.drain().map(({ doc }) => deliveries.release(doc, this.owner)));
     await Promise.all(this.inFlight);
   }
 
-  private async deliver(doc: DeliveryDoc): Promise<void> {
-    const { deliveries, subscriptions, box } = this.services.webhooks;
-    const subscription = await subscriptions.get(doc.subscription);
+  /**
+   * Leases up to `limit` due messages in a few round trips, each receiver within its share, and
+   * reads their subscriptions once they are leased (a change or deletion made meanwhile is seen).
+   * Returns how many it leased.
+   */
+  private async claim(limit: number): Promise<number> {
+    const { deliveries, subscriptions } = this.services.webhooks;
+    const targets = await subscriptions.targets();
+    const targetOf = new Map(targets.map((s) => [s._id, targetKey(s.url)]));
+    const admits = this.slots.admitter();
+    const disabled = targets.filter((s) => s.status !== 'active').map((s) => s._id);
+    const claimed = await deliveries.claim(this.owner, limit, this.leaseMs, disabled, ({ subscription }) =>
+      admits(targetOf.get(subscription) ?? ''),
+    );
+    const current = await subscriptions.byIds([...new Set(claimed.map((doc) => doc.subscription))]);
+    this.slots.add(
+      claimed.map((doc) => {
+        const subscription = current.get(doc.subscription);
+        return { doc, subscription, target: subscription ? targetKey(subscription.url) : '' };
+      }),
+    );
+    return claimed.length;
+  }
+
+  /** Starts the attempts that have a free slot; each one ending starts the next. */
+  private startReady(): void {
+    for (const leased of this.slots.startable()) {
+      const attempt: Promise<void> = this.deliver(leased.doc, leased.subscription)
+        .catch((err: unknown) => this.services.log.error({ err, id: leased.doc._id }, 'webhooks: delivery failed'))
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          this.slots.done(leased);
+          if (this.running) this.startReady();
+          if (this.slots.wantsMore) this.requestWake();
+        });
+      this.inFlight.add(attempt);
+    }
+  }
+
+  private async deliver(doc: DeliveryDoc, subscription: SubscriptionDoc | undefined): Promise<void> {
+    const { deliveries, box } = this.services.webhooks;
     if (!subscription) return deliveries.discard(doc, this.owner);
     if (subscription.status !== 'active') return deliveries.release(doc, this.owner);
     let outcome: PostOutcome;
@@ -137,17 +182,18 @@ export class WebhookDispatcher {
       this.services.log.error({ err, subscription: subscription._id }, 'webhooks: the signing secret cannot be read');
       outcome = { statusCode: null, error: 'the signing secret cannot be read with the configured key', durationMs: 0 };
     }
-    await this.record(doc, outcome);
+    await this.record(doc, outcome, subscription);
   }
 
-  private async record(doc: DeliveryDoc, outcome: PostOutcome): Promise<void> {
+  private async record(doc: DeliveryDoc, outcome: PostOutcome, subscription: SubscriptionDoc): Promise<void> {
     const { deliveries, subscriptions } = this.services.webhooks;
     const reporter = this.services.metrics.webhooks;
     const at = new Date();
     const attempt = { at, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
     if (outcome.error === null) {
       await deliveries.attempted(doc, this.owner, attempt, { status: 'delivered' });
-      await subscriptions.deliverySucceeded(doc.subscription);
+      // Read as the message was claimed: a failure recorded since by another attempt is cleared by the next success.
+      if (subscription.failingSince) await subscriptions.deliverySucceeded(doc.subscription);
       reporter.sent();
       return;
     }

@@ -15,23 +15,36 @@ export interface PageRequest {
   size: number;
 }
 
-/** The page a list asks for, as Elasticsearch's `from` and `size`. */
-export function pageRequest(page: number, perPage: number): PageRequest {
-  const capped = Math.min(perPage, MAX_PER_PAGE);
+/** How far a list pages: its largest page and how many results can be paged through. */
+export interface PageLimits {
+  maxPerPage: number;
+  resultWindow: number;
+}
+
+/** The limits of the record lists, answered by Elasticsearch. */
+export const SEARCH_PAGE_LIMITS: PageLimits = { maxPerPage: MAX_PER_PAGE, resultWindow: MAX_RESULT_WINDOW };
+
+/** The page a list asks for, as an offset (`from`) and a count (`size`). */
+export function pageRequest(page: number, perPage: number, limits: PageLimits = SEARCH_PAGE_LIMITS): PageRequest {
+  const { maxPerPage, resultWindow } = limits;
+  const capped = Math.min(perPage, maxPerPage);
   const from = (page - 1) * capped;
-  if (from >= MAX_RESULT_WINDOW) {
+  if (from >= resultWindow) {
     throw new BadRequestError(
       'page-too-deep',
-      `Results past the ${MAX_RESULT_WINDOW}th cannot be listed; narrow the filters instead.`,
+      `Results past the ${resultWindow}th cannot be listed; narrow the filters instead.`,
       {
         data: {
-          params: { page: `page must be at most ${Math.ceil(MAX_RESULT_WINDOW / capped)} with per_page ${capped}` },
+          params: { page: `page must be at most ${Math.ceil(resultWindow / capped)} with per_page ${capped}` },
         },
       },
     );
   }
-  return { page, perPage: capped, from, size: Math.min(capped, MAX_RESULT_WINDOW - from) };
+  return { page, perPage: capped, from, size: Math.min(capped, resultWindow - from) };
 }
+
+/** How many pages of `perPage` hold `total` results. */
+export const pageCount = (total: number, perPage: number): number => Math.ceil(total / perPage);
 
 /** Fails fast: a list answers 503 `search-unavailable` within the search timeout. */
 export function requestTimeoutOf(services: Services): number {

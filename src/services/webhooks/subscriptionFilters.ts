@@ -46,36 +46,57 @@ export type Matches = Map<number, { record: Record<string, unknown>; hash: strin
 
 const hashOf = (source: unknown) => createHash('sha256').update(JSON.stringify(source)).digest('base64url');
 
+/** Key-sorted JSON: filters sent in another order are the same search. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, v]) => `${JSON.stringify(name)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What a subscription's search depends on: its language and its filters. Equal keys, equal matches. */
+export const searchKeyOf = (subscription: Pick<SubscriptionDoc, 'language' | 'filters'>): string =>
+  `${subscription.language}|${canonical(subscription.filters)}`;
+
+/** Subscriptions grouped by search: each group is evaluated once. */
+export function groupBySearch<S extends Pick<SubscriptionDoc, 'language' | 'filters'>>(subscriptions: S[]): S[][] {
+  const groups = new Map<string, S[]>();
+  for (const subscription of subscriptions) {
+    const key = searchKeyOf(subscription);
+    const group = groups.get(key);
+    if (group) group.push(subscription);
+    else groups.set(key, [subscription]);
+  }
+  return [...groups.values()];
+}
+
 /**
- * Runs each subscription's list search restricted to `eventIds` (one multi-search), exactly as
- * the list builds it. A subscription whose filters no longer resolve (a category deleted since)
- * matches nothing; an unavailable index throws (the batch is evaluated again later).
+ * Runs each distinct search of the subscriptions restricted to `eventIds`, exactly as the list
+ * builds it, all in one multi-search: subscriptions with the same language and filters share one
+ * search and one presentation of its hits. A search whose filters no longer resolve (a category
+ * deleted since) matches nothing; an unavailable index throws (the batch is evaluated again later).
  */
 export async function matchSubscriptions(
   services: Services,
   subscriptions: SubscriptionDoc[],
   eventIds: number[],
 ): Promise<Map<number, Matches>> {
-  const result = new Map<number, Matches>();
-  const searches: { subscription: SubscriptionDoc; query: ListQuery }[] = [];
+  const groups = groupBySearch(subscriptions);
+  const searches: { group: SubscriptionDoc[]; query: ListQuery }[] = [];
   const body: estypes.MsearchRequestItem[] = [];
-  // Each subscription's search built as its list would be, all at once (term lookups are cached).
+  // Each search built as its list would be, all at once (term lookups are cached).
   const built = await Promise.all(
-    subscriptions.map((subscription) =>
-      eventListQuery(services, listInputOf(subscription.filters), anonymousIn(subscription.language)).catch(
-        (err: unknown) => {
-          if (!(err instanceof ValidationError)) throw err;
-          services.log.warn(
-            { subscription: subscription._id, params: err.params },
-            'webhooks: filters no longer apply',
-          );
-          return null;
-        },
-      ),
+    groups.map(([first]) =>
+      eventListQuery(services, listInputOf(first!.filters), anonymousIn(first!.language)).catch((err: unknown) => {
+        if (!(err instanceof ValidationError)) throw err;
+        services.log.warn({ subscription: first!._id, params: err.params }, 'webhooks: filters no longer apply');
+        return null;
+      }),
     ),
   );
-  for (const [i, subscription] of subscriptions.entries()) {
-    result.set(subscription._id, new Map());
+  for (const [i, group] of groups.entries()) {
     const search = built[i];
     if (!search) continue;
     const { index, query, sort, _source } = search.request;
@@ -91,8 +112,9 @@ export async function matchSubscriptions(
         track_total_hits: false,
       },
     );
-    searches.push({ subscription, query: search });
+    searches.push({ group, query: search });
   }
+  const result = new Map<number, Matches>(subscriptions.map((subscription) => [subscription._id, new Map()]));
   if (searches.length === 0) return result;
   let responses;
   try {
@@ -101,16 +123,16 @@ export async function matchSubscriptions(
     throw new DependencyUnavailableError('search', err);
   }
   await Promise.all(
-    searches.map(async ({ subscription, query }, i) => {
+    searches.map(async ({ group, query }, i) => {
       const response = responses.responses[i]!;
       if ('error' in response) throw new DependencyUnavailableError('search', response.error);
       const hits = response.hits.hits;
       if (hits.length === 0) return;
       const records = await query.present(hits);
-      const matches = result.get(subscription._id)!;
-      hits.forEach((hit, n) =>
-        matches.set(Number(records[n]!.id), { record: records[n]!, hash: hashOf(hit._source) }),
+      const matches: Matches = new Map(
+        hits.map((hit, n) => [Number(records[n]!.id), { record: records[n]!, hash: hashOf(hit._source) }]),
       );
+      for (const subscription of group) result.set(subscription._id, matches);
     }),
   );
   return result;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
+import { chunks } from '../../lib/chunks';
 
 export type MatchType = 'match.added' | 'match.updated' | 'match.removed';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -39,7 +40,15 @@ export interface DeliveryDoc {
 
 export type NewDelivery = Pick<DeliveryDoc, 'subscription' | 'event' | 'seq' | 'type' | 'occurredAt' | 'record'>;
 
+/** A message as a claim sees it: its chain (subscription and record), when it is due, and its lease. */
+export type ChainLink = Pick<DeliveryDoc, '_id' | 'subscription' | 'event' | 'nextAttemptAt' | 'leaseUntil'>;
+
+/** A record's messages to one subscription go out one at a time, in order: a chain. */
+const chainOf = (doc: Pick<DeliveryDoc, 'subscription' | 'event'>) => `${doc.subscription}:${doc.event}`;
+
 const LOGGED_ATTEMPTS = 10;
+/** Messages written per request. */
+const WRITE_CHUNK = 200;
 /** Finished messages stay in the log this long (a TTL index removes them). */
 export const FINISHED_RETENTION_DAYS = 7;
 const EPOCH = new Date(0);
@@ -56,6 +65,7 @@ export function deliveryId(d: Pick<NewDelivery, 'subscription' | 'event' | 'seq'
 /** The webhook delivery queue (`webhook_deliveries`): pending messages leased by workers, and finished ones. */
 export class DeliveryQueue {
   readonly docs: Collection<DeliveryDoc>;
+  private lastLeaseEnd = 0;
 
   constructor(db: Db) {
     this.docs = db.collection<DeliveryDoc>('webhook_deliveries');
@@ -92,14 +102,25 @@ export class DeliveryQueue {
       };
       return { updateOne: { filter: { _id }, update: { $setOnInsert: doc }, upsert: true } };
     });
-    await this.docs.bulkWrite(operations, { ordered: true });
+    // A few hundred messages a request: each stays well within the server's timeout (a batch of
+    // events times 200 subscriptions is thousands of records), and one that fails is queued again whole.
+    for (const slice of chunks(operations, WRITE_CHUNK)) await this.docs.bulkWrite(slice, { ordered: true });
   }
 
   /**
    * Leases up to `limit` due messages, each the oldest pending one of its subscription and
-   * record (a record's messages go out in order). A due message behind an older one waits for it.
+   * record (a record's messages go out in order), in four round trips whatever `limit`: the due
+   * candidates, the pending messages of their chains, one update leasing the heads, and a read of
+   * what it leased. A due message behind an older one waits for it. `admit` sees each head in
+   * turn (oldest due first) and may pass it over (its target is busy).
    */
-  async claim(owner: string, limit: number, leaseMs: number, skipSubscriptions: number[]): Promise<DeliveryDoc[]> {
+  async claim(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    skipSubscriptions: number[],
+    admit: (head: ChainLink) => boolean = () => true,
+  ): Promise<DeliveryDoc[]> {
     const now = new Date();
     const due: Filter<DeliveryDoc> = {
       status: 'pending',
@@ -112,31 +133,61 @@ export class DeliveryQueue {
       .sort({ nextAttemptAt: 1 })
       .limit(limit * 4)
       .toArray();
-    const claimed: DeliveryDoc[] = [];
-    const seen = new Set<string>();
+    const firstOfChain = new Map<string, Pick<DeliveryDoc, '_id' | 'subscription' | 'event'>>();
     for (const candidate of candidates) {
-      if (claimed.length >= limit) break;
-      const chain = `${candidate.subscription}:${candidate.event}`;
-      if (seen.has(chain)) continue;
-      seen.add(chain);
-      const head = await this.docs.findOne(
-        { subscription: candidate.subscription, event: candidate.event, status: 'pending' },
-        { sort: { seq: 1, occurredAt: 1 }, projection: { _id: 1, nextAttemptAt: 1 } },
-      );
-      if (!head) continue;
+      const chain = chainOf(candidate);
+      if (!firstOfChain.has(chain)) firstOfChain.set(chain, candidate);
+    }
+    if (firstOfChain.size === 0) return [];
+    const heads = await this.headsOf([...firstOfChain.values()]);
+    const leasing: string[] = [];
+    const waiting: AnyBulkWriteOperation<DeliveryDoc>[] = [];
+    for (const [chain, candidate] of firstOfChain) {
+      const head = heads.get(chain);
+      if (!head || leasing.length >= limit) continue;
       if (head._id !== candidate._id && head.nextAttemptAt > now) {
         // Waits for the head: no point looking at it again before the head's next attempt.
-        await this.docs.updateOne({ _id: candidate._id }, { $set: { nextAttemptAt: head.nextAttemptAt } });
+        waiting.push({
+          updateOne: { filter: { _id: candidate._id }, update: { $set: { nextAttemptAt: head.nextAttemptAt } } },
+        });
         continue;
       }
-      const leased = await this.docs.findOneAndUpdate(
-        { _id: head._id, status: 'pending', leaseUntil: { $lte: now } },
-        { $set: { owner, leaseUntil: new Date(now.getTime() + leaseMs) } },
-        { returnDocument: 'after' },
-      );
-      if (leased) claimed.push(leased);
+      if (head.leaseUntil > now || !admit(head)) continue;
+      leasing.push(head._id);
     }
-    return claimed;
+    if (waiting.length) await this.docs.bulkWrite(waiting, { ordered: false });
+    if (leasing.length === 0) return [];
+    const leaseUntil = this.leaseEnd(now, leaseMs);
+    await this.docs.updateMany(
+      { _id: { $in: leasing }, status: 'pending', leaseUntil: { $lte: now } },
+      { $set: { owner, leaseUntil } },
+    );
+    const leased = await this.docs.find({ _id: { $in: leasing }, owner, leaseUntil }).toArray();
+    const order = new Map(leasing.map((id, i) => [id, i]));
+    return leased.sort((a, b) => order.get(a._id)! - order.get(b._id)!);
+  }
+
+  /** The oldest pending message of each chain of `links`, by chain. */
+  private async headsOf(links: Pick<DeliveryDoc, 'subscription' | 'event'>[]): Promise<Map<string, ChainLink>> {
+    const pending = await this.docs
+      .find(
+        { status: 'pending', $or: links.map(({ subscription, event }) => ({ subscription, event })) },
+        { projection: { _id: 1, subscription: 1, event: 1, nextAttemptAt: 1, leaseUntil: 1 } },
+      )
+      .sort({ seq: 1, occurredAt: 1 })
+      .toArray();
+    const heads = new Map<string, ChainLink>();
+    for (const doc of pending) if (!heads.has(chainOf(doc))) heads.set(chainOf(doc), doc);
+    return heads;
+  }
+
+  /**
+   * When a lease taken now ends: later than any this queue gave before, so that a claim reads
+   * back exactly the messages its own update leased (owner and end together).
+   */
+  private leaseEnd(now: Date, leaseMs: number): Date {
+    this.lastLeaseEnd = Math.max(now.getTime() + leaseMs, this.lastLeaseEnd + 1);
+    return new Date(this.lastLeaseEnd);
   }
 
   /** Records an attempt of a leased message: delivered, failed for good, or retried at `nextAttemptAt`. */

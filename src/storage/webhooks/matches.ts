@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import { chunks } from '../../lib/chunks';
 
 /** One event matching one subscription, as of the last change the worker evaluated. */
 export interface MatchDoc {
@@ -17,6 +18,8 @@ export interface MatchChange {
 }
 
 const matchId = (subscription: number, event: number) => `${subscription}:${event}`;
+/** Match changes written per request (each stays well within the server's timeout). */
+const WRITE_CHUNK = 200;
 
 /** The match set of every subscription: what `match.added` / `match.removed` are measured against. */
 export class MatchStore {
@@ -46,7 +49,7 @@ export class MatchStore {
         ? { deleteOne: { filter: { _id } } }
         : { replaceOne: { filter: { _id }, replacement: { _id, subscription, event, hash }, upsert: true } };
     });
-    await this.docs.bulkWrite(operations, { ordered: false });
+    for (const slice of chunks(operations, WRITE_CHUNK)) await this.docs.bulkWrite(slice, { ordered: false });
   }
 
   async deleteSubscription(subscription: number): Promise<void> {

@@ -26,6 +26,7 @@ export interface SubscriptionDoc {
   modified: Date;
 }
 
+export type SubscriptionTarget = Pick<SubscriptionDoc, '_id' | 'url' | 'status'>;
 export type NewSubscription = Pick<SubscriptionDoc, 'url' | 'filters' | 'language' | 'secret' | 'createdBy'>;
 export type SubscriptionChange = Partial<Pick<SubscriptionDoc, 'url' | 'filters' | 'secret' | 'status'>>;
 
@@ -72,8 +73,15 @@ export class SubscriptionStore {
     return this.docs.find({ status: 'active' }).toArray();
   }
 
-  async disabledIds(): Promise<number[]> {
-    return (await this.docs.find({ status: 'disabled' }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
+  /** Where each subscription delivers and whether it does: what a dispatcher plans a round with. */
+  targets(): Promise<SubscriptionTarget[]> {
+    return this.docs.find({}, { projection: { _id: 1, url: 1, status: 1 } }).toArray();
+  }
+
+  /** These subscriptions, read now (one round trip). */
+  async byIds(ids: number[]): Promise<Map<number, SubscriptionDoc>> {
+    const docs = ids.length ? await this.docs.find({ _id: { $in: ids } }).toArray() : [];
+    return new Map(docs.map((doc) => [doc._id, doc]));
   }
 
   /** Applies a change; enabling clears the failure history. Null when there is no such subscription. */

@@ -70,6 +70,20 @@ describe('routes/namespace/openapiGuide', () => {
     }
   });
 
+  it('reads in order: lists, then the features built on them, and the error reference last', () => {
+    for (const lang of LANGUAGES) {
+      const files = GUIDE_SECTIONS[lang].map((s) => s.file);
+      expect(files.slice(-6), lang).to.deep.equal([
+        '50-lists.md',
+        '60-discovery.md',
+        '70-copies.md',
+        '75-webhooks.md',
+        '80-caching-and-feeds.md',
+        '90-errors.md',
+      ]);
+    }
+  });
+
   it('a section added in each language is all it takes: it is joined in at its number', () => {
     const directory = copy();
     for (const lang of LANGUAGES)
@@ -96,7 +110,7 @@ describe('routes/namespace/openapiGuide', () => {
   it('a misnamed or malformed section is an error naming its file', () => {
     const misnamed = copy();
     for (const lang of LANGUAGES)
-      renameSync(path.join(misnamed, lang, '60-errors.md'), path.join(misnamed, lang, '6-errors.md'));
+      renameSync(path.join(misnamed, lang, '90-errors.md'), path.join(misnamed, lang, '6-errors.md'));
     expect(() => loadGuideSections(misnamed)).to.throw(
       `${path.join(misnamed, 'en', '6-errors.md')}: a guide file is named NN-topic.md`,
     );
