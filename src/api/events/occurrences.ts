@@ -120,6 +120,20 @@ function readOccurrence(res: EventResource, address: ReturnType<typeof byId<Even
   });
 }
 
+/** Runs a write of one occurrence as a write of its series: queued, allowed as an update of it, 404 without the occurrence. */
+function writingOccurrence<I extends ByIdInput & OccurrenceKey>(
+  res: EventResource,
+  address: ReturnType<typeof byId<EventDoc>>,
+  ctx: RequestContext<I>,
+  write: (existing: StoredRecord<EventDoc>, occurrence: Occurrence) => Promise<void>,
+): Promise<void> {
+  return writing(res, address, ctx, async (existing) => {
+    const verdict = decideUpdate('event', ctx.state.principal, recordOwnership(existing), writeRequestOf({}));
+    applyVerdict(verdict, ctx.input);
+    await write(existing, occurrenceOf(res.services, existing, ctx.input.recurrence_id));
+  });
+}
+
 type OccurrenceUpdateInput = OccurrenceWriteInput & ByIdInput & OccurrenceKey & LanguageInput;
 
 /** `PATCH /events/{id}/occurrences/{recurrence_id}`: changes one occurrence, the others untouched. */
@@ -138,12 +152,7 @@ function updateOccurrence(res: EventResource, address: ReturnType<typeof byId<Ev
     response: 'event',
     errors: [400, 401, 403, 404, 409],
     handler: (ctx) =>
-      writing(res, address, ctx, async (existing) => {
-        applyVerdict(
-          decideUpdate('event', ctx.state.principal, recordOwnership(existing), writeRequestOf({})),
-          ctx.input,
-        );
-        const occurrence = occurrenceOf(services, existing, ctx.input.recurrence_id);
+      writingOccurrence(res, address, ctx, async (existing, occurrence) => {
         const content = await plannedOverride(services, ctx, existing, occurrence);
         const updated = await res.store.update(existing, ctx.state.language, content);
         await waitForIndex(ctx, services, 'event', updated.id);
@@ -247,12 +256,7 @@ function cancelOccurrence(res: EventResource, address: ReturnType<typeof byId<Ev
     response: 'CancelledOccurrence',
     errors: [400, 401, 403, 404, 409],
     handler: (ctx) =>
-      writing(res, address, ctx, async (existing) => {
-        applyVerdict(
-          decideUpdate('event', ctx.state.principal, recordOwnership(existing), writeRequestOf({})),
-          ctx.input,
-        );
-        const occurrence = occurrenceOf(services, existing, ctx.input.recurrence_id);
+      writingOccurrence(res, address, ctx, async (existing, occurrence) => {
         const previous = await presentOccurrence(res, existing, occurrence, ctx);
         const series = inLanguage(existing, existing.originalLang);
         const rid = occurrence.recurrenceId;
