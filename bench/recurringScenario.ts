@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { LANGUAGES } from '../config';
 import { aliasName } from '../src/search/indexNames';
 import { hostileRows, timeHostileRules, type HostileTiming } from './hostileRules';
@@ -9,6 +8,7 @@ import type { Row } from './report';
 import { drawSamples, seededRandom, type Samples } from './scenarios';
 import { seedAndIndex } from './seed';
 import { startServers, type ServerSettings } from './servers';
+import { drained, localText, postEvent, weeklyIndexTimes } from './seriesIndexing';
 import { openWorld, type BenchWorld } from './world';
 
 /**
@@ -30,7 +30,6 @@ const COPY_ID_BASE = 10_000_000;
 /** Latency, not capacity: few clients, each request's own cost. */
 const LIST_CONNECTIONS = 4;
 const DAY_MS = 86_400_000;
-const BACKLOG_TIMEOUT_MS = 30 * 60_000;
 
 export interface RecurringMeasured {
   baseDocs: number;
@@ -49,9 +48,6 @@ export interface RecurringSettings extends ServerSettings {
   duration: number;
   warmup: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const localText = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
 /** Copies the seeded events' index documents under new IDs until each language holds `target`. */
 async function fillIndexTo(world: BenchWorld, target: number): Promise<void> {
@@ -80,25 +76,6 @@ async function documentCount(world: BenchWorld): Promise<number> {
   return res.count;
 }
 
-/** Waits for the worker to drain the sync queue, then refreshes: everything written is listed. */
-async function drained(world: BenchWorld): Promise<void> {
-  const deadline = Date.now() + BACKLOG_TIMEOUT_MS;
-  while ((await world.services.sync.entries.countDocuments({ pending: true })) > 0) {
-    if (Date.now() > deadline) throw new Error('the sync backlog did not drain');
-    await sleep(100);
-  }
-  await world.services.search.indices.refresh({ index: `${world.config.elasticsearch.indexPrefix}-*` });
-}
-
-async function post(ctx: MeasureContext, body: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${ctx.api.url}${ROOT}/events`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ctx.world.adminKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 201) throw new Error(`POST /events answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-}
-
 /** Upcoming lists, date windows and searches of frequent words, in each language. */
 function listPaths(samples: Samples, seed: number): string[] {
   const random = seededRandom(seed + 7);
@@ -111,7 +88,7 @@ function listPaths(samples: Samples, seed: number): string[] {
     const word = words[Math.floor(random() * words.length)];
     switch (i % 3) {
       case 0:
-        return `${prefix}${ROOT}/events?per_page=50&page=${1 + (i % 4)}`;
+        return `${prefix}${ROOT}/events?per_page=50&page=${1 + (i % 2)}`;
       case 1:
         return `${prefix}${ROOT}/events?start_date=${from}&end_date=${to}&per_page=50`;
       default:
@@ -149,55 +126,6 @@ async function dailySeries(ctx: MeasureContext, eventId: number, n: number): Pro
     categories: idsOf(event.categories),
     tags: idsOf(event.tags),
   };
-}
-
-interface BatchLine {
-  msg?: string;
-  entries?: number;
-  kinds?: Record<string, number>;
-  prepared_ms?: number;
-  flushed_ms?: number;
-  total_ms?: number;
-}
-
-/** A batch's timings as the worker logs them (ms): prepared, then indexed with stale ones deleted, then completed. */
-export interface BatchTimes {
-  prepared: number;
-  flushed: number;
-  total: number;
-}
-
-/**
- * Writes two-year weekly series one at a time and reads, from the worker's own log (debug level),
- * how long its batch of that one event took from the claim to indexed and completed: the
- * occurrences presented in three languages, bulk-indexed, stale ones looked for and deleted.
- */
-async function weeklyIndexTimes(ctx: MeasureContext, workerLog: string, count: number): Promise<BatchTimes[]> {
-  const times: BatchTimes[] = [];
-  for (let n = 0; n < count; n++) {
-    await drained(ctx.world);
-    const offset = (await stat(workerLog)).size;
-    const start = new Date(Date.now() + (2 + n) * DAY_MS);
-    start.setUTCHours(18, 0, 0, 0);
-    const until = new Date(start.getTime() + 730 * DAY_MS).toISOString().replace(/[-:]|\.\d{3}/g, '');
-    await post(ctx, {
-      title: `Weekly bench class ${n}`,
-      start_date: localText(start),
-      end_date: localText(new Date(start.getTime() + 3_600_000)),
-      timezone: 'Europe/Paris',
-      recurrence: [`RRULE:FREQ=WEEKLY;UNTIL=${until}`],
-    });
-    await drained(ctx.world);
-    await sleep(200);
-    const lines = (await readFile(workerLog)).subarray(offset).toString('utf8').split('\n');
-    const batch = lines
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as BatchLine)
-      .find((line) => line.msg === 'sync: batch done' && line.entries === 1 && line.kinds?.event === 1);
-    if (typeof batch?.total_ms !== 'number') throw new Error('the worker logged no batch of the weekly series');
-    times.push({ prepared: batch.prepared_ms ?? 0, flushed: batch.flushed_ms ?? 0, total: batch.total_ms });
-  }
-  return times.sort((a, b) => a.total - b.total);
 }
 
 function listRow(scenario: string, result: LoadResult, reference: LoadResult | null, note: string): Row {
@@ -258,7 +186,7 @@ export async function measureRecurringOnFreshWorld(
       settings.log(`writing ${seriesCount} daily series and waiting for the worker to index them`);
       const written = Date.now();
       for (let n = 0; n < seriesCount; n++)
-        await post(ctx, await dailySeries(ctx, samples.eventIds[n % samples.eventIds.length] as number, n));
+        await postEvent(ctx, await dailySeries(ctx, samples.eventIds[n % samples.eventIds.length] as number, n));
       await drained(world);
       const indexSeconds = (Date.now() - written) / 1000;
       const largeDocs = await documentCount(world);
