@@ -1,4 +1,5 @@
 import type { Row } from './report';
+import { basicUtc } from './seriesIndexing';
 
 /**
  * Issue 27: bad and hostile recurrences answer 400 within 50 ms. Each is sent as a POST /events
@@ -56,7 +57,7 @@ export const HOSTILE_RULES: HostileRule[] = [
     label: 'EXDATE with 1,001 dates',
     recurrence: [
       'RRULE:FREQ=WEEKLY;COUNT=5',
-      `EXDATE:${Array.from({ length: 1001 }, (_, i) => `${2030 + Math.floor(i / 300)}0101T${String(i % 24).padStart(2, '0')}${String(i % 60).padStart(2, '0')}00Z`).join(',')}`,
+      `EXDATE:${Array.from({ length: 1001 }, (_, i) => basicUtc(new Date(Date.UTC(2030, 0, 1) + i * 3_600_000))).join(',')}`,
     ],
     refused: true,
   },

@@ -9,6 +9,8 @@ const DAY_MS = 86_400_000;
 const BACKLOG_TIMEOUT_MS = 30 * 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** `YYYYMMDDTHHMMSSZ`, as RFC 5545 writes a UTC time. */
+export const basicUtc = (date: Date) => date.toISOString().replace(/[-:]|\.\d{3}/g, '');
 /** `YYYY-MM-DD HH:mm:ss` of a UTC date: a start_date in UTC. */
 export const localText = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
@@ -59,7 +61,7 @@ export async function weeklyIndexTimes(ctx: MeasureContext, workerLog: string, c
     const offset = (await stat(workerLog)).size;
     const start = new Date(Date.now() + (2 + n) * DAY_MS);
     start.setUTCHours(18, 0, 0, 0);
-    const until = new Date(start.getTime() + 730 * DAY_MS).toISOString().replace(/[-:]|\.\d{3}/g, '');
+    const until = basicUtc(new Date(start.getTime() + 730 * DAY_MS));
     await postEvent(ctx, {
       title: `Weekly bench class ${n}`,
       start_date: localText(start),
