@@ -43,6 +43,8 @@ export async function checkRecurrence(
     throw err;
   }
   const horizon = horizonOf(limits, now);
+  // Starts from a day past now's wall clock are upcoming whatever the zone does with them.
+  const surelyUpcoming = new Date(floating(now, series.timezone).getTime() + DAY_MS);
   let starts: Date[] = [];
   if (parsed.rule) {
     const bounds = ruleBounds(parsed.rule, series, horizon);
@@ -58,17 +60,22 @@ export async function checkRecurrence(
       text: ruleOptionsText(parsed.rule),
       bounds,
       cap: CHECK_CAP,
-      from: floating(now, series.timezone),
+      from: surelyUpcoming,
       limit: limits.maxOccurrences + parsed.exdates.length,
     });
     if (!expanded || expanded.length >= CHECK_CAP)
       throw refuse('the rule is too costly to expand (it matches rarely or never, or far too often)');
     starts = expanded;
   }
-  const upcoming = occurrencesFrom(parsed, series, starts, horizon).filter((o) => o.start >= now).length;
-  if (upcoming > limits.maxOccurrences)
-    throw refuse(
+  const tooMany = () =>
+    refuse(
       `more than RECURRENCE_MAX_OCCURRENCES (${limits.maxOccurrences}) occurrences between now and ${limits.horizonDays} days ahead: give the rule an end (COUNT or UNTIL) or repeat it less often`,
     );
+  // Placing each start in the zone (luxon) costs far more than expanding it: refused before when
+  // enough are surely upcoming (each EXDATE removes at most one).
+  if (starts.filter((start) => start >= surelyUpcoming).length - parsed.exdates.length > limits.maxOccurrences)
+    throw tooMany();
+  const upcoming = occurrencesFrom(parsed, series, starts, horizon).filter((o) => o.start >= now).length;
+  if (upcoming > limits.maxOccurrences) throw tooMany();
   return parsed;
 }

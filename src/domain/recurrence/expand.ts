@@ -125,13 +125,19 @@ export function ruleBounds(rule: Map<string, string>, series: SeriesDates, to: D
   return { dtstart, until: until < end ? until : end };
 }
 
-/** The floating starts of a rule from DTSTART, at most `cap` of them (rrule, in process). */
+/**
+ * The floating starts of a rule from DTSTART, at most `cap` of them (rrule, in process). rrule
+ * 2.8.1 emits a start once per BYSETPOS position that selects it (its duplicate guard compares
+ * Date objects: jkbrzt/rrule pull request 669), in order, and counts each toward COUNT: repeats
+ * are skipped here and COUNT is applied to distinct starts.
+ */
 export function ruleStarts(rule: Map<string, string>, bounds: RuleBounds, cap: number): Date[] {
-  const options = RRule.parseString(ruleOptionsText(rule));
+  const { count, ...options } = RRule.parseString(ruleOptionsText(rule));
+  const limit = Math.min(cap, count ?? Infinity);
   const starts: Date[] = [];
   new RRule({ ...options, dtstart: bounds.dtstart, until: bounds.until, tzid: null }).all((date) => {
-    starts.push(date);
-    return starts.length < cap;
+    if (date.getTime() !== starts.at(-1)?.getTime()) starts.push(date);
+    return starts.length < limit;
   });
   return starts;
 }

@@ -20,10 +20,15 @@ parentPort.on('message', ({ id, text, dtstart, until, cap, from, limit }) => {
   parentPort.postMessage({ id, started: true });
   const starts = [];
   let upcoming = 0;
-  new RRule({ ...RRule.parseString(text), dtstart: new Date(dtstart), until: new Date(until), tzid: null }).all((date) => {
-    starts.push(date.getTime());
-    if (date.getTime() >= from) upcoming++;
-    return starts.length < cap && upcoming <= limit;
+  // Repeated starts (one per BYSETPOS position selecting it) are skipped; COUNT counts distinct ones (expand.ts).
+  const { count, ...options } = RRule.parseString(text);
+  const most = Math.min(cap, count ?? Infinity);
+  new RRule({ ...options, dtstart: new Date(dtstart), until: new Date(until), tzid: null }).all((date) => {
+    const time = date.getTime();
+    if (time === starts[starts.length - 1]) return true;
+    starts.push(time);
+    if (time >= from) upcoming++;
+    return starts.length < most && upcoming <= limit;
   });
   parentPort.postMessage({ id, starts });
 });
