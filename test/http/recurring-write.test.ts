@@ -70,7 +70,7 @@ describe('recurring events: writing and reading a series', () => {
     ['an unknown part', ['RRULE:FREQ=WEEKLY;FOO=BAR'], /unknown part/],
     ['an hourly rule without an end', ['RRULE:FREQ=HOURLY'], /RECURRENCE_MAX_OCCURRENCES \(1000\)/],
     ['COUNT=100000000 hourly', ['RRULE:FREQ=HOURLY;COUNT=100000000'], /RECURRENCE_MAX_OCCURRENCES/],
-    ['a rule that never matches', ['RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30'], /too costly/],
+    ['a rule that never matches', ['RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30'], /never matches/],
     ['an EXDATE in another format', ['RRULE:FREQ=WEEKLY', 'EXDATE:2027-01-12T10:00'], /EXDATE/],
     ['an RDATE in another format', ['RRULE:FREQ=WEEKLY', 'RDATE;VALUE=PERIOD:20270112T100000/PT1H'], /RDATE/],
     ['an object', [{ rule: 'weekly' }], /recurrence/],

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors';
 import { checkValueTypes, floating, occurrencesFrom, ruleBounds, ruleOptionsText, type SeriesDates } from './expand';
 import { guardedRuleStarts } from './guardedExpansion';
+import { neverMatching } from './impossible';
 import { parseRecurrenceLines, RecurrenceError, type ParsedRecurrence } from './lines';
 
 export interface RecurrenceLimits {
@@ -47,6 +48,8 @@ export async function checkRecurrence(
   const surelyUpcoming = new Date(floating(now, series.timezone).getTime() + DAY_MS);
   let starts: Date[] = [];
   if (parsed.rule) {
+    const never = neverMatching(parsed.rule);
+    if (never) throw refuse(`the rule never matches: ${never}`);
     const bounds = ruleBounds(parsed.rule, series, horizon);
     const spanDays = Math.max(0, (bounds.until.getTime() - bounds.dtstart.getTime()) / DAY_MS);
     const interval = Number(parsed.rule.get('INTERVAL') ?? 1);

@@ -58,6 +58,8 @@ function ensureThread(): Worker {
         if (thread === started) thread = null;
         void started.terminate();
         task.resolve(null);
+        // A replacement warms up now, not when the next rule is waiting for it.
+        ensureThread();
         for (const other of tasks.values()) retry(other);
       }, RULE_DEADLINE_MS);
       return;
