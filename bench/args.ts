@@ -28,7 +28,7 @@ export interface BenchOptions {
 
 const USAGE = `usage: npm run bench -- [--events N] [--duration S] [--connections C] [--write-rate R]
        [--check] [--smoke] [--reindex-scale [--scale-events N]] [--cpu-prof] [--out DIR] [--seed N]
-       [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,facets,suggest,caching,integration,write,reindex] [--api build|source]`;
+       [--keep] [--reuse RUN_ID] [--only seed,read,search,geo,facets,suggest,caching,integration,write,recurring,reindex] [--api build|source]`;
 
 export const SCENARIOS = [
   'seed',
@@ -40,6 +40,7 @@ export const SCENARIOS = [
   'caching',
   'integration',
   'write',
+  'recurring',
   'reindex',
 ] as const;
 

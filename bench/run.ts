@@ -25,6 +25,7 @@ import { startServers, type ServerSettings, type Servers } from './servers';
 import { evaluateTargets, type Measured } from './targets';
 import { openWorld } from './world';
 import { measureWritesOnFreshWorld, WRITE_WORLD_EVENTS } from './writeScenario';
+import { measureRecurringOnFreshWorld } from './recurringScenario';
 
 /**
  * `npm run bench`: seeds a fresh database and index prefix, then measures the API against bare
@@ -80,6 +81,9 @@ function readScenarios(options: BenchOptions, samples: Samples): ThroughputScena
   return scenarios.filter((scenario) => wanted(options, scenario.key));
 }
 
+/** Scenarios measured on worlds of their own: the seeded one is not needed for them alone. */
+const OWN_WORLD_SCENARIOS = ['write', 'recurring'];
+
 /** Scenarios whose targets are their own (issue 29), not the lists' of issue 8. */
 const DISCOVERY_SCENARIOS = ['facets', 'suggest'];
 
@@ -130,11 +134,13 @@ async function main(): Promise<number> {
     suggest: null,
     caching: null,
     integration: null,
+    recurring: null,
   };
   let servers: Servers | undefined;
   try {
+    const ownWorldsOnly = options.only?.every((name) => OWN_WORLD_SCENARIOS.includes(name)) ?? false;
     if (options.reuse) log(`reusing the data of run ${options.reuse}`);
-    else details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
+    else if (!ownWorldsOnly) details.seed = (await seedAndIndex(world, options.events, options.seed, log)).counts;
     if (options.only?.every((name) => name === 'seed')) return 0;
     const settings: ServerSettings = {
       scripts: options.api === 'build' ? await buildApi(buildFolder(world.runId)) : SOURCE_SCRIPTS,
@@ -224,6 +230,23 @@ async function main(): Promise<number> {
         measured.lagP99Ms = writes.api.lag?.p99 ?? null;
         measured.lagUnseen = writes.api.lag?.unseen ?? 0;
         apiPeak = Math.max(apiPeak, writes.apiPeakRssMb);
+      });
+    }
+    if (wanted(options, 'recurring')) {
+      await attempt('14-16. recurring events', rows, measured.failures, async () => {
+        log('measuring lists beside daily series, a weekly series indexed, hostile rules (a world of their own)');
+        const recurring = await measureRecurringOnFreshWorld(world, {
+          ...settings,
+          seed: options.seed,
+          events: options.events,
+          smoke: options.smoke,
+          duration: options.duration,
+          warmup: context.warmup,
+        });
+        rows.push(...recurring.rows);
+        details.recurring = recurring.details;
+        measured.recurring = recurring.measured;
+        for (const row of recurring.rows) log(textTable([row]).split('\n').pop() as string);
       });
     }
     measured.apiPeakRssMb = apiPeak || null;

@@ -23,6 +23,8 @@ export interface ServerSettings {
   nodeArgs: string[];
   workDir: string;
   log: (line: string) => void;
+  /** The worker's LOG_LEVEL (default BENCH_WORKER_LOG_LEVEL, else info): debug logs each batch's timings. */
+  workerLogLevel?: string;
 }
 
 /** The node flags docker-compose.yml starts the API with: the bench measures it as deployed. */
@@ -45,7 +47,7 @@ export async function startServers(world: BenchWorld, settings: ServerSettings):
     const worker = await spawnServer({
       name: 'worker',
       script: settings.scripts.worker,
-      env: { ...world.childEnv, LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'info' },
+      env: { ...world.childEnv, LOG_LEVEL: settings.workerLogLevel ?? process.env.BENCH_WORKER_LOG_LEVEL ?? 'info' },
       nodeArgs: process.env.BENCH_WORKER_NODE_OPTIONS?.split(' ').filter(Boolean),
       logFile: `${settings.workDir}/worker-${world.runId}.log`,
       ready: { logLine: 'sync worker started' },

@@ -1,4 +1,5 @@
 import type { CachingMeasured } from './cachingBench';
+import type { RecurringMeasured } from './recurringScenario';
 
 /** The measured figures the targets are checked against. */
 export interface Measured {
@@ -21,6 +22,8 @@ export interface Measured {
   suggest: { ratio: number; p50: number } | null;
   /** Issue 30: throughput ratios against the API's own reference requests, and the export's RSS. */
   integration: { cursorRatio: number | null; changesRatio: number | null; exportPeakRssMb: number | null } | null;
+  /** Issue 27: lists beside daily series, indexing a weekly series, refusing hostile rules. */
+  recurring: RecurringMeasured | null;
 }
 
 export interface TargetOutcome {
@@ -47,6 +50,10 @@ const MAX_FEED_RSS_GROWTH_MB = 50;
 const MAX_CURSOR_DEPTH_COST = 1.2;
 /** A /changes page of 1,000 costs at most this many times a 50-event list page (issue 30). */
 const MAX_CHANGES_PAGE_COST = 2;
+/** Issue 27: list latency beside 100 daily series within this many times the list at 10,000 documents. */
+const MAX_SERIES_LIST_LATENCY = 1.5;
+const MAX_WEEKLY_INDEX_MS = 100;
+const MAX_HOSTILE_RULE_P50_MS = 50;
 
 /** The targets of issue 29 (facets and type-ahead) that this run measured. */
 function discoveryTargets(m: Measured): TargetOutcome[] {
@@ -145,6 +152,40 @@ export function evaluateTargets(m: Measured): TargetOutcome[] {
     });
   }
   if (m.caching) out.push(...cachingTargets(m.caching));
+  if (m.recurring) out.push(...recurringTargets(m.recurring));
+  return out;
+}
+
+function recurringTargets(r: RecurringMeasured): TargetOutcome[] {
+  const sizes = `${r.largeDocs} docs against ${r.baseDocs}`;
+  const out: TargetOutcome[] = [
+    {
+      name: `list p50 beside daily series within ${MAX_SERIES_LIST_LATENCY}x of the list at the usual size`,
+      ok: r.p50Ratio <= MAX_SERIES_LIST_LATENCY,
+      measured: `${r.p50Ratio.toFixed(2)}x (${sizes})`,
+    },
+    {
+      name: `list p99 beside daily series within ${MAX_SERIES_LIST_LATENCY}x of the list at the usual size`,
+      ok: r.p99Ratio <= MAX_SERIES_LIST_LATENCY,
+      measured: `${r.p99Ratio.toFixed(2)}x (${sizes})`,
+    },
+  ];
+  if (r.weeklyIndexMs) {
+    out.push({
+      name: `a two-year weekly series indexed by the worker in < ${MAX_WEEKLY_INDEX_MS} ms (p50)`,
+      ok: r.weeklyIndexMs.p50 < MAX_WEEKLY_INDEX_MS,
+      measured: `${r.weeklyIndexMs.p50} ms (max ${r.weeklyIndexMs.max} ms)`,
+    });
+  }
+  for (const rule of r.hostile) {
+    const refusedOnly = Object.keys(rule.statuses).every((status) => status === '400');
+    const serverError = Object.keys(rule.statuses).some((status) => Number(status) >= 500);
+    out.push({
+      name: `hostile rule ${rule.label}: ${rule.refused ? '400' : 'answered'} within ${MAX_HOSTILE_RULE_P50_MS} ms (p50)`,
+      ok: rule.p50 <= MAX_HOSTILE_RULE_P50_MS && (rule.refused ? refusedOnly : !serverError),
+      measured: `${rule.p50} ms (max ${rule.max} ms), ${JSON.stringify(rule.statuses)}`,
+    });
+  }
   return out;
 }
 

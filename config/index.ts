@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { ianaTimeZone } from './timeZone';
+import { Duration } from 'luxon';
 
 /** Languages the service publishes content in; the first is not special, see DEFAULT_LANGUAGE. */
 export const LANGUAGES = ['en', 'fr', 'de'] as const;
@@ -71,6 +72,10 @@ function durationMs(text: string): number {
   const [, amount, unit] = /^(\d+)([smhd])$/.exec(text) ?? [];
   return Number(amount) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS];
 }
+/** Most occurrences a recurring event may have between now and the horizon (EXTENSIONS part 11). */
+export const DEFAULT_RECURRENCE_MAX_OCCURRENCES = 1000;
+/** How far ahead occurrences are checked and indexed: an ISO 8601 duration. */
+export const DEFAULT_RECURRENCE_HORIZON = 'P2Y';
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -139,6 +144,8 @@ export interface Config {
     concurrencyPerTarget: number;
     pollMs: number;
   };
+  /** Recurring events: occurrences are indexed from a year before now to `horizonDays` ahead. */
+  recurrence: { maxOccurrences: number; horizonDays: number };
   logLevel: string;
 }
 
@@ -252,6 +259,15 @@ const schema = Joi.object({
     .max(256)
     .default(DEFAULT_WEBHOOK_CONCURRENCY_PER_TARGET),
   WEBHOOK_POLL_MS: Joi.number().integer().min(10).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_POLL_MS),
+  RECURRENCE_MAX_OCCURRENCES: Joi.number().integer().min(1).max(100_000).default(DEFAULT_RECURRENCE_MAX_OCCURRENCES),
+  RECURRENCE_HORIZON: Joi.string()
+    .custom((value: string) => {
+      const days = Duration.fromISO(value).as('days');
+      if (!Number.isFinite(days) || days < 1 || days > 10 * 366)
+        throw new Error('must be an ISO 8601 duration between P1D and P10Y, such as P2Y');
+      return Math.ceil(days);
+    }, 'ISO 8601 duration')
+    .default(DEFAULT_RECURRENCE_HORIZON),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default(DEFAULT_LOG_LEVEL),
@@ -348,6 +364,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: v.WEBHOOK_CONCURRENCY,
       concurrencyPerTarget: Math.min(v.WEBHOOK_CONCURRENCY_PER_TARGET, v.WEBHOOK_CONCURRENCY),
       pollMs: v.WEBHOOK_POLL_MS,
+    },
+    recurrence: {
+      maxOccurrences: v.RECURRENCE_MAX_OCCURRENCES,
+      // The default passes through Joi's custom() unconverted.
+      horizonDays:
+        typeof v.RECURRENCE_HORIZON === 'number'
+          ? v.RECURRENCE_HORIZON
+          : Math.ceil(Duration.fromISO(v.RECURRENCE_HORIZON as string).as('days')),
     },
     logLevel: v.LOG_LEVEL,
   };

@@ -8,6 +8,7 @@ import { categoryRoutes } from './categories/routes';
 import { tagRoutes } from './tags/routes';
 import { eventRoutes } from './events/routes';
 import { eventListRoutes } from './events/list';
+import { occurrenceRoutes } from './events/occurrences';
 import { eventFeedRoutes } from './events/feed';
 import { postListRoutes } from './posts/list';
 import { termListRoutes } from './terms/list';
@@ -31,6 +32,7 @@ export function allRoutes(services: Services): RouteSpec[] {
     ...termListRoutes(services, 'tag'),
     // Resource route tables, one line each:
     ...eventRoutes(services),
+    ...occurrenceRoutes(services),
     ...venueRoutes(services),
     ...organizerRoutes(services),
     ...categoryRoutes(services),

@@ -79,6 +79,7 @@ export function sendPage(
   config: Pick<Config, 'apiUrl'>,
   kind: RecordKind,
   list: ListPage,
+  path = `/${PLURAL[kind]}`,
 ): void {
   const { page, perPage } = list.page;
   const totalPages = pageCount(list.total, perPage);
@@ -88,7 +89,7 @@ export function sendPage(
       `Page ${page} does not exist: there are ${totalPages} page(s).`,
     );
   }
-  const base = `${restRoot(ctx, config)}/${PLURAL[kind]}`;
+  const base = `${restRoot(ctx, config)}${path}`;
   const applied = appliedParams(ctx, ctx.input as Record<string, unknown>, { per_page: perPage });
   const { page: _page, ...params } = applied;
   const withPage = (n: number) => urlOf(base, n === 1 ? params : { ...params, page: String(n) });

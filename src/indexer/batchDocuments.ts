@@ -2,12 +2,15 @@ import type { Client } from '@elastic/elasticsearch';
 import { LANGUAGES, type Language } from '../../config';
 import { viewOf, type ViewOptions } from '../services/views/recordViews';
 import type { Services } from '../services/container';
-import type { StoredRecord } from '../storage/storedRecord';
+import { inLanguage, type StoredRecord } from '../storage/storedRecord';
+import type { EventDoc } from '../storage/stores';
 import { storeOf } from '../storage/stores';
 import type { ClaimedEntry } from '../storage/syncQueue';
 import { withBatchCache } from '../services/views/batchCache';
 import type { BulkOperation } from './bulkIndexer';
-import { toIndexDocument, type IndexDocument } from '../search/documents';
+import { occurrenceDocuments, toIndexDocument, type IndexDocument } from '../search/documents';
+import { indexedOccurrences } from './seriesWindow';
+import { occurrenceVariantDocuments } from './occurrenceVariants';
 import { aliasName } from '../search/indexNames';
 import { dropDeletedLinks, eventsLinking, loadRelated } from './relatedData';
 import { EVENT_LINKS, type LinkedKind, type RecordKind } from '../domain/kinds';
@@ -20,6 +23,15 @@ type PreviousDoc = Pick<IndexDocument, 'deps'> &
 export interface PreparedGroup {
   entries: ClaimedEntry[];
   operations: Map<string, BulkOperation[]>;
+  /** Events whose documents of older versions are to be removed once indexed (series' occurrences). */
+  stale?: StaleSeries[];
+}
+
+/** An event whose index documents below `version` are stale (see search/staleOccurrences.ts). */
+export interface StaleSeries {
+  key: string;
+  id: number;
+  version: number;
 }
 
 /** Embedded term counts as searches see the term index: lists serve its current ones instead. */
@@ -75,20 +87,61 @@ export async function prepareGroup(
   );
   // Dependents are marked before indexing: a crash after indexing would hide the change on retry.
   if (previous) await propagate(services, kind, ids, previous, current);
+  const series = kind === 'event' ? indexedOccurrences(services.config, present) : new Map();
+  const variants =
+    kind === 'event' && series.size > 0
+      ? await occurrenceVariantDocuments(services, present, related, INDEXED_VIEW)
+      : null;
   const operations = new Map<string, BulkOperation[]>();
+  const stale: StaleSeries[] = [];
   for (const entry of entries) {
     const exists = records.has(entry.id);
+    const occurrences = series.get(entry.id);
     const ops: BulkOperation[] = [];
+    let languages = 0;
     for (const lang of LANGUAGES) {
       const index = aliasName(services.config, kind, lang);
       const document = current.get(lang)?.get(entry.id);
-      if (document) ops.push({ action: 'index', index, id: String(entry.id), version: entry.version, document });
-      else if (!exists) ops.push({ action: 'delete', index, id: String(entry.id), version: entry.version });
+      const { version } = entry;
+      if (document && occurrences) {
+        languages++;
+        const changed = variants?.get(lang)?.get(entry.id);
+        for (const [id, occurrence] of occurrenceDocuments(
+          document,
+          records.get(entry.id)!,
+          lang,
+          occurrences,
+          changed,
+        ))
+          ops.push({ action: 'index', index, id, version, document: { ...occurrence, indexed_version: version } });
+      } else if (document) {
+        languages++;
+        const indexed = kind === 'event' ? { ...document, indexed_version: version } : document;
+        ops.push({ action: 'index', index, id: String(entry.id), version, document: indexed });
+      } else if (!exists) {
+        languages++;
+        ops.push({ action: 'delete', index, id: String(entry.id), version });
+      }
     }
     // A record the view could not present stays pending (released) rather than half-indexed.
-    if (ops.length === LANGUAGES.length) operations.set(entry.key, ops);
+    if (languages === LANGUAGES.length) operations.set(entry.key, ops);
+    if (kind === 'event' && (occurrences || mayHaveOccurrences(records.get(entry.id), previous, entry.id)))
+      stale.push({ key: entry.key, id: entry.id, version: entry.version });
   }
-  return { entries, operations };
+  return { entries, operations, stale };
+}
+
+/**
+ * Whether an event that is not a series now may still have occurrence documents: it was one once,
+ * or it is gone and was not indexed as a single event.
+ */
+function mayHaveOccurrences(
+  record: StoredRecord<EventDoc> | undefined,
+  previous: Map<Language, Map<number, PreviousDoc>> | null,
+  id: number,
+): boolean {
+  if (record) return Boolean(inLanguage(record, record.originalLang).was_series);
+  return previous === null || LANGUAGES.some((lang) => !previous.get(lang)?.has(id));
 }
 
 /** The index documents as they were before this batch, in every language: one request. */

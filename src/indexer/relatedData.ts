@@ -68,7 +68,14 @@ export async function dropDeletedLinks(
   }
 }
 
-/** IDs of the events linking any of `ids` (records of `kind`). */
+/** IDs of the events linking any of `ids` (records of `kind`), from the series or one of its occurrences. */
 export async function eventsLinking(services: Services, kind: LinkedKind, ids: number[]): Promise<number[]> {
-  return services.stores.events.idsWithAny(PLURAL[kind], ids);
+  const { events } = services.stores;
+  const field = PLURAL[kind];
+  if (field !== 'venues' && field !== 'organizers') return events.idsWithAny(field, ids);
+  const [linking, byOccurrence] = await Promise.all([
+    events.idsWithAny(field, ids),
+    events.idsWithAny(`occurrence_overrides.${field}` as keyof EventDoc & string, ids),
+  ]);
+  return [...new Set([...linking, ...byOccurrence])];
 }

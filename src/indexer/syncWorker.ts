@@ -7,6 +7,8 @@ import type { ClaimedEntry } from '../storage/syncQueue';
 import { prepareGroup, type PreparedGroup } from './batchDocuments';
 import { syncBulkIndexer, type BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from '../search/client';
+import { deleteStaleEventDocuments } from '../search/staleOccurrences';
+import { rollSeriesWindows, WINDOW_CHECK_MS } from './seriesWindow';
 import { ensureSearchIndexes } from '../search/ensureIndexes';
 import { activeReindexTargets, withReindexTargets } from './reindexTargets';
 import { RetryBackoff, retryDelayMs } from '../lib/retryBackoff';
@@ -70,6 +72,7 @@ export class SyncWorker {
   private wake: (() => void) | null = null;
   private backlogTimer: NodeJS.Timeout | null = null;
   private pruneTimer: NodeJS.Timeout | null = null;
+  private windowTimer: NodeJS.Timeout | null = null;
   private indexesReady = false;
   private readonly backoff = new RetryBackoff<string>();
   private readonly onDirty = () => this.requestWake();
@@ -114,6 +117,8 @@ export class SyncWorker {
     );
     this.backlogTimer = setInterval(() => void this.logBacklog(), this.backlogLogMs).unref();
     this.pruneTimer = setInterval(() => void this.pruneChanges(), CHANGES_PRUNE_EVERY_MS).unref();
+    this.windowTimer = setInterval(() => void this.rollWindows(), WINDOW_CHECK_MS).unref();
+    void this.rollWindows();
     this.loop = this.run();
     this.webhooks?.start();
     return this;
@@ -132,6 +137,7 @@ export class SyncWorker {
     this.stopWatching = null;
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
+    if (this.windowTimer) clearInterval(this.windowTimer);
     this.requestWake();
     const loop = this.loop;
     const finished =
@@ -172,6 +178,27 @@ export class SyncWorker {
     return this.services.sync.claim(this.owner, this.batchSize, this.leaseMs);
   }
 
+  /** Queues every series once a day, so that their index windows move (seriesWindow.ts). */
+  private async rollWindows(): Promise<void> {
+    try {
+      const queued = await rollSeriesWindows(this.services);
+      if (queued > 0) this.services.log.info({ series: queued }, 'sync: series windows moved to a new day');
+    } catch (err) {
+      this.services.log.warn({ err }, 'sync: could not move the series windows; retrying later');
+    }
+  }
+
+  /** Stale documents of the events indexed (series' occurrences): their entries fail if this does. */
+  private async removeStaleDocuments(prepared: PreparedGroup[], results: Map<string, BulkOutcome[]>): Promise<void> {
+    const stale = prepared.flatMap((group) => group.stale ?? []).filter((s) => results.get(s.key)?.every((r) => r.ok));
+    try {
+      await deleteStaleEventDocuments(this.client, this.services.config, stale, this.aborter.signal);
+    } catch (err) {
+      const error = (err as Error).message;
+      for (const { key } of stale) results.set(key, [{ ok: false, status: 0, error }]);
+    }
+  }
+
   /** Indexes claimed entries and checkpoints them: complete on success, release with backoff. */
   async process(claimed: ClaimedEntry[]): Promise<void> {
     const started = Date.now();
@@ -201,6 +228,7 @@ export class SyncWorker {
     this.indexer.sendNow();
     const results = new Map<string, BulkOutcome[]>();
     for (const [key, outcome] of outcomes) results.set(key, await outcome);
+    await this.removeStaleDocuments(prepared, results);
     const flushed_ms = Date.now() - started;
     const done: ClaimedEntry[] = [];
     const failed: ClaimedEntry[] = [];

@@ -9,6 +9,26 @@ export interface FeedEntry {
   event: ApiRecord;
   /** Grows with each change of the event (its sync version: see src/storage/syncQueue.ts). */
   sequence: number;
+  /** A series read: its RRULE/RDATE/EXDATE lines, as stored. */
+  recurrence?: string[];
+  /** One changed occurrence of a series read: its original start as presented (RECURRENCE-ID). */
+  originalStart?: { start_date: string; utc_start_date: string };
+}
+
+/** The time zones named by `TZID=` in recurrence lines (their VTIMEZONEs must be in the calendar). */
+export function zonesOfLines(lines: string[]): string[] {
+  return lines.flatMap((line) => [...line.matchAll(/;TZID=([^;:]+)/gi)].map((match) => match[1]!));
+}
+
+/**
+ * The UID of an entry: `event-{id}@{host}` for an event or a series (and its changed occurrences,
+ * told apart by RECURRENCE-ID); an occurrence listed on its own, as list feeds have them, is an
+ * event of its own, `event-{id}-{recurrence_id}@{host}`.
+ */
+function uidOf(entry: FeedEntry, host: string): string {
+  const occurrence = entry.event.occurrence as { recurrence_id?: string } | null | undefined;
+  if (entry.originalStart || !occurrence?.recurrence_id) return eventUid(entry.event.id, host);
+  return eventUid(`${String(entry.event.id)}-${occurrence.recurrence_id}`, host);
 }
 
 const CRLF = '\r\n';
@@ -112,10 +132,13 @@ export const eventUid = (id: unknown, host: string): string => `event-${String(i
 export function vevents(entries: FeedEntry[], uidHost: string, zones: ReadonlySet<string>): string {
   if (entries.length === 0) return '';
   const calendar = ical({ prodId: PRODID });
-  for (const { event, sequence } of entries) {
+  for (const entry of entries) {
+    const { event, sequence } = entry;
     const modified = utcDate(event.modified_utc) ?? new Date(0);
     calendar.createEvent({
-      id: eventUid(event.id, uidHost),
+      id: uidOf(entry, uidHost),
+      ...(entry.recurrence ? { repeating: entry.recurrence.join('\n') } : {}),
+      ...(entry.originalStart ? { recurrenceId: dates({ ...event, ...entry.originalStart }, zones).start } : {}),
       sequence,
       stamp: modified,
       lastModified: modified,

@@ -82,6 +82,7 @@ function eventDocument(
   };
   return {
     id: stored.id,
+    series_id: stored.id,
     status: doc.status,
     author: doc.author ?? 0,
     post_parent: doc.post_parent ?? 0,
@@ -111,9 +112,79 @@ function eventDocument(
     category_slugs: categories.map((t) => t.slug),
     tag_slugs: tags.map((t) => t.slug),
     location: points.length > 0 ? points : null,
-    record: apiRecord,
+    record: { ...apiRecord, occurrence: null },
     // Terms (counts), venues and organizers (has_events, upcoming) follow these.
-    deps: hash({ status: doc.status, end: doc.end.toISOString(), protected: isProtected, ...ids }),
+    deps: hash({
+      status: doc.status,
+      end: (doc.series_end ?? doc.end).toISOString(),
+      protected: isProtected,
+      ...ids,
+    }),
+  };
+}
+
+/** An occurrence of a series as the index holds it (EXTENSIONS part 11). */
+export interface IndexedOccurrence {
+  start: Date;
+  end: Date;
+  recurrenceId: string;
+  index: number;
+}
+
+/** The index ID of a series' occurrence: `{id}@{recurrence_id}` (a single event's is its ID). */
+export const occurrenceDocumentId = (id: number, recurrenceId: string): string => `${id}@${recurrenceId}`;
+
+/**
+ * The index documents of a series' occurrences: each is the series' document (or, for an
+ * occurrence changed on its own, its `variants` document) with the occurrence's dates, and its
+ * record the series record with those dates and `occurrence`.
+ */
+export function occurrenceDocuments(
+  series: IndexDocument,
+  stored: StoredRecord<EventDoc>,
+  lang: Language,
+  occurrences: IndexedOccurrence[],
+  variants: Map<string, IndexDocument> = new Map(),
+): Map<string, IndexDocument> {
+  const doc = inLanguage(stored, lang);
+  const restUrl = String(series.record.rest_url ?? '');
+  const documents = new Map<string, IndexDocument>();
+  for (const occurrence of occurrences) {
+    const base = variants.get(occurrence.recurrenceId) ?? series;
+    const dates = presentEventDates({
+      ...doc,
+      all_day: Boolean(doc.all_day),
+      start: occurrence.start,
+      end: occurrence.end,
+    });
+    documents.set(occurrenceDocumentId(stored.id, occurrence.recurrenceId), {
+      ...base,
+      recurrence_id: occurrence.recurrenceId,
+      start_utc: occurrence.start.toISOString(),
+      end_utc: occurrence.end.toISOString(),
+      start_local: wireToLocalIso(dates.start_date),
+      end_local: wireToLocalIso(dates.end_date),
+      record: {
+        ...base.record,
+        ...dates,
+        occurrence: occurrenceLink(stored.id, occurrence, restUrl),
+      },
+    });
+  }
+  return documents;
+}
+
+/** The `occurrence` object of an entry (EXTENSIONS part 11); `seriesUrl` is the series' `rest_url`. */
+export function occurrenceLink(
+  seriesId: number,
+  occurrence: Pick<IndexedOccurrence, 'recurrenceId' | 'index'>,
+  seriesUrl: string,
+): Record<string, unknown> {
+  return {
+    recurrence_id: occurrence.recurrenceId,
+    series_id: seriesId,
+    index: occurrence.index,
+    rest_url: `${seriesUrl.replace(/\/$/, '')}/occurrences/${occurrence.recurrenceId}`,
   };
 }
 

@@ -39,6 +39,14 @@ export interface EventQuery {
   order?: 'asc' | 'desc';
   from: number;
   size: number;
+  /**
+   * One entry per series; `total` then counts series. `first`: the series' first match in the
+   * list's order; `next`: its next occurrence at `now` (its last when all are past), in `shown`
+   * inner hits (see shownHit).
+   */
+  collapseSeries?: { entry: 'first' } | { entry: 'next'; now: Date };
+  /** Only the occurrences of this series (a single event: itself). */
+  seriesId?: number;
 }
 
 export interface BuiltSearch {
@@ -71,8 +79,10 @@ interface ListFilters {
 
 function listFilters(q: EventQuery): ListFilters {
   const base: Clause[] = [q.status];
-  // `include` names events explicitly: hidden ones are shown (CONTRACT part 6).
-  if (!q.showHidden && !q.include) base.push({ term: { hide_from_listings: false } });
+  // `include` and a series' occurrences name events explicitly: hidden ones are shown (CONTRACT part 6).
+  const named = q.include !== undefined || q.seriesId !== undefined;
+  if (!q.showHidden && !named) base.push({ term: { hide_from_listings: false } });
+  if (q.seriesId !== undefined) base.push({ term: { series_id: q.seriesId } });
   for (const { field, op, value } of q.dates) base.push({ range: { [field]: { [op]: value } } });
   if (q.include) base.push({ terms: { id: q.include } });
   if (q.geoloc !== undefined) base.push({ term: { has_location: q.geoloc } });
@@ -149,6 +159,45 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
   return { sort: [...sort, distanceSort(q.near, 'asc')], distanceSortIndex: sort.length };
 }
 
+/** Below this many series, the cardinality count of a collapsed list is exact. */
+const EXACT_SERIES_COUNT = 40_000;
+
+const SHOWN = 'shown';
+
+/** Upcoming occurrences first, soonest first; then past ones, latest first. */
+function nextOccurrenceFirst(now: Date): estypes.SortCombinations {
+  return {
+    _script: {
+      type: 'number',
+      order: 'asc',
+      script: {
+        lang: 'painless',
+        source:
+          "long start = doc['start_utc'].value.toInstant().toEpochMilli();" +
+          "return doc['end_utc'].value.toInstant().toEpochMilli() >= params.now ? start : params.past - start;",
+        params: { now: now.getTime(), past: 4e14 },
+      },
+    },
+  };
+}
+
+/** The hit a list shows for `hit`: a collapsed series' chosen occurrence, else the hit itself. */
+export function shownHit<T>(hit: estypes.SearchHit<T>): estypes.SearchHit<T> {
+  return (hit.inner_hits?.[SHOWN]?.hits.hits[0] as estypes.SearchHit<T> | undefined) ?? hit;
+}
+
+/** The aggregation counting the series of a list collapsed to one entry per series. */
+const SERIES_COUNT = 'series_count';
+
+/** The entries of a list collapsed per series (`collapseSeries`), else null. */
+export function seriesCountOf(response: estypes.SearchResponse<unknown>): number | null {
+  const count = response.aggregations?.[SERIES_COUNT] as
+    | (estypes.AggregationsCardinalityAggregate & { [SERIES_COUNT]?: estypes.AggregationsCardinalityAggregate })
+    | undefined;
+  if (!count) return null;
+  return (count[SERIES_COUNT] ?? count).value;
+}
+
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
 export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   const { sort, distanceSortIndex } = sortOf(q);
@@ -176,6 +225,26 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
       shownLinks: q.shownLinks ?? null,
       bounds: q.bounds,
     });
+  }
+  if (q.collapseSeries) {
+    request.collapse = { field: 'series_id' };
+    if (q.collapseSeries.entry === 'next') {
+      request.collapse.inner_hits = {
+        name: SHOWN,
+        size: 1,
+        version: true,
+        _source: ['record', 'password_protected'],
+        sort: [nextOccurrenceFirst(q.collapseSeries.now)],
+      };
+    }
+    // Aggregations ignore the post filter: the series counted are those the page lists.
+    const series = { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } };
+    request.aggs = {
+      ...request.aggs,
+      [SERIES_COUNT]: disjunctive
+        ? { filter: boolQuery({ filter: facetFilters }), aggs: { [SERIES_COUNT]: series } }
+        : series,
+    };
   }
   return { request, distanceSortIndex };
 }

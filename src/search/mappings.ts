@@ -78,6 +78,12 @@ function eventProperties(lang: Language): Properties {
   const all = 'all_text';
   return {
     id: integer,
+    /** The series an occurrence document belongs to (a single event's own ID). */
+    series_id: integer,
+    /** An occurrence's original start (`20270105T090000Z`); absent on single events. */
+    recurrence_id: keyword,
+    /** The outbox version a document was indexed at: older documents of a series are stale. */
+    indexed_version: { type: 'long' },
     status: keyword,
     author: integer,
     post_parent: integer,

@@ -1,3 +1,4 @@
+import type { OccurrenceOverride, OccurrenceText } from '../domain/recurrence/overrides';
 import type { Db } from 'mongodb';
 import type { Language } from '../../config';
 import { RecordStore } from './recordStore';
@@ -66,6 +67,16 @@ export interface EventDoc extends PostDoc {
   organizers: number[];
   categories: number[];
   tags: number[];
+  /** RFC 5545 RRULE/RDATE/EXDATE lines of a series (EXTENSIONS part 11); absent or null: a single event. */
+  recurrence?: string[] | null;
+  /** Set once the event has been a series: its occurrence documents may need removing. */
+  was_series?: boolean;
+  /** Occurrences of the series changed on their own (moved, another venue...), by recurrence ID. */
+  occurrence_overrides?: OccurrenceOverride[] | null;
+  /** A series' last end (9999-12-31 when it goes on past the horizon); absent on single events. */
+  series_end?: Date | null;
+  /** Their own titles, descriptions and excerpts in this language, by recurrence ID. */
+  occurrence_texts?: Record<string, OccurrenceText> | null;
 }
 
 export interface TermDoc extends BaseDoc {
@@ -104,11 +115,11 @@ export function createStores(db: Db, sync: SyncQueue): Stores {
       collection: 'events',
       kind: 'event',
       counter: 'post',
-      translatable: ['title', ...POST_TRANSLATABLE],
+      translatable: ['title', ...POST_TRANSLATABLE, 'occurrence_texts'],
       slugSource: 'title',
       treeField: 'post_parent',
       // Venues, organizers and terms count an event's links while it is published (and unprotected).
-      dependents: { links: EVENT_LINKS, watched: ['status', 'end', 'passwordHash'] },
+      dependents: { links: EVENT_LINKS, watched: ['status', 'end', 'series_end', 'passwordHash'] },
     }),
     venues: new RecordStore<VenueDoc>(db, sync, {
       collection: 'venues',

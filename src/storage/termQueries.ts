@@ -33,25 +33,62 @@ export async function publishedEventStats(
   const stats = new Map<number, LinkedEventStats>();
   const ids = [...new Set(linkedIds)];
   if (ids.length === 0) return stats;
-  const end = options.latestEnd ? { end: { $first: '$end' } } : {};
+  const match = {
+    $match: {
+      status: 'publish',
+      ...(options.unprotectedOnly ? { passwordHash: null } : {}),
+      [field]: { $in: ids },
+    },
+  };
+  if (options.latestEnd) return latestEnds(events, field, ids, match);
   const rows = await events.docs
-    .aggregate<{ _id: number; published: number; end?: Date | null }>([
-      {
-        $match: {
-          status: 'publish',
-          ...(options.unprotectedOnly ? { passwordHash: null } : {}),
-          [field]: { $in: ids },
-        },
-      },
-      { $group: { _id: '$id', linked: { $first: `$${field}` }, ...end } },
+    .aggregate<{ _id: number; published: number }>([
+      match,
+      { $group: { _id: '$id', linked: { $first: `$${field}` } } },
       { $unwind: '$linked' },
       { $match: { linked: { $in: ids } } },
-      // Latest end first, so that each group's $first is its maximum ($max is not on every server).
-      ...(options.latestEnd ? [{ $sort: { end: -1 } }] : []),
-      { $group: { _id: '$linked', published: { $sum: 1 }, ...end } },
+      { $group: { _id: '$linked', published: { $sum: 1 } } },
     ])
     .toArray();
-  for (const row of rows) stats.set(row._id, { published: row.published, endMax: row.end ?? null });
+  for (const row of rows) stats.set(row._id, { published: row.published, endMax: null });
+  return stats;
+}
+
+/**
+ * Published events per linked record with the latest end among them: a series' end is that of
+ * its last occurrence (`series_end`). One row per event linking any of `ids`, folded here.
+ */
+async function latestEnds(
+  events: RecordStore<EventDoc>,
+  field: EventLinkField,
+  ids: number[],
+  match: object,
+): Promise<Map<number, LinkedEventStats>> {
+  const stats = new Map<number, LinkedEventStats>();
+  const wanted = new Set(ids);
+  const rows = events.docs.aggregate<{ linked: number[]; end: Date; series_end?: Date | null }>([
+    match,
+    {
+      $group: {
+        _id: '$id',
+        linked: { $first: `$${field}` },
+        end: { $first: '$end' },
+        series_end: { $first: '$series_end' },
+      },
+    },
+  ]);
+  for await (const row of rows) {
+    const end = row.series_end && row.series_end > row.end ? row.series_end : row.end;
+    for (const id of new Set(row.linked)) {
+      if (!wanted.has(id)) continue;
+      const seen = stats.get(id);
+      if (!seen) stats.set(id, { published: 1, endMax: end ?? null });
+      else {
+        seen.published++;
+        if (end && (!seen.endMax || end > seen.endMax)) seen.endMax = end;
+      }
+    }
+  }
   return stats;
 }
 

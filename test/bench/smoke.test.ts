@@ -78,6 +78,10 @@ describe('bench: smoke run', function () {
       /^11\. cursor page at depth \d+$/,
       /^12\. GET \/changes per_page=1000$/,
       /^13\. GET \/events\/export \(\d+ events\)$/,
+      /^14\. GET \/events at \d+ docs$/,
+      /^14\. GET \/events at \d+ docs \(\d+ daily series\)$/,
+      /^15\. index a two-year weekly series \(worker\)$/,
+      /^16\. POST \/events FREQ=SECONDLY$/,
     ]) {
       expect(
         scenarios.some((name: string) => expected.test(name)),
@@ -98,6 +102,19 @@ describe('bench: smoke run', function () {
     }
     expect(report.details.caching.sizes.br).to.be.lessThan(report.details.caching.sizes.raw);
     expect(report.details.integration.export.records).to.be.greaterThan(0);
+    // The daily series were indexed beside the usual events, and every hostile rule was answered
+    // (which ones are refused, and how fast, are targets: checked by --check, not here).
+    const recurring = report.details.recurring;
+    expect(recurring.largeDocs).to.be.greaterThan(recurring.baseDocs);
+    expect(recurring.large.requests).to.be.greaterThan(0);
+    expect(recurring.weekly).to.have.length.greaterThan(0);
+    for (const rule of recurring.hostile) {
+      const statuses = Object.keys(rule.statuses).map(Number);
+      expect(
+        statuses.every((status: number) => status < 500),
+        rule.label,
+      ).to.equal(true);
+    }
     expect(report.details.parity).to.deep.equal({
       read: 'same results',
       search: 'same results',

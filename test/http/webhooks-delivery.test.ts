@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DateTime } from 'luxon';
 import { call, sleep, until } from '../reliability/support/http';
 import type { PrivateWorld } from '../reliability/support/privateWorld';
 import { acceptedMessages, acceptedSoFar, adminCalls, openWebhookWorld } from '../support/webhookScenario';
@@ -171,6 +172,32 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     await until(async () => (await get(path)).body.deliveries[0]?.attempts >= 1, 20_000, 'an attempt');
     const [delivery] = (await get(path)).body.deliveries;
     expect(delivery).to.include({ status_code: 307, error: 'HTTP 307 (redirects are not followed)' });
+  });
+
+  it('a series matches as one record, by its occurrences: cancelling the only matching occurrence removes it', async () => {
+    // Within RECURRENCE_HORIZON (two years), where occurrences are indexed.
+    const first = DateTime.now().plus({ months: 3 }).startOf('day');
+    const day = (weeks: number) => first.plus({ weeks }).toISODate()!;
+    const subscription = await subscribe({
+      search: 'clavichord',
+      start_date: first.plus({ weeks: 2, days: -1 }).toISODate(),
+      end_date: first.plus({ weeks: 2, days: 1 }).toISODate(),
+    });
+    const id = await newEvent('Clavichord mornings', {
+      start_date: `${day(0)} 10:00:00`,
+      end_date: `${day(0)} 11:00:00`,
+      timezone: 'Europe/Paris',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+    });
+    const [added] = await messages(subscription, id, 1);
+    expect(added!.json.type).to.equal('match.added');
+    expect(added!.json.record).to.deep.include({ id, start_date: `${day(2)} 10:00:00` });
+    expect(added!.json.record.occurrence).to.include({ series_id: id, index: 3 });
+    const rid = added!.json.record.occurrence.recurrence_id;
+    const cancelled = await del(`/events/${id}/occurrences/${rid}`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const received = await messages(subscription, id, 2);
+    expect(received.map((r) => r.json.type)).to.deep.equal(['match.added', 'match.removed']);
   });
 });
 

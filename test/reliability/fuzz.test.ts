@@ -104,6 +104,50 @@ describe('reliability: hostile input on every route (property-based, from the Op
     expect(oracle.violations, oracle.report()).to.deep.equal([]);
   });
 
+  it('hostile recurrence rules on event writes: a 400 naming recurrence or a stored series, never a 5xx', async () => {
+    await refresh();
+    const part = fc.oneof(
+      fc.constantFrom('FREQ=SECONDLY', 'FREQ=MINUTELY', 'FREQ=HOURLY', 'FREQ=DAILY', 'FREQ=YEARLY', 'FREQ=weekly'),
+      fc.constantFrom(
+        'COUNT=100000000',
+        'UNTIL=99991231',
+        'UNTIL=20270101T000000',
+        'INTERVAL=0',
+        'WKST=XX',
+        'X-NAME=1',
+      ),
+      fc
+        .tuple(
+          fc.constantFrom('BYSETPOS', 'BYYEARDAY', 'BYMONTHDAY', 'BYWEEKNO', 'BYHOUR', 'BYDAY', 'BYMONTH'),
+          fc.array(fc.integer({ min: -400, max: 400 }), { minLength: 1, maxLength: 400 }),
+        )
+        .map(([name, values]) => `${name}=${values.join(',')}`),
+      fc.string({ maxLength: 20 }),
+    );
+    const line = fc.oneof(
+      fc.array(part, { minLength: 1, maxLength: 6 }).map((parts) => `RRULE:${parts.join(';')}`),
+      fc.constantFrom(
+        'EXDATE:2027-01-12',
+        'EXDATE;TZID=Mars/Base:20270112T100000',
+        'RDATE;VALUE=PERIOD:20270112T100000/PT1H',
+        'RDATE:99991231T000000Z',
+        'EXDATE;VALUE=DATE:20270229',
+      ),
+    );
+    const bodies = fc.sample(fc.array(line, { minLength: 1, maxLength: 3 }), { numRuns: 60, seed: SEED });
+    const path = `${ROOT}/events/${targets.ids.events![0]}`;
+    for (const recurrence of bodies)
+      await oracle.exercise({
+        op: 'PATCH /events/{id}',
+        method: 'PATCH',
+        path,
+        headers: asAdmin(),
+        body: JSON.stringify({ recurrence }),
+        note: `recurrence ${JSON.stringify(recurrence).slice(0, 60)}`,
+      });
+    expect(oracle.violations, oracle.report()).to.deep.equal([]);
+  });
+
   it('hostile slugs (.., %2F, NUL, bad percent-encoding) on every slug route', async () => {
     await refresh();
     for (const plural of ['events', 'venues', 'organizers']) {

@@ -67,6 +67,7 @@ describe('config', () => {
         concurrencyPerTarget: 4,
         pollMs: 500,
       },
+      recurrence: { maxOccurrences: 1000, horizonDays: 730 },
       logLevel: 'info',
     });
   });

@@ -15,6 +15,10 @@ import { planTermLinks } from '../terms/resolveTerms';
 import { checkParentLink, resolveLinks } from './links';
 import { hashEventPassword, verifyEventPassword } from '../../domain/eventPassword';
 import { EMBEDDED_KINDS } from '../../services/views/eventView';
+import { checkRecurrence, horizonOf } from '../../domain/recurrence/check';
+import type { SeriesDates } from '../../domain/recurrence/expand';
+import { seriesReadFields } from '../../presenters/recurrence';
+import { isSeries, seriesEnd } from '../../domain/recurrence/overrides';
 import {
   EVENT_REQUIRED_ON_CREATE,
   eventReadSchema,
@@ -95,6 +99,11 @@ async function planEventContent(
     () => termsOf('tag', input.tags),
   ] as const);
   Object.assign(content, dates);
+  const recurrence = await planRecurrence(services, input, current, content);
+  if (recurrence !== undefined) content.recurrence = recurrence;
+  if (recurrence) content.was_series = true;
+  if (recurrence !== undefined || (current?.recurrence?.length && content.end))
+    content.series_end = endOfSeries(services, { ...(current as EventDoc), ...content });
   if (input.password !== undefined)
     content.passwordHash = input.password ? await hashEventPassword(String(input.password)) : null;
   return {
@@ -105,6 +114,30 @@ async function planEventContent(
       return content;
     },
   };
+}
+
+/**
+ * The recurrence lines to store: checked against the series' dates when sent, or when the dates
+ * of a series change (a rule valid for the old start may not be for the new one).
+ */
+async function planRecurrence(
+  services: Services,
+  input: EventWriteInput,
+  current: EventDoc | null,
+  content: Partial<EventDoc>,
+): Promise<string[] | null | undefined> {
+  const sent = input.recurrence;
+  const lines = sent === undefined ? current?.recurrence : sent;
+  if (!lines || lines.length === 0) return sent === undefined ? undefined : null;
+  if (sent === undefined && !DATE_FIELDS.some((field) => input[field] !== undefined)) return undefined;
+  const series = { ...(current as EventDoc), ...content } as SeriesDates;
+  await checkRecurrence(lines, series, services.config.recurrence);
+  return lines;
+}
+
+/** The stored `series_end` of an event as `doc` has it (null: a single event). */
+export function endOfSeries(services: Services, doc: EventDoc): Date | null {
+  return isSeries(doc) ? seriesEnd(doc, horizonOf(services.config.recurrence, new Date())) : null;
 }
 
 async function authorizeEventRead(ctx: RequestContext<EventReadInput>, record: StoredRecord<EventDoc>): Promise<void> {
@@ -140,9 +173,20 @@ export const eventDefinition: ResourceDefinition<EventDoc, EventWriteInput, Even
   authorizeRead: authorizeEventRead,
   visibleTo: visibleEmbeds,
   readDependsOn: EMBEDDED_KINDS,
-  decorateSingle: (_services, _record, body) => ({
-    ...body,
+  decorateSingle: (services, record, body) => {
     // The body is the presented event (presentEvent), which carries every field json_ld reads.
-    json_ld: eventJsonLd(body as JsonLdEventSource),
-  }),
+    const jsonLd = eventJsonLd(body as JsonLdEventSource);
+    const doc = inLanguage(record, record.originalLang);
+    if (!doc.recurrence?.length) return { ...body, json_ld: jsonLd };
+    const now = new Date();
+    return {
+      ...body,
+      ...seriesReadFields(
+        { ...doc, recurrence: doc.recurrence },
+        jsonLd,
+        now,
+        horizonOf(services.config.recurrence, now),
+      ),
+    };
+  },
 };

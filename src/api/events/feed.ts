@@ -1,6 +1,14 @@
 import { Readable } from 'node:stream';
 import { assertReadable, isProtectedFor, recordOwnership, visibleEmbeds } from '../../storage/recordAccess';
-import { calendarHead, CALENDAR_END, vevents, type FeedEntry } from '../../presenters/icalendar';
+import { calendarHead, CALENDAR_END, vevents, zonesOfLines, type FeedEntry } from '../../presenters/icalendar';
+import { presentEventDates } from '../../domain/eventDates';
+import { horizonOf } from '../../domain/recurrence/check';
+import { findOccurrence, isSeries, startOfRecurrenceId } from '../../domain/recurrence/overrides';
+import type { StoredRecord } from '../../storage/storedRecord';
+import type { EventDoc } from '../../storage/stores';
+import { resourceOf } from '../resource/resource';
+import { eventDefinition } from './definition';
+import { presentOccurrence } from './occurrenceView';
 import { ForbiddenError, notFound } from '../../domain/errors';
 import { ANONYMOUS } from '../../http/authenticate';
 import { answeredNotModified, publicCacheControl, vary, weakEtag } from '../../http/caching';
@@ -93,12 +101,45 @@ export async function sendEventFeed(ctx: RequestContext<unknown>, services: Serv
   ]);
   const event = visibleEmbeds(presented!, ANONYMOUS);
   const host = hostOf(services);
+  const sequence = entry?.version ?? 0;
+  const entries: FeedEntry[] = isSeries(doc)
+    ? await seriesEntries(services, ctx, record, event, sequence)
+    : [{ event, sequence }];
   const zones = new Set(event.all_day === true ? [] : [String(event.timezone)]);
+  for (const zone of zonesOfLines(doc.recurrence ?? [])) zones.add(zone);
   ctx.type = CALENDAR_TYPE;
-  ctx.body =
-    calendarHead(`${host} events`, zones) +
-    vevents([{ event, sequence: entry?.version ?? 0 }], host, zones) +
-    CALENDAR_END;
+  ctx.body = calendarHead(`${host} events`, zones) + vevents(entries, host, zones) + CALENDAR_END;
+}
+
+/**
+ * A series as RFC 5545 has it: one VEVENT with its RRULE/RDATE/EXDATE lines, and one per changed
+ * occurrence (moved, another venue...) with its RECURRENCE-ID.
+ */
+async function seriesEntries(
+  services: Services,
+  ctx: AppContext,
+  record: StoredRecord<EventDoc>,
+  event: Record<string, unknown>,
+  sequence: number,
+): Promise<FeedEntry[]> {
+  const doc = inLanguage(record, record.originalLang);
+  const res = resourceOf(services, eventDefinition);
+  const changed = await Promise.all(
+    (doc.occurrence_overrides ?? []).flatMap((override) => {
+      const occurrence = findOccurrence(doc, override.recurrence_id, horizonOf(services.config.recurrence, new Date()));
+      if (!occurrence) return [];
+      const original = startOfRecurrenceId(override.recurrence_id);
+      const dates = presentEventDates({ ...doc, all_day: Boolean(doc.all_day), start: original, end: original });
+      return [
+        presentOccurrence(res, record, occurrence, ctx).then((changedEvent): FeedEntry => ({
+          event: changedEvent,
+          sequence,
+          originalStart: { start_date: dates.start_date, utc_start_date: dates.utc_start_date },
+        })),
+      ];
+    }),
+  );
+  return [{ event, sequence, recurrence: doc.recurrence! }, ...changed];
 }
 
 /**

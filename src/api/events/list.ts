@@ -9,7 +9,7 @@ import {
   type LanguageInput,
 } from '../../http/params';
 import { pagingParams } from '../../http/listPage';
-import { inputSchema } from '../../http/route';
+import { inputSchema, type InputKeys } from '../../http/route';
 import { discoveryParams } from './discoveryParams';
 import { TERM_SLUG_MAX } from '../terms/schema';
 import type { RouteSpec } from '../../http/types';
@@ -30,23 +30,35 @@ const termRefs = (kind: string) =>
       `Events in any of these ${kind} (IDs or slugs${kind === 'categories' ? ', each with its descendants' : ''}); an unknown one is a 400`,
     );
 
+/** The date parameters of event lists (interface.md 4.2, CONTRACT part 7). */
+export type EventDateParams = Pick<
+  EventListInput,
+  'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after' | 'strict_dates'
+>;
+
+export function eventDateParams(): InputKeys<EventDateParams> {
+  return {
+    start_date: date('Events starting at or after this date (default: now; the whole day unless strict_dates)'),
+    end_date: date(
+      'Events starting at or before this date (default: now + 2 years, whatever the start_date; the whole day unless strict_dates)',
+    ),
+    starts_before: date('Events starting before the end of this day (before this time with strict_dates)'),
+    starts_after: date('Events starting after the end of this day (after this time with strict_dates)'),
+    ends_before: date('Events ending before the end of this day (before this time with strict_dates)'),
+    ends_after: date('Events ending after the end of this day (after this time with strict_dates)'),
+    // "When set" (interface.md): present without a value (`?strict_dates`) is on.
+    strict_dates: Joi.flag()
+      .truthy('')
+      .default(false)
+      .description(
+        'Apply dates at the exact times given (set without a value: on); by default each date stands for its whole day',
+      ),
+  };
+}
+
 export const eventListSchema = inputSchema<EventListInput & LanguageInput>()({
   ...pagingParams(),
-  start_date: date('Events starting at or after this date (default: now; the whole day unless strict_dates)'),
-  end_date: date(
-    'Events starting at or before this date (default: now + 2 years, whatever the start_date; the whole day unless strict_dates)',
-  ),
-  starts_before: date('Events starting before the end of this day (before this time with strict_dates)'),
-  starts_after: date('Events starting after the end of this day (after this time with strict_dates)'),
-  ends_before: date('Events ending before the end of this day (before this time with strict_dates)'),
-  ends_after: date('Events ending after the end of this day (after this time with strict_dates)'),
-  // "When set" (interface.md): present without a value (`?strict_dates`) is on.
-  strict_dates: Joi.flag()
-    .truthy('')
-    .default(false)
-    .description(
-      'Apply dates at the exact times given (set without a value: on); by default each date stands for its whole day',
-    ),
+  ...eventDateParams(),
   search: searchText().description(
     'Full-text search (typo-tolerant, in the request language) over title, description, excerpt, venue, organizers, categories and tags',
   ),
@@ -72,7 +84,12 @@ export const eventListSchema = inputSchema<EventListInput & LanguageInput>()({
     .valid('mi', 'km')
     .default('mi')
     .description("Unit of geoloc_radius and of each result's distance"),
-  include: idList().description('Only these event IDs; date filters are then ignored'),
+  include: idList().description(
+    'Only these event IDs; date filters are then ignored; a recurring event is listed once (ours)',
+  ),
+  hide_subsequent_recurrences: Joi.flag().description(
+    'Lists each recurring event once, as its first occurrence matching the filters (ours, EXTENSIONS part 11); default false: one entry per occurrence',
+  ),
   post_parent: idOrZero().description('Events whose parent is this event (0: events without a parent)'),
   ticketed: Joi.flag().description('Only events with (true) or without (false) tickets'),
   orderby: Joi.string()

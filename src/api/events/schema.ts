@@ -1,3 +1,4 @@
+import type BaseJoi from 'joi';
 import { canonicalTimeZone } from '../../domain/dates';
 import { Joi, id, idOrZero, MAX_LIST_ITEMS, text } from '../../http/params';
 import { inputSchema } from '../../http/route';
@@ -29,6 +30,7 @@ export interface EventWriteInput extends PostWriteInput {
   venue?: LinkInput<VenueWriteInput>;
   organizer?: LinkInput<OrganizerWriteInput>;
   post_parent?: number | null;
+  recurrence?: string[] | null;
   password?: string | null;
 }
 
@@ -36,6 +38,10 @@ export interface EventWriteInput extends PostWriteInput {
 export interface EventReadInput {
   password?: string;
 }
+
+/** Content lines of a recurrence, and the length of one (an RDATE line may list many dates). */
+const MAX_RECURRENCE_LINES = 100;
+const MAX_RECURRENCE_LINE = 20_000;
 
 /** Records one write may create inline: each is a whole create (indexed, slugged). */
 const MAX_INLINE_LINKS = 10;
@@ -136,6 +142,14 @@ export const eventWriteSchema = inputSchema<EventWriteInput>()({
   post_parent: idOrZero()
     .clearable()
     .description('Parent event ID (ours); 0, null or "" for none; must be an existing event other than this one'),
+  recurrence: Joi.array()
+    .single()
+    .items(Joi.string().trim().min(1).max(MAX_RECURRENCE_LINE))
+    .max(MAX_RECURRENCE_LINES)
+    .allow(null)
+    .description(
+      'Makes the event a series (ours, EXTENSIONS part 11): RFC 5545 content lines, at most one `RRULE:` and any `RDATE` and `EXDATE` lines (`;TZID=zone`, a `Z` time, or the event time zone; `;VALUE=DATE` for all-day series), e.g. ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10", "EXDATE;TZID=Europe/Paris:20270112T100000"]; a single string is one line; start_date/end_date are the first occurrence; null or [] makes it a single event again',
+    ),
   password: text(255)
     .allow(null)
     .description(
@@ -148,4 +162,33 @@ export const EVENT_REQUIRED_ON_CREATE: (keyof EventWriteInput & string)[] = ['ti
 /** Extra parameter of single reads and deletes (later revision). */
 export const eventReadSchema = inputSchema<EventReadInput>()({
   password: Joi.string().max(255).allow('').description('The event password, to read a password-protected event'),
+});
+
+/** `PATCH /events/{id}/occurrences/{recurrence_id}` (EXTENSIONS part 11): what one occurrence may change. */
+export interface OccurrenceWriteInput {
+  start_date?: string | null;
+  end_date?: string | null;
+  title?: string | null;
+  description?: string | null;
+  excerpt?: string | null;
+  venue?: LinkInput<VenueWriteInput>;
+  organizer?: LinkInput<OrganizerWriteInput>;
+  cost?: string | number | null;
+}
+
+const FOLLOWS_SERIES = 'null follows the series again';
+const eventKey = (key: keyof EventWriteInput & string) => (eventWriteSchema as BaseJoi.ObjectSchema).extract(key);
+const postKeys = postWriteKeys('event');
+
+export const occurrenceWriteSchema = inputSchema<OccurrenceWriteInput>()({
+  start_date: dateField(`Start of this occurrence (moves it; ${FOLLOWS_SERIES})`).allow(null),
+  end_date: dateField(`End of this occurrence (${FOLLOWS_SERIES})`).allow(null),
+  title: nameText(500, `Title of this occurrence (${FOLLOWS_SERIES})`).allow(null),
+  description: postKeys.description.description(`Description of this occurrence (HTML, sanitised; ${FOLLOWS_SERIES})`),
+  excerpt: postKeys.excerpt.description(`Excerpt of this occurrence (HTML, sanitised; ${FOLLOWS_SERIES})`),
+  venue: eventKey('venue').description(`Venue of this occurrence, as an event's venue (${FOLLOWS_SERIES})`),
+  organizer: eventKey('organizer').description(
+    `Organizers of this occurrence, as an event's organizer (${FOLLOWS_SERIES})`,
+  ),
+  cost: eventKey('cost').description(`Cost of this occurrence (${FOLLOWS_SERIES})`),
 });

@@ -108,13 +108,49 @@ const event = record(
       anyOf: [ref('Venue'), { type: 'array', items: ref('Venue') }],
     },
     organizer: { type: 'array', items: ref('Organizer') },
-    json_ld: { type: 'object', description: 'schema.org `Event` (single reads only, not in lists)' },
+    json_ld: {
+      type: 'object',
+      description:
+        'schema.org `Event` (single reads only, not in lists); a series adds an `eventSchedule` (schema.org `Schedule`) or `subEvent`s',
+    },
+    recurrence: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'A series: its RFC 5545 RRULE/RDATE/EXDATE lines as stored (single reads of series only)',
+      example: ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10', 'EXDATE;TZID=Europe/Paris:20270112T100000'],
+    },
+    next_occurrences: {
+      type: 'array',
+      description: 'A series: its next occurrences, up to 10 (single reads of series only)',
+      items: {
+        type: 'object',
+        properties: {
+          start_date: { type: 'string' },
+          end_date: { type: 'string' },
+          utc_start_date: { type: 'string' },
+          utc_end_date: { type: 'string' },
+          recurrence_id: { type: 'string', example: '20270105T090000Z' },
+        },
+      },
+    },
+    occurrence: {
+      type: 'object',
+      nullable: true,
+      description:
+        'Lists, exports and occurrence reads: the occurrence of a series this entry is, `{recurrence_id, series_id, index, rest_url}`; null for single events',
+      example: {
+        recurrence_id: '20270105T090000Z',
+        series_id: 12,
+        index: 3,
+        rest_url: 'https://example.org/wp-json/tribe/events/v1/events/12/occurrences/20270105T090000Z',
+      },
+    },
     distance: {
       type: 'number',
       description: 'Distance to the requested point, in `geoloc_unit` (lists with `geoloc_lat`/`geoloc_lng` only)',
     },
   },
-  ['json_ld', 'distance'],
+  ['json_ld', 'recurrence', 'next_occurrences', 'occurrence', 'distance'],
 );
 
 const coordinate: Schema = { type: 'number', nullable: true };
@@ -323,6 +359,11 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     { id: int, deleted: { type: 'boolean', enum: [true] } },
     [],
     'Answer of a permanent delete (`force=true`)',
+  ),
+  CancelledOccurrence: record(
+    { deleted: { type: 'boolean', enum: [true] }, previous: ref('Event') },
+    [],
+    'Answer of a cancelled occurrence: the occurrence as it was',
   ),
   Error: record({
     code: str,

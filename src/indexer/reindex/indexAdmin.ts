@@ -1,5 +1,6 @@
-import type { Client } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Config, Language } from '../../../config/index';
+import { boolQuery } from '../../search/fullText';
 import { aliasName, INDEX_SCHEMA_VERSION, versionedIndexName } from '../../search/indexNames';
 import { indexDefinition } from '../../search/mappings';
 import { OpsError } from '../opsError';
@@ -93,6 +94,37 @@ export function nextIndexName(config: Config, state: AliasState): string {
 export async function documentCount(client: Client, index: string): Promise<number> {
   await client.indices.refresh({ index });
   return (await client.count({ index })).count;
+}
+
+/**
+ * The records an event index holds (after documentCount refreshed it): its single events, and
+ * each series once however many occurrence documents it has (counted exactly, page by page).
+ */
+export async function eventRecordCount(client: Client, index: string): Promise<number> {
+  const occurrence: estypes.QueryDslQueryContainer = { exists: { field: 'recurrence_id' } };
+  let records = (await client.count({ index, query: boolQuery({ must_not: [occurrence] }) })).count;
+  let after: Record<string, number> | undefined;
+  for (;;) {
+    const response = await client.search({
+      index,
+      size: 0,
+      query: occurrence,
+      aggs: {
+        series: {
+          composite: {
+            size: 10_000,
+            sources: [{ id: { terms: { field: 'series_id' } } }],
+            ...(after ? { after } : {}),
+          },
+        },
+      },
+    });
+    const series = response.aggregations?.series as
+      { buckets: unknown[]; after_key?: Record<string, number> } | undefined;
+    records += series?.buckets.length ?? 0;
+    if (!series?.after_key || series.buckets.length === 0) return records;
+    after = series.after_key;
+  }
 }
 
 /**

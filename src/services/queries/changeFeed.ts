@@ -63,7 +63,8 @@ async function presentKind(
     records = records.map((record) => {
       const event = stored.get(Number(record.id))!;
       const doc = inLanguage(event, event.originalLang) as BaseDoc & { passwordHash?: string };
-      return listedEventFor(record, Boolean(doc.passwordHash), principal);
+      // A series is one change, its record as a single event's (exports list its occurrences).
+      return listedEventFor({ ...record, occurrence: null }, Boolean(doc.passwordHash), principal);
     });
     records = await withCurrentTermCounts(services, records, lang);
   }

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { ExpiredTokenError } from '../../domain/errors';
+import { ExpiredTokenError, ValidationError } from '../../domain/errors';
 import type { Services } from '../container';
 import { giveUpAfter } from '../../search/client';
 import { runListSearch, searchIndex, totalOf, type ListQuery } from './listing';
@@ -41,6 +41,11 @@ function isMissingContext(err: unknown): boolean {
 
 /** Opens a snapshot of the list's index: a walk or an export reads all of its pages from it. */
 export async function openWalk(services: Services, query: ListQuery): Promise<WalkPosition> {
+  if (query.unwalkable) {
+    throw new ValidationError({
+      [query.unwalkable]: `A list that shows each series once is paged with page and per_page only: it cannot be walked with cursor or exported; leave ${query.unwalkable} out to walk every occurrence.`,
+    });
+  }
   const index = query.request.index as string;
   try {
     const opened = await services.search.openPointInTime(

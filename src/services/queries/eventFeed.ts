@@ -42,6 +42,7 @@ const FEED_SOURCE = [
   ...['start_date', 'end_date', 'utc_start_date', 'utc_end_date'].map((name) => `record.${name}`),
   ...linked('venue', ['venue', 'address', 'city', 'stateprovince', 'zip', 'country', 'geo_lat', 'geo_lng']),
   ...linked('organizer', ['organizer', 'email']),
+  'record.occurrence',
   'record.categories.name',
   'record.tags.name',
   'password_protected',

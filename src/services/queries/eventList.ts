@@ -10,7 +10,14 @@ import type { Status } from '../../domain/status';
 import { eventDateClauses, type DateFilterInput } from '../../search/dateFilters';
 import type { Discovery, FacetName, GeoBounds, HistogramInterval } from '../../search/eventAggregations';
 import { discoveryResult } from './eventDiscovery';
-import { buildEventSearch, type DistanceUnit, type EventOrderBy, type GeoFilter } from '../../search/eventQuery';
+import {
+  buildEventSearch,
+  seriesCountOf,
+  shownHit,
+  type DistanceUnit,
+  type EventOrderBy,
+  type GeoFilter,
+} from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
 import { totalOf, withoutWindow, type ListQuery } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
@@ -36,6 +43,7 @@ export interface EventListInput extends DateFilterInput {
   include?: number[];
   post_parent?: number;
   ticketed?: boolean;
+  hide_subsequent_recurrences?: boolean;
   orderby?: EventOrderBy;
   order?: 'asc' | 'desc';
   /** top, left, bottom, right */
@@ -111,16 +119,26 @@ async function tagPartsOf(
   lang: Language,
 ): Promise<unknown[]> {
   const hits = response.hits.hits;
-  const records = hits.map((hit) => ((hit._source as EventHit | undefined)?.record ?? {}) as Record<string, unknown>);
+  const shown = hits.map(shownHit);
+  const records = shown.map((hit) => ((hit._source as EventHit | undefined)?.record ?? {}) as Record<string, unknown>);
   return [
     totalOf(response),
-    hits.map((hit) => [hit._id, hit._version, distanceSortIndex === null ? null : distanceOf(hit, distanceSortIndex)]),
+    hits.map((hit, i) => [
+      shown[i]!._id,
+      shown[i]!._version,
+      distanceSortIndex === null ? null : distanceOf(hit, distanceSortIndex),
+    ]),
     await currentTermCountsOf(services, records, lang),
   ];
 }
 
 /** The search of an event list for the caller (CONTRACT part 7), ready to be paged or walked. */
-export async function eventListQuery(services: Services, input: EventListInput, caller: Caller): Promise<ListQuery> {
+export async function eventListQuery(
+  services: Services,
+  input: EventListInput,
+  caller: Caller,
+  scope: { series?: number } = {},
+): Promise<ListQuery> {
   input = withoutEmptyLists(input);
   const near = geoFilterOf(input);
   const search = input.search?.trim() || undefined;
@@ -141,6 +159,13 @@ export async function eventListQuery(services: Services, input: EventListInput, 
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
   const now = caller.now ? DateTime.fromJSDate(caller.now) : undefined;
+  // A named series is listed once (EXTENSIONS part 11): Elasticsearch pages such a list by number only.
+  const collapsing =
+    input.hide_subsequent_recurrences === true
+      ? 'hide_subsequent_recurrences'
+      : input.include !== undefined
+        ? 'include'
+        : null;
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
     status,
@@ -163,10 +188,17 @@ export async function eventListQuery(services: Services, input: EventListInput, 
     order: input.order,
     from: 0,
     size: 0,
+    collapseSeries:
+      collapsing === null
+        ? undefined
+        : collapsing === 'include'
+          ? { entry: 'next', now: caller.now ?? new Date() }
+          : { entry: 'first' },
+    seriesId: scope.series,
   });
   const present = async (hits: estypes.SearchHit<unknown>[]) => {
     const items = hits.map((hit) => {
-      const source = hit._source as EventHit;
+      const source = shownHit(hit)._source as EventHit;
       const record = listedEventFor(source.record, source.password_protected === true, caller.principal);
       return distanceSortIndex === null ? record : { ...record, distance: distanceOf(hit, distanceSortIndex) };
     });
@@ -175,6 +207,8 @@ export async function eventListQuery(services: Services, input: EventListInput, 
   return {
     request: { ...withoutWindow(request), version: true },
     present,
+    total: (response) => seriesCountOf(response) ?? totalOf(response),
+    ...(collapsing ? { unwalkable: collapsing } : {}),
     revalidation: {
       source: TAG_SOURCE,
       tagParts: (response) => tagPartsOf(services, response, distanceSortIndex, caller.lang),

@@ -80,6 +80,10 @@ export async function searchIndex<T>(
 export interface ListQuery {
   request: estypes.SearchRequest;
   present(hits: estypes.SearchHit<unknown>[]): Promise<Record<string, unknown>[]>;
+  /** What the list's `total` counts, when not the search's hits (an event list collapsed per series). */
+  total?(response: estypes.SearchResponse<unknown>): number;
+  /** The parameter that makes this list pageable by number only (no cursor, no export), if any. */
+  unwalkable?: string;
   /** Fields a page adds after the envelope's, from the whole answer (an event list's facets). */
   extras?(response: estypes.SearchResponse<unknown>): Promise<object | undefined>;
   /** The error a failed search answers instead (a histogram's zone Elasticsearch does not know). */
@@ -151,7 +155,7 @@ export async function pageOf(
   ]);
   return {
     items,
-    total: totalOf(response),
+    total: query.total ? query.total(response) : totalOf(response),
     page,
     ...(extras ? { extras } : {}),
     ...(tagParts ? { tagParts: extras ? [...tagParts, extras] : tagParts } : {}),

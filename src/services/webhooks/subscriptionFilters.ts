@@ -106,6 +106,8 @@ export async function matchSubscriptions(
         query: boolQuery({ filter: [{ terms: { id: eventIds } }], must: query ? [query] : [] }),
         sort,
         _source,
+        // A series matches when one of its occurrences does: its first one in the list's order.
+        collapse: { field: 'series_id' },
         size: eventIds.length,
         track_total_hits: false,
       },
@@ -128,7 +130,7 @@ export async function matchSubscriptions(
       if (hits.length === 0) return;
       const records = await query.present(hits);
       const matches: Matches = new Map(
-        hits.map((hit, n) => [Number(hit._id), { record: records[n]!, hash: hashOf(hit._source) }]),
+        hits.map((hit, n) => [Number(records[n]!.id), { record: records[n]!, hash: hashOf(hit._source) }]),
       );
       for (const subscription of group) result.set(subscription._id, matches);
     }),

@@ -50,7 +50,12 @@ export async function* indexItems(
       ...(after ? { search_after: after } : {}),
     });
     const hits = response.hits.hits;
-    if (hits.length > 0) yield hits.map((hit) => ({ id: Number(hit._id), version: hit._version ?? 0 }));
+    // A series is indexed as its occurrences (`{id}@{recurrence_id}`, sorted together by `id`),
+    // all at the series' version: one item per series.
+    const items = hits
+      .map((hit) => ({ id: Number(String(hit._id).split('@')[0]), version: hit._version ?? 0 }))
+      .filter((item, i, all) => i === 0 || all[i - 1]!.id !== item.id);
+    if (items.length > 0) yield items;
     if (hits.length < pageSize) return;
     after = hits[hits.length - 1]?.sort;
   }

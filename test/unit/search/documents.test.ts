@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toIndexDocument, type RelatedData } from '../../../src/search/documents';
+import { occurrenceDocuments, toIndexDocument, type RelatedData } from '../../../src/search/documents';
 import type { StoredRecord } from '../../../src/storage/storedRecord';
 import type { EventDoc, TermDoc, VenueDoc } from '../../../src/storage/stores';
 
@@ -99,6 +99,7 @@ describe('search/documents', () => {
     const doc = toIndexDocument('event', event(), 'en', { id: 9, title: 'Night' }, related());
     expect(doc).to.deep.include({
       id: 9,
+      series_id: 9,
       description: 'Loud music',
       venue_names: ['Venue 1'],
       category_names: ['Jazz'],
@@ -111,7 +112,40 @@ describe('search/documents', () => {
       location: [{ lat: 48.85, lon: 2.35 }],
       featured: true,
       password_protected: false,
-      record: { id: 9, title: 'Night' },
+      record: { id: 9, title: 'Night', occurrence: null },
+    });
+  });
+
+  it("maps a series' occurrence: the series' document with the occurrence's dates and `occurrence`", () => {
+    const stored = event();
+    const series = toIndexDocument(
+      'event',
+      stored,
+      'en',
+      { id: 9, title: 'Night', rest_url: 'http://x/events/9' },
+      related(),
+    );
+    const start = new Date('2026-05-18T03:30:00Z');
+    const docs = occurrenceDocuments(series, stored, 'en', [
+      { start, end: new Date('2026-05-18T05:00:00Z'), recurrenceId: '20260518T033000Z', index: 2 },
+    ]);
+    const doc = docs.get('9@20260518T033000Z');
+    expect(doc).to.deep.include({
+      series_id: 9,
+      recurrence_id: '20260518T033000Z',
+      start_utc: '2026-05-18T03:30:00.000Z',
+      start_local: '2026-05-17T23:30:00',
+      venue_ids: [1, 2],
+    });
+    expect(doc?.record).to.deep.include({
+      title: 'Night',
+      start_date: '2026-05-17 23:30:00',
+      occurrence: {
+        recurrence_id: '20260518T033000Z',
+        series_id: 9,
+        index: 2,
+        rest_url: 'http://x/events/9/occurrences/20260518T033000Z',
+      },
     });
   });
 

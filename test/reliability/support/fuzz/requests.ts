@@ -16,6 +16,8 @@ export interface Operation {
 export interface Targets {
   ids: Record<string, number[]>;
   slugs: Record<string, string[]>;
+  /** Occurrences of the recurring events among `ids.events`. */
+  recurrenceIds?: string[];
 }
 
 export interface FuzzRequest {
@@ -52,6 +54,14 @@ function idSegment(plural: string, targets: Targets): fc.Arbitrary<string> {
     { weight: 6, arbitrary: pick(targets.ids[plural] ?? [], 1).map(String) },
     { weight: 1, arbitrary: pick(targets.ids[SIBLINGS[plural] ?? ''] ?? [], 2).map(String) },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 40 }).map(String) },
+    { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_ID_SEGMENTS) },
+  );
+}
+
+function recurrenceIdSegment(targets: Targets): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 5, arbitrary: pick(targets.recurrenceIds ?? [], '20270105T090000Z') },
+    { weight: 1, arbitrary: fc.constantFrom('99991231T235959Z', '00000000T000000Z', '20270230T250000Z', '20270105') },
     { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_ID_SEGMENTS) },
   );
 }
@@ -249,6 +259,7 @@ export function requestsFor(op: Operation, doc: Schema, targets: Targets, key: s
   const pathParams = fc.record({
     id: idSegment(plural, targets),
     slug: slugSegment(plural, targets),
+    recurrence_id: recurrenceIdSegment(targets),
     file: fc.constantFrom('swagger-ui.css', 'swagger-ui-bundle.js', '..%2Fpackage.json', '%2e%2e', 'x'),
   });
   const queryParams = (op.operation.parameters as Schema[]).filter((p) => p.in === 'query');

@@ -36,6 +36,7 @@ export async function refreshTargets(
     targets.ids[plural] = [...new Set(docs.map((d) => d.id))];
     targets.slugs[plural] = [...new Set(docs.map((d) => d.slug))];
   }
+  await refreshSeries(targets, services, baseUrl, key);
   const subscriptions = services.webhooks.subscriptions.docs;
   for (let n = await subscriptions.countDocuments(); n < 2; n++) {
     const body = { url: `https://partner.example/fuzz/${n}`, filters: { search: 'fuzz' } };
@@ -43,4 +44,23 @@ export async function refreshTargets(
     if (res.status !== 201) throw new Error(`could not seed subscriptions: ${res.status} ${JSON.stringify(res.body)}`);
   }
   targets.ids.subscriptions = (await subscriptions.find({}).sort({ _id: -1 }).limit(30).toArray()).map((d) => d._id);
+}
+
+/** A recurring event among the targets, and its occurrences' recurrence IDs. */
+async function refreshSeries(targets: Targets, services: Services, baseUrl: string, key: string): Promise<void> {
+  const live = () =>
+    services.stores.events.docs.findOne(
+      { status: { $ne: 'trash' }, 'recurrence.0': { $exists: true } },
+      { sort: { id: -1 } },
+    );
+  if (!(await live())) {
+    const body = eventBody('Fuzz seed series', { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=8'] });
+    const res = await call(baseUrl, 'POST', `${ROOT}/events`, body, { key });
+    if (res.status !== 201) throw new Error(`could not seed a series: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  const series = (await live())!;
+  targets.ids.events = [...new Set([series.id, ...(targets.ids.events ?? [])])];
+  const read = await call(baseUrl, 'GET', `${ROOT}/events/${series.id}`, undefined, { key });
+  const next = (read.body as { next_occurrences?: { recurrence_id: string }[] }).next_occurrences ?? [];
+  targets.recurrenceIds = next.map((occurrence) => occurrence.recurrence_id);
 }

@@ -73,8 +73,9 @@ describe('routes/namespace/openapiGuide', () => {
   it('reads in order: lists, then the features built on them, and the error reference last', () => {
     for (const lang of LANGUAGES) {
       const files = GUIDE_SECTIONS[lang].map((s) => s.file);
-      expect(files.slice(-6), lang).to.deep.equal([
+      expect(files.slice(-7), lang).to.deep.equal([
         '50-lists.md',
+        '55-recurring.md',
         '60-discovery.md',
         '70-copies.md',
         '75-webhooks.md',

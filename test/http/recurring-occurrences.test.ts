@@ -1,0 +1,291 @@
+import { expect } from 'chai';
+import { DateTime } from 'luxon';
+import ICAL from 'ical.js';
+import { api, request, ROOT } from '../support/api';
+import { searchReady, writeIndexed } from '../support/lists';
+
+let counter = 0;
+const unique = (title: string) => `${title} ${Date.now().toString(36)}${++counter}`;
+const local = (date: DateTime) => date.toFormat('yyyy-MM-dd HH:mm:ss');
+const ZONE = 'Europe/Paris';
+const WIDE = 'start_date=2000-01-01&end_date=2100-01-01';
+
+async function searched(title: string, extra = ''): Promise<any[]> {
+  const res = await api.get(`/events?search=${encodeURIComponent(`"${title}"`)}&per_page=50&${WIDE}${extra}`);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body.events;
+}
+
+describe('recurring events: one occurrence', () => {
+  let paris: number;
+  let lyon: number;
+  before(async () => {
+    await searchReady();
+    const word = unique('hall');
+    paris = (await writeIndexed('POST', '/venues', { venue: `Salle ${word}`, geo_lat: 48.8566, geo_lng: 2.3522 })).body
+      .id;
+    lyon = (await writeIndexed('POST', '/venues', { venue: `Halle ${word}`, geo_lat: 45.764, geo_lng: 4.8357 })).body
+      .id;
+  });
+
+  /** A weekly series of 6 occurrences at the Paris venue, from next month. */
+  async function weekly(title: string) {
+    const start = DateTime.now()
+      .setZone(ZONE)
+      .plus({ months: 1 })
+      .set({ hour: 19, minute: 0, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 2 })),
+      timezone: ZONE,
+      venue: paris,
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'],
+    });
+    const listed = await searched(title);
+    expect(listed).to.have.length(6);
+    return { id: created.body.id as number, start, listed };
+  }
+
+  it('GET /events/{id}/occurrences lists the series, paged, with the list date parameters', async () => {
+    const title = unique('Occurrence list jazz');
+    const { id, start, listed } = await weekly(title);
+    const all = await api.get(`/events/${id}/occurrences?per_page=4&${WIDE}`);
+    expect(all.status, JSON.stringify(all.body)).to.equal(200);
+    expect(all.body.total).to.equal(6);
+    expect(all.body.total_pages).to.equal(2);
+    expect(all.body.events.map((e: any) => e.occurrence.recurrence_id)).to.deep.equal(
+      listed.slice(0, 4).map((e) => e.occurrence.recurrence_id),
+    );
+    expect(all.body.next_rest_url).to.match(new RegExp(`/events/${id}/occurrences\\?.*page=2`));
+    const later = await api.get(`/events/${id}/occurrences?start_date=${start.plus({ weeks: 3 }).toISODate()}`);
+    expect(later.body.events.map((e: any) => e.occurrence.index)).to.deep.equal([4, 5, 6]);
+    const missing = await api.get('/events/999999999/occurrences');
+    expect(missing.status).to.equal(404);
+  });
+
+  it('reads one occurrence at its rest_url; an unknown recurrence_id is 404, a malformed one 400', async () => {
+    const { id, listed } = await weekly(unique('Occurrence read'));
+    const third = listed[2];
+    const read = await api.get(`/events/${id}/occurrences/${third.occurrence.recurrence_id}`);
+    expect(read.status, JSON.stringify(read.body)).to.equal(200);
+    expect(read.body).to.deep.include({ id, start_date: third.start_date, end_date: third.end_date });
+    expect(read.body.occurrence).to.deep.equal(third.occurrence);
+    expect(third.occurrence.rest_url).to.match(
+      new RegExp(`/events/${id}/occurrences/${third.occurrence.recurrence_id}$`),
+    );
+    expect((await api.get(`/events/${id}/occurrences/20990101T000000Z`)).status).to.equal(404);
+    const bad = await api.get(`/events/${id}/occurrences/tomorrow`);
+    expect(bad.status).to.equal(400);
+    expect(bad.body.data.params).to.have.property('recurrence_id');
+  });
+
+  it('a moved occurrence at another venue is found by a geo query at its new place, not at the old', async () => {
+    const title = unique('Occurrence moved');
+    const { id, listed } = await weekly(title);
+    const second = listed[1];
+    const moved = DateTime.fromFormat(second.start_date, 'yyyy-MM-dd HH:mm:ss', { zone: ZONE }).plus({
+      days: 1,
+      hours: 1,
+    });
+    const patched = await writeIndexed('PATCH', `/events/${id}/occurrences/${second.occurrence.recurrence_id}`, {
+      start_date: local(moved),
+      end_date: local(moved.plus({ hours: 3 })),
+      venue: lyon,
+      title: `${title} in Lyon`,
+    });
+    expect(patched.body.start_date).to.equal(local(moved));
+    expect(patched.body.venue.id).to.equal(lyon);
+    expect(patched.body.title).to.equal(`${title} in Lyon`);
+    expect(patched.body.occurrence.recurrence_id).to.equal(second.occurrence.recurrence_id);
+
+    const nearLyon = await searched(title, '&geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=10&geoloc_unit=km');
+    expect(nearLyon.map((e) => e.occurrence.recurrence_id)).to.deep.equal([second.occurrence.recurrence_id]);
+    expect(nearLyon[0]).to.deep.include({ start_date: local(moved), title: `${title} in Lyon` });
+    const nearParis = await searched(title, '&geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&geoloc_unit=km');
+    expect(nearParis).to.have.length(5);
+    expect(nearParis.map((e) => e.occurrence.recurrence_id)).to.not.include(second.occurrence.recurrence_id);
+    // The others are untouched, and the series read lists the moved one at its new dates.
+    const series = await api.get(`/events/${id}`);
+    expect(series.body.venue.id).to.equal(paris);
+    expect(series.body.title).to.equal(title);
+    const next = series.body.next_occurrences.find((o: any) => o.recurrence_id === second.occurrence.recurrence_id);
+    expect(next.start_date).to.equal(local(moved));
+    expect(series.body.json_ld).to.have.property('subEvent');
+  });
+
+  it('a change of the rule keeps the changes of occurrences that still exist; null follows the series again', async () => {
+    const title = unique('Occurrence kept');
+    const { id, listed } = await weekly(title);
+    const rid = listed[3].occurrence.recurrence_id;
+    await writeIndexed('PATCH', `/events/${id}/occurrences/${rid}`, {
+      cost: '12 EUR',
+      description: '<p>Guest trio</p>',
+    });
+    await writeIndexed('PATCH', `/events/${id}`, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'] });
+    const after = await searched(title);
+    expect(after).to.have.length(5);
+    const fourth = after.find((e) => e.occurrence.recurrence_id === rid);
+    expect(fourth).to.deep.include({ cost: '12 EUR' });
+    expect(fourth.description).to.contain('Guest trio');
+    expect(after.filter((e) => e.cost === '12 EUR')).to.have.length(1);
+    await writeIndexed('PATCH', `/events/${id}/occurrences/${rid}`, { cost: null, description: null });
+    const back = (await searched(title)).find((e) => e.occurrence.recurrence_id === rid);
+    expect(back.cost).to.not.equal('12 EUR');
+    expect(back.description ?? '').to.not.contain('Guest trio');
+  });
+
+  it('DELETE cancels one occurrence: an EXDATE of the series, gone from lists and reads', async () => {
+    const title = unique('Occurrence cancelled');
+    const { id, listed } = await weekly(title);
+    const rid = listed[4].occurrence.recurrence_id;
+    const cancelled = await writeIndexed('DELETE', `/events/${id}/occurrences/${rid}`);
+    expect(cancelled.body.deleted).to.equal(true);
+    expect(cancelled.body.previous.occurrence.recurrence_id).to.equal(rid);
+    const after = await searched(title);
+    expect(after.map((e) => e.occurrence.recurrence_id)).to.deep.equal(
+      listed.map((e) => e.occurrence.recurrence_id).filter((r) => r !== rid),
+    );
+    const series = await api.get(`/events/${id}`);
+    expect(series.body.recurrence).to.deep.equal(['RRULE:FREQ=WEEKLY;COUNT=6', `EXDATE:${rid}`]);
+    expect((await api.get(`/events/${id}/occurrences/${rid}`)).status).to.equal(404);
+    expect((await api.delete(`/events/${id}/occurrences/${rid}`)).status).to.equal(404);
+  });
+
+  it('refuses anonymous and bad writes with a 4xx that changes nothing', async () => {
+    const { id, listed } = await weekly(unique('Occurrence refused'));
+    const rid = listed[0].occurrence.recurrence_id;
+    const path = `/events/${id}/occurrences/${rid}`;
+    expect((await api.patch(path, { title: 'x' }, {})).status).to.equal(401);
+    expect((await api.delete(path, {})).status).to.equal(401);
+    const badEnd = await api.patch(path, { end_date: '2000-01-01 00:00:00' });
+    expect(badEnd.status).to.equal(400);
+    expect(badEnd.body.data.params).to.have.property('end_date');
+    const badVenue = await api.patch(path, { venue: 999999999 });
+    expect(badVenue.status).to.equal(400);
+    expect(badVenue.body.data.params).to.have.property('venue');
+    const notSeries = await writeIndexed('POST', '/events', {
+      title: 'single',
+      start_date: '2030-01-01 10:00:00',
+      end_date: '2030-01-01 11:00:00',
+    });
+    const single = await api.patch(`/events/${notSeries.body.id}/occurrences/20300101T090000Z`, { title: 'x' });
+    expect(single.status).to.equal(404);
+    expect(single.body.message).to.contain('not recurring');
+    const read = await api.get(path);
+    expect(read.body.start_date).to.equal(listed[0].start_date);
+    expect(read.body.venue.id).to.equal(paris);
+  });
+});
+
+describe('recurring events: include lists a series as its next occurrence', () => {
+  before(searchReady);
+
+  async function series(title: string, firstStart: DateTime, count: number) {
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(firstStart),
+      end_date: local(firstStart.plus({ hours: 1 })),
+      timezone: ZONE,
+      recurrence: [`RRULE:FREQ=WEEKLY;COUNT=${count}`],
+    });
+    return created.body.id as number;
+  }
+
+  it('the next occurrence when some are to come, the last when all are past', async () => {
+    const now = DateTime.now().setZone(ZONE).set({ second: 0, millisecond: 0 });
+    const ongoing = await series(unique('Include ongoing'), now.minus({ weeks: 3, hours: 5 }), 6);
+    const over = await series(unique('Include over'), now.minus({ weeks: 10 }), 4);
+    const res = await api.get(`/events?include=${ongoing},${over}`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.total).to.equal(2);
+    const byId = new Map(res.body.events.map((e: any) => [e.id, e]));
+    // The 4th started 5 hours ago and ended 4 hours ago: the 5th is next.
+    expect((byId.get(ongoing) as any).occurrence.index).to.equal(5);
+    expect((byId.get(over) as any).occurrence.index).to.equal(4);
+    expect((byId.get(over) as any).start_date).to.equal(local(now.minus({ weeks: 10 }).plus({ weeks: 3 })));
+  });
+});
+
+describe('recurring events: venues count occurrences', () => {
+  before(searchReady);
+
+  it('a venue whose series began in the past but goes on has an upcoming event; once cancelled to the past it has none', async () => {
+    const name = unique('Series hall');
+    const venue = (await writeIndexed('POST', '/venues', { venue: name })).body.id as number;
+    const start = DateTime.now().setZone(ZONE).minus({ weeks: 2 }).set({ second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title: unique('Series at the hall'),
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 1 })),
+      timezone: ZONE,
+      venue,
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+    });
+    const upcoming = async () =>
+      (await api.get(`/venues?search=${encodeURIComponent(`"${name}"`)}&only_with_upcoming=true`)).body.venues.map(
+        (v: any) => v.id,
+      );
+    expect(await upcoming()).to.deep.equal([venue]);
+    const occurrences = await api.get(`/events/${created.body.id}/occurrences?start_date=2000-01-01`);
+    for (const future of occurrences.body.events.slice(2))
+      await writeIndexed('DELETE', `/events/${created.body.id}/occurrences/${future.occurrence.recurrence_id}`);
+    expect(await upcoming()).to.deep.equal([]);
+  });
+});
+
+describe('recurring events: iCalendar', () => {
+  before(searchReady);
+
+  it('a series read is one VEVENT with its rule and one per changed occurrence; ical.js expands it as the API lists it', async () => {
+    const title = unique('Feed series');
+    const start = DateTime.now()
+      .setZone(ZONE)
+      .plus({ months: 2 })
+      .set({ hour: 18, minute: 30, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 2 })),
+      timezone: ZONE,
+      recurrence: [
+        'RRULE:FREQ=WEEKLY;COUNT=8',
+        `EXDATE;TZID=${ZONE}:${start.plus({ weeks: 3 }).toFormat("yyyyMMdd'T'HHmmss")}`,
+      ],
+    });
+    const id = created.body.id as number;
+    const listed = await searched(title);
+    const moved = DateTime.fromFormat(listed[1].start_date, 'yyyy-MM-dd HH:mm:ss', { zone: ZONE }).plus({ days: 2 });
+    await writeIndexed('PATCH', `/events/${id}/occurrences/${listed[1].occurrence.recurrence_id}`, {
+      start_date: local(moved),
+      end_date: local(moved.plus({ hours: 2 })),
+      title: `${title} (moved)`,
+    });
+    const apiStarts = (await searched(title)).map((e) => e.utc_start_date).sort();
+
+    const res = await request('GET', `${ROOT}/events/${id}`, undefined, { headers: { Accept: 'text/calendar' } });
+    expect(res.status).to.equal(200);
+    const calendar = new ICAL.Component(ICAL.parse(String(res.body)));
+    for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone);
+    const [master, ...exceptions] = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+    expect(master!.isRecurring()).to.equal(true);
+    expect(exceptions).to.have.length(1);
+    expect(exceptions[0]!.uid).to.equal(master!.uid);
+    expect(exceptions[0]!.summary).to.equal(`${title} (moved)`);
+    for (const exception of exceptions) master!.relateException(exception);
+    const expanded: string[] = [];
+    const iterator = master!.iterator();
+    for (let next = iterator.next(); next && expanded.length < 50; next = iterator.next()) {
+      const details = master!.getOccurrenceDetails(next);
+      expanded.push(DateTime.fromJSDate(details.startDate.toJSDate()).toUTC().toFormat('yyyy-MM-dd HH:mm:ss'));
+    }
+    expect(expanded.sort()).to.deep.equal(apiStarts);
+    expect(expanded).to.have.length(7);
+
+    const listFeed = await request('GET', `${ROOT}/events.ics?search=${encodeURIComponent(`"${title}"`)}&${WIDE}`);
+    const uids = new ICAL.Component(ICAL.parse(String(listFeed.body)))
+      .getAllSubcomponents('vevent')
+      .map((v) => String(v.getFirstPropertyValue('uid')));
+    expect(new Set(uids).size).to.equal(7);
+  });
+});
