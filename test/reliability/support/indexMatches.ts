@@ -59,11 +59,11 @@ type ApiRecord = Record<string, unknown>;
 const withoutCount = ({ count: _count, ...term }: ApiRecord) => term;
 
 /**
- * What an indexed record must match: single-read fields aside, and for events without their
+ * What an indexed record must match: single-read and list-only fields (`occurrence`) aside, and for events without their
  * terms' counts, which index documents hold as the term index had them (lists serve the term
  * index's current counts instead; the term documents themselves are compared exactly).
  */
-function comparable(kind: RecordKind, { json_ld: _jsonLd, ...record }: ApiRecord): ApiRecord {
+function comparable(kind: RecordKind, { json_ld: _jsonLd, occurrence: _occurrence, ...record }: ApiRecord): ApiRecord {
   if (kind !== 'event') return record;
   const terms = (field: string) => ((record[field] as ApiRecord[] | undefined) ?? []).map(withoutCount);
   return { ...record, categories: terms('categories'), tags: terms('tags') };
