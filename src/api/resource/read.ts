@@ -10,6 +10,7 @@ import { answeredNotModified } from '../../http/caching';
 import { singleReadValidator } from '../readValidator';
 import { KnownValidators } from './knownValidators';
 import { SizedCache } from '../../lib/sizedCache';
+import { isHeldNow } from '../../storage/writeClaims';
 
 /** The JSON of answers kept per read route, by entity tag (about 3,000 events). */
 const MAX_KEPT_ANSWER_CHARS = 16 * 1024 * 1024;
@@ -52,7 +53,7 @@ export function readRoute<D extends BaseDoc, R extends object, A>(
       const embedded = new Map(dependsOn.flatMap((kind) => (marks.has(kind) ? [[kind, marks.get(kind)!]] : [])));
       const validator = singleReadValidator(ctx, def.kind, record, embedded, 'json');
       // An answer its authorization made private (an event's password) is this caller's alone.
-      if (!ctx.response.get('Cache-Control')) validators.set(key, marks, validator);
+      if (!ctx.response.get('Cache-Control') && !isHeldNow(record)) validators.set(key, marks, validator);
       if (answeredNotModified(ctx, validator)) return;
       // The tag is made from all the answer is made of (readValidator.ts): the same tag, the same JSON.
       let json = answers.get(validator.etag);

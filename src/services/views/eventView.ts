@@ -9,6 +9,7 @@ import { viewOf, type ViewOptions } from './recordViews';
 import { presentEvent, type EventLinks } from '../../presenters/event';
 import type { RecordKind } from '../../domain/kinds';
 import type { SyncQueue } from '../../storage/syncQueue';
+import { isHeldNow } from '../../storage/writeClaims';
 import { EmbeddedByMark, type Embeddable } from './embeddedByMark';
 
 type LinkField = 'venues' | 'organizers' | 'categories' | 'tags';
@@ -17,13 +18,6 @@ type LinkField = 'venues' | 'organizers' | 'categories' | 'tags';
 export const EMBEDDED_KINDS = ['venue', 'organizer', 'category', 'tag'] as const;
 
 const isLive = (record: StoredRecord<BaseDoc>): boolean => recordOwnership(record).status !== 'trash';
-
-/** A record a write holds now (claimed: WriteClaims), which may be given up without a change. */
-const isHeld = (record: StoredRecord<BaseDoc> | undefined, now: number): boolean =>
-  Object.values(record?.docs ?? {}).some((doc) => {
-    const until = (doc as BaseDoc & { writeLockedUntil?: Date }).writeLockedUntil;
-    return until instanceof Date && until.getTime() > now;
-  });
 
 const kept = new WeakMap<SyncQueue, EmbeddedByMark>();
 
@@ -79,10 +73,10 @@ export async function viewEvents(
     const presented = live.length === 0 ? [] : await viewOf(kind)(services, live, lang, { counts: await countsOf() });
     const now = Date.now();
     const out = new Map<number, Embeddable>(
-      wanted.map((id) => [id, { body: null, keep: !isHeld(records.get(id), now) }]),
+      wanted.map((id) => [id, { body: null, keep: !isHeldNow(records.get(id), now) }]),
     );
     for (const body of presented)
-      out.set(body.id as number, { body, keep: !isHeld(records.get(body.id as number), now) });
+      out.set(body.id as number, { body, keep: !isHeldNow(records.get(body.id as number), now) });
     return out;
   };
   const { marks } = options;
