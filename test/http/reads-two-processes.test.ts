@@ -99,6 +99,25 @@ describe('reads by ID reflect another API process’s writes at once (CONTRACT p
     expect(moved.body.venue.venue).to.equal('Hall moved');
   });
 
+  it('presents a series afresh on each read: its next occurrences move with the time', async () => {
+    // Occurrences an hour apart, lasting a second each, the first ending two seconds from now.
+    const first = new Date(Date.now() + 1_000);
+    const wall = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+    const series = await create('/events', {
+      title: 'Every hour',
+      start_date: wall(first),
+      end_date: wall(new Date(first.getTime() + 1_000)),
+      timezone: 'UTC',
+      recurrence: ['RRULE:FREQ=HOURLY;COUNT=5'],
+    });
+    const path = `/events/${series.id}`;
+    const before = (await read(path)).body.next_occurrences as { start_date: string }[];
+    expect(before[0]!.start_date).to.equal(wall(first));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, first.getTime() + 1_500 - Date.now())));
+    const after = (await read(path)).body.next_occurrences as { start_date: string }[];
+    expect(after[0]!.start_date).to.equal(wall(new Date(first.getTime() + 3_600_000)));
+  });
+
   it('refuses a revalidation of an event made a draft, or given a password, meanwhile', async () => {
     const path = `/events/${event.id}`;
     const { etag } = await read(path);

@@ -55,10 +55,14 @@ export function readRoute<D extends BaseDoc, R extends object, A>(
       // An answer its authorization made private (an event's password) is this caller's alone.
       if (!ctx.response.get('Cache-Control') && !isHeldNow(record)) validators.set(key, marks, validator);
       if (answeredNotModified(ctx, validator)) return;
-      // The tag is made from all the answer is made of (readValidator.ts): the same tag, the same JSON.
-      let json = answers.get(validator.etag);
-      if (json === undefined)
-        answers.set(validator.etag, (json = JSON.stringify(await present(res, record, ctx, marks))));
+      // The tag is made from all the answer is made of (readValidator.ts): the same tag, the same
+      // JSON, unless the answer changes with the time too.
+      const timely = def.readChangesWithTime?.(record) ?? false;
+      let json = timely ? undefined : answers.get(validator.etag);
+      if (json === undefined) {
+        json = JSON.stringify(await present(res, record, ctx, marks));
+        if (!timely) answers.set(validator.etag, json);
+      }
       ctx.body = json;
       ctx.type = 'application/json';
     },
