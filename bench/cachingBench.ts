@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { cpuSecondsOf } from './cpu';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
 import type { MeasureContext } from './measure';
@@ -20,14 +20,6 @@ export interface CachingMeasured {
   feedEntries: number;
   /** Peak RSS under the feed load above the API's RSS before it (MB). */
   feedRssGrowthMb: number;
-}
-
-/** CPU seconds (user + system) a process has used so far (Linux). */
-async function cpuSecondsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** The raw answer to GET `path` (not decoded): status, headers and bytes. */

@@ -1,4 +1,5 @@
 import { aliasName } from '../src/search/indexNames';
+import { cpuPerRequest } from './cpu';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
 import type { RssSampler, ServerChild } from './processes';
@@ -25,6 +26,8 @@ export interface Measurement {
   api: LoadResult;
   baseline: LoadResult;
   apiPeakRssMb: number;
+  /** CPU per request of each server over a fixed count of requests (`cpuRequests`), in ms. */
+  cpu: { apiMs: number; baselineMs: number } | null;
 }
 
 const MB = 2 ** 20;
@@ -34,11 +37,15 @@ function problems(result: LoadResult): string {
   return bad > 0 ? `${bad} failed (${JSON.stringify(result.statusCodes)}, ${result.errors} errors)` : '';
 }
 
-/** A read scenario at `connections`, the baseline first, then the API (both warmed up). */
+/**
+ * A read scenario at `connections`, the baseline first, then the API (both warmed up); with
+ * `cpuRequests`, then that many more requests to each, timing the CPU each server process spends.
+ */
 export async function measureThroughput(
   ctx: MeasureContext,
   scenario: string,
   paths: ScenarioPaths,
+  cpuRequests = 0,
 ): Promise<Measurement> {
   const spec = (url: string, list: string[]): LoadSpec => ({
     url,
@@ -52,13 +59,27 @@ export async function measureThroughput(
   await ctx.apiRss.take();
   const api = await runLoad(spec(ctx.api.url, paths.api), ctx.workDir);
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
-  const notes = [problems(api) && `API: ${problems(api)}`, problems(baseline) && `baseline: ${problems(baseline)}`]
+  const cpu =
+    cpuRequests > 0
+      ? {
+          baselineMs: (
+            await cpuPerRequest(ctx.baseline.pid, spec(ctx.baseline.url, paths.baseline), cpuRequests, ctx.workDir)
+          ).cpuMs,
+          apiMs: (await cpuPerRequest(ctx.api.pid, spec(ctx.api.url, paths.api), cpuRequests, ctx.workDir)).cpuMs,
+        }
+      : null;
+  const notes = [
+    problems(api) && `API: ${problems(api)}`,
+    problems(baseline) && `baseline: ${problems(baseline)}`,
+    cpu && `CPU per request ${cpu.apiMs.toFixed(2)} ms (baseline ${cpu.baselineMs.toFixed(2)} ms)`,
+  ]
     .filter(Boolean)
     .join('; ');
   return {
     api,
     baseline,
     apiPeakRssMb,
+    cpu,
     row: {
       scenario,
       rps: api.rps,
@@ -67,7 +88,7 @@ export async function measureThroughput(
       baselineRps: baseline.rps,
       ratio: api.rps / baseline.rps,
       peakRssMb: apiPeakRssMb,
-      notes: notes || `baseline p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms`,
+      notes: `baseline p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms${notes ? `; ${notes}` : ''}`,
     },
   };
 }

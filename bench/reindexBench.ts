@@ -27,6 +27,15 @@ export interface ReindexMeasurement {
   details: Record<string, unknown>;
 }
 
+/**
+ * Runs of each, taken in turn (reindex, bulk, reindex, bulk), the faster of each compared: on a
+ * machine shared with other work one run of the same reindex took anywhere from 2 to 13 s.
+ */
+const ROUNDS = 2;
+
+const fastest = <T extends { recordsPerSecond: number }>(runs: T[]): T =>
+  runs.reduce((best, run) => (run.recordsPerSecond > best.recordsPerSecond ? run : best));
+
 const reindexOnce = (world: BenchWorld, scripts: BenchScripts) =>
   runJsonChild<ReindexRun>(scripts.reindex, [], world.childEnv);
 
@@ -65,13 +74,22 @@ export async function measureReindex(
   world: BenchWorld,
   { workDir, scripts, scaleTo, seed, log }: ReindexSettings,
 ): Promise<ReindexMeasurement> {
-  log('reindexing the events');
-  const base = await reindexOnce(world, scripts);
-  log(`raw bulk baseline of the same documents`);
-  const bulk = await runJsonChild<BulkRun>(scripts.bulkBaseline, [path.join(workDir, 'events.ndjson')], world.childEnv);
+  const reindexes: ReindexRun[] = [];
+  const bulks: BulkRun[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`reindexing the events (${round}/${ROUNDS})`);
+    reindexes.push(await reindexOnce(world, scripts));
+    log(`raw bulk baseline of the same documents (${round}/${ROUNDS})`);
+    bulks.push(
+      await runJsonChild<BulkRun>(scripts.bulkBaseline, [path.join(workDir, 'events.ndjson')], world.childEnv),
+    );
+  }
+  const base = fastest(reindexes);
+  const bulk = fastest(bulks);
   const rows = [reindexRow(`5. reindex ${base.records} events`, base, bulk)];
+  rows[0]!.notes += ` (the faster of ${ROUNDS} each, taken in turn)`;
   let rss: ReindexMeasurement['rss'] = null;
-  const details: Record<string, unknown> = { reindex: base, bulk };
+  const details: Record<string, unknown> = { reindex: base, bulk, reindexes, bulks };
   if (scaleTo !== null && scaleTo > base.records) {
     log(`seeding ${scaleTo - base.records} more events for the reindex at ${scaleTo}`);
     await seedDemo(world.services, { events: scaleTo - base.records, seed: seed + 1, index: 'none' });

@@ -84,6 +84,9 @@ function readScenarios(options: BenchOptions, samples: Samples): ThroughputScena
 /** Scenarios measured on worlds of their own: the seeded one is not needed for them alone. */
 const OWN_WORLD_SCENARIOS = ['write', 'recurring'];
 
+/** Reads by ID whose CPU each server spends is timed after the load (issue 32). */
+const READ_CPU_REQUESTS = 2000;
+
 /** Scenarios whose targets are their own (issue 29), not the lists' of issue 8. */
 const DISCOVERY_SCENARIOS = ['facets', 'suggest'];
 
@@ -128,6 +131,7 @@ async function main(): Promise<number> {
     lagUnseen: 0,
     failures: [],
     reindexRatio: null,
+    readCpu: null,
     apiPeakRssMb: null,
     reindexRss: null,
     facetCost: null,
@@ -178,7 +182,9 @@ async function main(): Promise<number> {
           parity[scenario.key] = mismatch ?? 'same results';
           if (mismatch) log(`WARNING: API and baseline differ: ${mismatch}`);
           log(`measuring ${scenario.name}`);
-          const result = await measureThroughput(against, scenario.name, scenario.paths);
+          const cpuRequests = scenario.key !== 'read' ? 0 : options.smoke ? 50 : READ_CPU_REQUESTS;
+          const result = await measureThroughput(against, scenario.name, scenario.paths, cpuRequests);
+          if (result.cpu) measured.readCpu = result.cpu;
           rows.push(result.row);
           details[scenario.key] = { api: result.api, baseline: result.baseline };
           const ratio = result.row.ratio as number;
@@ -186,6 +192,7 @@ async function main(): Promise<number> {
           else if (scenario.key === 'suggest') measured.suggest = { ratio, p50: result.api.latency.p50 };
           else
             measured.lists.push({
+              key: scenario.key,
               scenario: scenario.name,
               ratio,
               p99: result.api.latency.p99,

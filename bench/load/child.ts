@@ -9,7 +9,7 @@ import type { LoadResult, LoadSpec } from './spec';
  */
 type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
 
-function run(spec: LoadSpec, seconds: number, lag: LagWatcher | null): Promise<autocannon.Result> {
+function run(spec: LoadSpec, seconds: number, lag: LagWatcher | null, amount?: number): Promise<autocannon.Result> {
   let next = Math.floor(Math.random() * spec.paths.length);
   let written = 0;
   const unique = `${process.pid.toString(36)}${Date.now().toString(36)}`;
@@ -33,7 +33,7 @@ function run(spec: LoadSpec, seconds: number, lag: LagWatcher | null): Promise<a
       {
         url: spec.url,
         connections: spec.connections,
-        duration: seconds,
+        ...(amount ? { amount } : { duration: seconds }),
         ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
         headers: { ...(spec.bodies ? { 'content-type': 'application/json' } : {}), ...spec.headers },
         requests: [
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   if (spec.warmup > 0) await run(spec, spec.warmup, null);
   const lag = spec.lag ? new LagWatcher(spec.lag.elasticsearchUrl, spec.lag.index, spec.lag.pollMs) : null;
   lag?.start();
-  const result = summarise(await run(spec, spec.duration, lag));
+  const result = summarise(await run(spec, spec.duration, lag, spec.amount));
   if (lag && spec.lag) result.lag = await lag.finish(spec.lag.giveUpMs);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -5,6 +5,8 @@ export interface LoadSpec {
   /** Seconds measured, after `warmup` seconds whose results are thrown away. */
   duration: number;
   warmup: number;
+  /** A fixed number of requests instead of `duration` (CPU per request: bench/cpu.ts). */
+  amount?: number;
   /** Requests per second over all connections (fixed-rate scenarios). */
   overallRate?: number;
   method: 'GET' | 'POST';

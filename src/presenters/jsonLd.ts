@@ -88,7 +88,8 @@ function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
  */
 function isoDate(event: JsonLdEventSource, bound: 'start' | 'end'): string {
   if (event.all_day) return event[`${bound}_date`].slice(0, 10);
-  const utc = DateTime.fromFormat(event[`utc_${bound}_date`], 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' });
+  // `yyyy-MM-dd HH:mm:ss` in UTC: read by Date.parse as ISO 8601 (luxon's fromFormat costs ~40 µs).
+  const utc = DateTime.fromMillis(Date.parse(`${event[`utc_${bound}_date`].replace(' ', 'T')}Z`), { zone: 'utc' });
   const local = utc.setZone(event.timezone);
   // ISO 8601 offsets have no seconds: a local mean time's (-04:56:02) is given in UTC instead.
   return (Number.isInteger(local.offset) ? local : utc).toISO({ suppressMilliseconds: true }) as string;

@@ -1,13 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { RecordKind } from '../domain/kinds';
-import { ExpiringCache } from '../lib/expiringCache';
 import { isDuplicateKey } from './mongo';
-
-/**
- * How long a process reuses the marks it read, unless it changes one itself meanwhile: as long as
- * single reads trust "nothing waits for the worker" for their embedded term counts (syncQueue.ts).
- */
-export const MARKS_MEMO_MS = 250;
 
 /** How many changes of a kind there have been, and when the last one was (one document per kind). */
 export interface ChangeMark {
@@ -20,14 +13,12 @@ export interface ChangeMark {
  * A counter per kind bumped once a change of any record of the kind is written (or marked, when
  * what records of the kind show depends on another that changed: a term's count). A read that
  * embeds records of other kinds (an event's venue, organizers and terms) answers a revalidation
- * from its own record and these counters in two finds, instead of loading and presenting all it
- * embeds. Shared by every process: this process's own writes show at once (they drop its memo);
- * another process's change of an embedded record within MARKS_MEMO_MS (the record's own changes
- * always show at once: the read compares its documents).
+ * from its own record and these counters, instead of loading and presenting all it embeds, and
+ * keeps what it embeds while they stay the same. Shared by every process and read from the
+ * database on every read, so any process's writes show at once (CONTRACT part 8).
  */
 export class ChangeMarks {
   private readonly marks: Collection<ChangeMark>;
-  private readonly memo = new ExpiringCache(MARKS_MEMO_MS, 16);
 
   constructor(db: Db) {
     this.marks = db.collection<ChangeMark>('change_marks');
@@ -48,15 +39,16 @@ export class ChangeMarks {
       if (!isDuplicateKey(err)) throw err;
       return write();
     });
-    this.memo.clear();
   }
 
-  /** The marks of `kinds` (a kind never changed has none), read at most MARKS_MEMO_MS ago. */
-  async read(kinds: readonly RecordKind[]): Promise<Map<RecordKind, ChangeMark>> {
+  /**
+   * The marks of `kinds` (a kind never changed has none) as the database holds them now: every
+   * write answered before, by any process, shows in them (what records kept per mark are checked
+   * against: src/services/views/embeddedByMark.ts).
+   */
+  async current(kinds: readonly RecordKind[]): Promise<Map<RecordKind, ChangeMark>> {
     if (kinds.length === 0) return new Map();
-    return this.memo.shared(kinds.join(','), async () => {
-      const found = await this.marks.find({ _id: { $in: [...kinds] } }).toArray();
-      return new Map(found.map((mark) => [mark._id, mark]));
-    });
+    const found = await this.marks.find({ _id: { $in: [...kinds] } }).toArray();
+    return new Map(found.map((mark) => [mark._id, mark]));
   }
 }

@@ -225,7 +225,12 @@ export class SyncQueue extends EventEmitter {
    * process writes or indexes (another process's write shows within that time).
    */
   hasPending(): Promise<boolean> {
-    return this.pendingMemo.shared('pending', async () => (await this.entries.findOne({ pending: true })) !== null);
+    return this.pendingMemo.shared('pending', () => this.pendingNow());
+  }
+
+  /** Whether any change waits for the worker, read now (not shared with other reads). */
+  async pendingNow(): Promise<boolean> {
+    return (await this.entries.findOne({ pending: true })) !== null;
   }
 
   /** A record's sync version and the version its index documents have (0 and 0 without an entry). */

@@ -17,6 +17,17 @@ export interface WriteClaim {
   writtenAt: Date;
 }
 
+/**
+ * Whether a write holds `record` now (claimed, not finished): what it shows may go back without a
+ * change, so without a change mark's bump (a claim given up). Readers keep nothing of it.
+ */
+export function isHeldNow(record: StoredRecord<BaseDoc> | undefined, now = Date.now()): boolean {
+  return Object.values(record?.docs ?? {}).some((doc) => {
+    const until = (doc as BaseDoc & { writeLockedUntil?: Date }).writeLockedUntil;
+    return until instanceof Date && until.getTime() > now;
+  });
+}
+
 /** Matches the documents of records no write holds now. */
 export const unclaimed = () => ({
   $or: [{ writeLockedUntil: { $exists: false } }, { writeLockedUntil: { $lte: new Date() } }],

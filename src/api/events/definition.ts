@@ -173,6 +173,7 @@ export const eventDefinition: ResourceDefinition<EventDoc, EventWriteInput, Even
   authorizeRead: authorizeEventRead,
   visibleTo: visibleEmbeds,
   readDependsOn: EMBEDDED_KINDS,
+  readChangesWithTime: (record) => Boolean(inLanguage(record, record.originalLang).recurrence?.length),
   decorateSingle: (services, record, body) => {
     // The body is the presented event (presentEvent), which carries every field json_ld reads.
     const jsonLd = eventJsonLd(body as JsonLdEventSource);

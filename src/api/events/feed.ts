@@ -86,7 +86,7 @@ export async function sendEventFeed(ctx: RequestContext<unknown>, services: Serv
   const id = idOf(ctx.input);
   const record = Number.isSafeInteger(id) ? await services.stores.events.get(id) : null;
   if (!record) throw notFound('event', String(ctx.params?.id ?? id));
-  const marks = services.sync.marks.read(EMBEDDED_KINDS);
+  const marks = services.sync.marks.current(EMBEDDED_KINDS);
   marks.catch(() => undefined);
   assertReadable('event', ANONYMOUS, recordOwnership(record), `ID ${id}`);
   const doc = inLanguage(record, record.originalLang);

@@ -16,6 +16,8 @@ export interface Address<D extends BaseDoc, A> {
   addressed: string;
   keys: InputKeys<A>;
   find(ctx: RequestContext<A>): Promise<StoredRecord<D>>;
+  /** What names the record in the input, as a key (`id:12`, `slug:jazz-night`). */
+  keyOf(input: A): string;
   /** The record's ID when the input gives it (a write then reads the record once, in its queue). */
   idIn(input: A): number | undefined;
   /** The record as a refusal names it: `ID 12`, `slug "jazz-night"`. */
@@ -46,6 +48,7 @@ export function byId<D extends BaseDoc>(res: Resource<D>): Address<D, ByIdInput>
       if (record) return record;
       throw (await otherKindOf(res, id)) ? invalidKindId(kind, id) : notFound(kind, id);
     },
+    keyOf: (input) => `id:${input.id}`,
     idIn: (input) => input.id,
     named: (_input, record) => `ID ${record.id}`,
   };
@@ -65,6 +68,7 @@ export function bySlug<D extends BaseDoc>(res: Resource<D>): Address<D, BySlugIn
       if (!record) throw notFound(kind, slug);
       return record;
     },
+    keyOf: (input) => `slug:${input.lookup_slug}`,
     idIn: () => undefined,
     named: (input) => `slug "${input.lookup_slug}"`,
   };

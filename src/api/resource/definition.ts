@@ -44,6 +44,11 @@ export interface ResourceDefinition<D extends BaseDoc, W extends object = any, R
    * mark, which an event's change of its terms bumps). See src/routes/readValidator.ts.
    */
   readDependsOn?: readonly RecordKind[];
+  /**
+   * Whether a single read of `record` changes with the time, not only with the records it is made
+   * of (a series' next occurrences): its JSON is then made afresh on every read, not kept by tag.
+   */
+  readChangesWithTime?(record: StoredRecord<D>): boolean;
   /** Adds single-read-only fields (e.g. an event's json_ld). */
   decorateSingle?(
     services: Services,

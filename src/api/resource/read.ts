@@ -8,6 +8,12 @@ import type { Address } from './address';
 import { present, readInput, type Resource } from './resource';
 import { answeredNotModified } from '../../http/caching';
 import { singleReadValidator } from '../readValidator';
+import { KnownValidators } from './knownValidators';
+import { SizedCache } from '../../lib/sizedCache';
+import { isHeldNow } from '../../storage/writeClaims';
+
+/** The JSON of answers kept per read route, by entity tag (about 3,000 events). */
+const MAX_KEPT_ANSWER_CHARS = 16 * 1024 * 1024;
 
 /** `GET /{plural}/:id` or `/{plural}/by-slug/:slug`: one record, as the caller may see it. */
 export function readRoute<D extends BaseDoc, R extends object, A>(
@@ -16,6 +22,13 @@ export function readRoute<D extends BaseDoc, R extends object, A>(
 ): RouteSpec {
   const { def } = res;
   const plural = PLURAL[def.kind];
+  const dependsOn = def.readDependsOn ?? [];
+  const watched = [...new Set([def.kind, ...dependsOn])];
+  // A revalidation of a read answered before is answered from the change marks alone, as long as
+  // no record it is made of changed since; else from the record and the marks, before loading and
+  // presenting what it embeds.
+  const validators = new KnownValidators(watched);
+  const answers = new SizedCache(MAX_KEPT_ANSWER_CHARS);
   return route({
     methods: ['GET'],
     path: address.path,
@@ -27,16 +40,31 @@ export function readRoute<D extends BaseDoc, R extends object, A>(
     response: def.kind,
     // Terms have no status or password: a read is 200, 400 or 404.
     errors: def.posts ? [400, 403, 404] : [400, 404],
-    // A revalidation is answered from the record and the change marks of what it depends on
-    // (read beside it, kept 250 ms), before loading and presenting what it embeds.
     handler: async (ctx) => {
-      const marks = res.services.sync.marks.read(def.readDependsOn ?? []);
-      marks.catch(() => undefined); // awaited below, unless the record is not found first
+      // Read first, from the database (not kept): what the record, the embedded records kept per
+      // mark and the known validator are checked against, so that any process's writes show at once.
+      const marks = await res.services.sync.marks.current(watched);
+      const key = validators.keyOf(ctx, address.keyOf(ctx.input), 'json');
+      const known = validators.get(key, marks);
+      if (known && answeredNotModified(ctx, known)) return;
       const record = await address.find(ctx);
       assertReadable(def.kind, ctx.state.principal, recordOwnership(record), address.named(ctx.input, record));
       await def.authorizeRead?.(ctx, record);
-      if (answeredNotModified(ctx, singleReadValidator(ctx, def.kind, record, await marks, 'json'))) return;
-      ctx.body = await present(res, record, ctx);
+      const embedded = new Map(dependsOn.flatMap((kind) => (marks.has(kind) ? [[kind, marks.get(kind)!]] : [])));
+      const validator = singleReadValidator(ctx, def.kind, record, embedded, 'json');
+      // An answer its authorization made private (an event's password) is this caller's alone.
+      if (!ctx.response.get('Cache-Control') && !isHeldNow(record)) validators.set(key, marks, validator);
+      if (answeredNotModified(ctx, validator)) return;
+      // The tag is made from all the answer is made of (readValidator.ts): the same tag, the same
+      // JSON, unless the answer changes with the time too.
+      const timely = def.readChangesWithTime?.(record) ?? false;
+      let json = timely ? undefined : answers.get(validator.etag);
+      if (json === undefined) {
+        json = JSON.stringify(await present(res, record, ctx, marks));
+        if (!timely) answers.set(validator.etag, json);
+      }
+      ctx.body = json;
+      ctx.type = 'application/json';
     },
   });
 }

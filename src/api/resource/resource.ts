@@ -7,6 +7,7 @@ import type { RecordStore } from '../../storage/recordStore';
 import type { BaseDoc, StoredRecord } from '../../storage/storedRecord';
 import { siblingStores } from '../../storage/stores';
 import type { RecordKind } from '../../domain/kinds';
+import type { ChangeMark } from '../../storage/changeMarks';
 import type { NoInput, ResourceDefinition } from './definition';
 
 /** A resource's definition with the services its routes run on. */
@@ -36,15 +37,19 @@ export function readInput<D extends BaseDoc, R extends object>(
   return withKeys<R, LanguageInput>(base, { i18n_language: language() });
 }
 
-/** Embedded terms' counts come from the index when it is current: counting costs a pass over every event. */
+/**
+ * Embedded terms' counts come from the index when it is current: counting costs a pass over every
+ * event. `marks`: those of every kind the record embeds, read from the database just before.
+ */
 export async function present<D extends BaseDoc>(
   res: Resource<D>,
   record: StoredRecord<D>,
   ctx: AppContext,
+  marks?: ReadonlyMap<RecordKind, ChangeMark>,
 ): Promise<Record<string, unknown>> {
   const { services, def } = res;
   const lang = ctx.state.language;
-  const [presented] = await viewOf(def.kind)(services, [record], lang, { embeddedCounts: 'index-if-current' });
+  const [presented] = await viewOf(def.kind)(services, [record], lang, { embeddedCounts: 'index-if-current', marks });
   const body = def.visibleTo ? def.visibleTo(presented!, ctx.state.principal) : presented!;
   return def.decorateSingle ? def.decorateSingle(services, record, body, lang) : body;
 }

@@ -14,16 +14,17 @@ const INDEX_WAIT_MS = 500;
  * instead of an aggregation over every event. With `realtime` (the last write indexed, not only
  * the last refresh), exact while no change waits for the sync worker (the caller checks:
  * SyncQueue.hasPending). Terms the index lacks, or an index that does not answer fast, are absent
- * from the map: the caller counts those in MongoDB.
+ * from the map: the caller counts those in MongoDB. `shared`: realtime answers are shared between
+ * the reads of PENDING_MEMO_MS (the default with `realtime`).
  */
 export async function indexedTermCounts(
   services: Services,
   kind: TermKind,
   ids: number[],
   lang: Language,
-  { realtime }: { realtime: boolean },
+  { realtime, shared = realtime }: { realtime: boolean; shared?: boolean },
 ): Promise<Map<number, number>> {
-  if (!realtime) return fetchIndexedCounts(services, kind, ids, lang, false);
+  if (!realtime || !shared) return fetchIndexedCounts(services, kind, ids, lang, realtime);
   // Reads by ID ask on every call: answers are shared for as long as `hasPending` trusts its own.
   const cache = processCacheOf(services, PENDING_MEMO_MS);
   const found = await cache.sharedMany(`indexed-count:${kind}:${lang}`, ids, (todo) =>

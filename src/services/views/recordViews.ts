@@ -6,6 +6,7 @@ import { viewEvents } from './eventView';
 import { viewOrganizers } from './organizerView';
 import { viewCategories, viewTags } from './termView';
 import type { RecordKind } from '../../domain/kinds';
+import type { ChangeMark } from '../../storage/changeMarks';
 
 /**
  * Turns stored records into API records in `lang`, loading what they embed (an event's venue,
@@ -23,10 +24,11 @@ export interface ViewOptions {
   /**
    * Where terms' published-event counts come from: 'exact' (default: an aggregation over the
    * events); 'index' (the counts lists show, one realtime multi-get: current only while no change
-   * waits for the worker, see src/services/queries/indexedTermCounts.ts); 'searchable-index' (the same as
+   * waits for the worker, see src/services/queries/indexedTermCounts.ts); 'index-now' (the same, read
+   * now: not shared with other reads of the last moment); 'searchable-index' (the same as
    * of the index's last refresh, which spares it a refresh while the worker writes).
    */
-  counts?: 'exact' | 'index' | 'searchable-index';
+  counts?: 'exact' | 'index' | 'index-now' | 'searchable-index';
   /**
    * `counts` for the terms the records embed: 'exact' (default); 'index-if-current' (single
    * reads: 'index' while no change waits for the worker, exact otherwise); 'searchable-index'
@@ -34,6 +36,13 @@ export interface ViewOptions {
    * see src/services/queries/termCounts.ts, so these are as good and cost no pass over the events).
    */
   embeddedCounts?: 'exact' | 'index-if-current' | 'searchable-index';
+  /**
+   * With `embeddedCounts: 'index-if-current'` (single reads): the change marks of the kinds the
+   * records embed, read from the database just before. Embedded records this process presented at
+   * the same marks are not read or presented again (embeddedByMark.ts). Without them, every
+   * embedded record is read.
+   */
+  marks?: ReadonlyMap<RecordKind, ChangeMark>;
 }
 
 const VIEWS: Record<RecordKind, RecordView> = {

@@ -31,7 +31,10 @@ async function eventCounts(
       0,
     );
   if (options.counts === undefined || options.counts === 'exact') return exact(ids);
-  const indexed = await indexedTermCounts(services, kind, ids, lang, { realtime: options.counts === 'index' });
+  const indexed = await indexedTermCounts(services, kind, ids, lang, {
+    realtime: options.counts !== 'searchable-index',
+    shared: options.counts === 'index',
+  });
   const missing = ids.filter((id) => !indexed.has(id));
   if (missing.length > 0) for (const [id, count] of await exact(missing)) indexed.set(id, count);
   return indexed;
