@@ -105,7 +105,8 @@ describe('reliability: MongoDB-protocol server down', function () {
       const path = `${ROOT}${template === '/' ? '' : template}`
         .replace('{id}', String(record?.id ?? 1))
         .replace('{slug}', encodeURIComponent(record?.slug ?? 'x'))
-        .replace('{file}', 'swagger-ui.css');
+        .replace('{file}', 'swagger-ui.css')
+        .replace('{recurrence_id}', '20270105T090000Z');
       for (const [name, operation] of Object.entries(item)) {
         const method = name.toUpperCase();
         const body = ['POST', 'PUT', 'PATCH'].includes(method) ? WRITE_BODIES[plural]?.(requests.length) : undefined;

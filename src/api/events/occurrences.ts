@@ -21,12 +21,13 @@ import { pageOf, pageRequest } from '../../services/queries/listing';
 import { assertReadable, recordOwnership } from '../../storage/recordAccess';
 import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
-import { byId, type ByIdInput } from '../resource/address';
+import { byId, type Address, type ByIdInput } from '../resource/address';
 import { readInput, resourceOf } from '../resource/resource';
 import { writing } from '../resource/write';
 import { occurrenceOf, presentOccurrence, type EventResource } from './occurrenceView';
 import { endOfSeries, eventDefinition } from './definition';
 import { resolveLinks } from './links';
+import { RICH_TEXT_MAX } from '../posts/postContent';
 import { eventDateParams, type EventDateParams } from './list';
 import { occurrenceWriteSchema, type OccurrenceWriteInput } from './schema';
 
@@ -46,6 +47,8 @@ const recurrenceIdKey: InputKeys<OccurrenceKey> = {
 
 const PATH = '/events/:id/occurrences';
 
+type EventAddress = Address<EventDoc, ByIdInput>;
+
 /**
  * Occurrences of a recurring event (EXTENSIONS part 11): the list of one series, and one
  * occurrence read, changed (moved, another venue...) or cancelled on its own.
@@ -62,7 +65,7 @@ export function occurrenceRoutes(services: Services): RouteSpec[] {
 }
 
 /** The series `id` as the caller may see it (404, 401/403 as a read). */
-async function readableSeries(address: ReturnType<typeof byId<EventDoc>>, ctx: RequestContext<ByIdInput>) {
+async function readableSeries(address: EventAddress, ctx: RequestContext<ByIdInput>) {
   const record = await address.find(ctx);
   assertReadable('event', ctx.state.principal, recordOwnership(record), address.named(ctx.input, record));
   return record;
@@ -71,7 +74,7 @@ async function readableSeries(address: ReturnType<typeof byId<EventDoc>>, ctx: R
 type OccurrenceListInput = EventDateParams & ByIdInput & LanguageInput & { page: number; per_page: number };
 
 /** `GET /events/{id}/occurrences`: the series' occurrences in the index window, paged, date filters as lists. */
-function listOccurrences(res: EventResource, address: ReturnType<typeof byId<EventDoc>>): RouteSpec {
+function listOccurrences(res: EventResource, address: EventAddress): RouteSpec {
   const { services } = res;
   return route({
     methods: ['GET'],
@@ -102,7 +105,7 @@ function listOccurrences(res: EventResource, address: ReturnType<typeof byId<Eve
 }
 
 /** `GET /events/{id}/occurrences/{recurrence_id}`: one occurrence, read from the database. */
-function readOccurrence(res: EventResource, address: ReturnType<typeof byId<EventDoc>>): RouteSpec {
+function readOccurrence(res: EventResource, address: EventAddress): RouteSpec {
   return route({
     methods: ['GET'],
     path: `${PATH}/:recurrence_id`,
@@ -123,7 +126,7 @@ function readOccurrence(res: EventResource, address: ReturnType<typeof byId<Even
 /** Runs a write of one occurrence as a write of its series: queued, allowed as an update of it, 404 without the occurrence. */
 function writingOccurrence<I extends ByIdInput & OccurrenceKey>(
   res: EventResource,
-  address: ReturnType<typeof byId<EventDoc>>,
+  address: EventAddress,
   ctx: RequestContext<I>,
   write: (existing: StoredRecord<EventDoc>, occurrence: Occurrence) => Promise<void>,
 ): Promise<void> {
@@ -137,7 +140,7 @@ function writingOccurrence<I extends ByIdInput & OccurrenceKey>(
 type OccurrenceUpdateInput = OccurrenceWriteInput & ByIdInput & OccurrenceKey & LanguageInput;
 
 /** `PATCH /events/{id}/occurrences/{recurrence_id}`: changes one occurrence, the others untouched. */
-function updateOccurrence(res: EventResource, address: ReturnType<typeof byId<EventDoc>>): RouteSpec {
+function updateOccurrence(res: EventResource, address: EventAddress): RouteSpec {
   const { services } = res;
   return route({
     methods: ['POST', 'PUT', 'PATCH'],
@@ -218,8 +221,6 @@ async function plannedOverride(
   };
 }
 
-const RICH_TEXT_MAX = 100_000;
-
 const followsSeries = (value: unknown): boolean => value === null || value === '';
 
 /** The occurrence's new dates: null when both are sent as null (back to the rule's), undefined when unchanged. */
@@ -241,7 +242,7 @@ function occurrenceDates(
 }
 
 /** `DELETE /events/{id}/occurrences/{recurrence_id}`: cancels one occurrence (an EXDATE of the series). */
-function cancelOccurrence(res: EventResource, address: ReturnType<typeof byId<EventDoc>>): RouteSpec {
+function cancelOccurrence(res: EventResource, address: EventAddress): RouteSpec {
   const { services } = res;
   return route({
     methods: ['DELETE'],

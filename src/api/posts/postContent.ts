@@ -54,7 +54,7 @@ export interface PostWriteInput {
 /** Statuses a client may set; `trash` is reached through DELETE only. */
 export const WRITABLE_STATUSES: Status[] = ['publish', 'future', 'draft', 'pending', 'private'];
 
-const RICH_TEXT_MAX = 100_000;
+export const RICH_TEXT_MAX = 100_000;
 const IMAGE_MESSAGE = '{{#label}} must be an http(s) URL (image IDs are not supported: this service hosts no images)';
 const IMAGE_MESSAGES = {
   'string.base': IMAGE_MESSAGE,
