@@ -20,16 +20,6 @@ export function zonesOfLines(lines: string[]): string[] {
   return lines.flatMap((line) => [...line.matchAll(/;TZID=([^;:]+)/gi)].map((match) => match[1]!));
 }
 
-/**
- * The UID of an entry: `event-{id}@{host}` for an event or a series (and its changed occurrences,
- * told apart by RECURRENCE-ID); an occurrence listed on its own, as list feeds have them, is an
- * event of its own, `event-{id}-{recurrence_id}@{host}`.
- */
-function uidOf(entry: FeedEntry, host: string): string {
-  const occurrence = entry.event.occurrence as { recurrence_id?: string } | null | undefined;
-  if (entry.originalStart || !occurrence?.recurrence_id) return eventUid(entry.event.id, host);
-  return eventUid(`${String(entry.event.id)}-${occurrence.recurrence_id}`, host);
-}
 
 const CRLF = '\r\n';
 const PRODID = { company: 'events-calendar', product: 'calendar-events-v1', language: 'EN' };
@@ -136,7 +126,7 @@ export function vevents(entries: FeedEntry[], uidHost: string, zones: ReadonlySe
     const { event, sequence } = entry;
     const modified = utcDate(event.modified_utc) ?? new Date(0);
     calendar.createEvent({
-      id: uidOf(entry, uidHost),
+      id: eventUid(event.id, uidHost),
       ...(entry.recurrence ? { repeating: entry.recurrence.join('\n') } : {}),
       ...(entry.originalStart ? { recurrenceId: dates({ ...event, ...entry.originalStart }, zones).start } : {}),
       sequence,

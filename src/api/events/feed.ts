@@ -41,14 +41,27 @@ function asAnonymousView(ctx: AppContext, services: Services): void {
   ctx.set('Cache-Control', publicCacheControl(services.config.http));
 }
 
-async function* feedText(plan: FeedPlan, head: string, host: string, zones: ReadonlySet<string>) {
+async function* feedText(
+  services: Services,
+  ctx: AppContext,
+  plan: FeedPlan,
+  head: string,
+  zones: ReadonlySet<string>,
+) {
   yield head;
+  const host = hostOf(services);
   for await (const page of plan.pages()) {
-    yield vevents(
-      page.map(({ record, version }): FeedEntry => ({ event: record, sequence: version })),
-      host,
-      zones,
+    // A series is written from the database: its rule, and its changed occurrences.
+    const seriesIds = page.flatMap(({ record, series }) => (series ? [Number(record.id)] : []));
+    const stored = seriesIds.length > 0 ? await services.stores.events.getMany(seriesIds) : new Map();
+    const entries = await Promise.all(
+      page.map(async ({ record, version, series }): Promise<FeedEntry[]> => {
+        if (!series) return [{ event: record, sequence: version }];
+        const event = stored.get(Number(record.id));
+        return event ? storedEntries(services, ctx, event, version) : [];
+      }),
     );
+    yield vevents(entries.flat(), host, zones);
   }
   yield CALENDAR_END;
 }
@@ -70,7 +83,7 @@ export async function sendEventListFeed(ctx: RequestContext<EventListInput>, ser
   const host = hostOf(services);
   const zones = new Set(plan.zones);
   ctx.type = CALENDAR_TYPE;
-  ctx.body = Readable.from(feedText(plan, calendarHead(`${host} events`, zones), host, zones));
+  ctx.body = Readable.from(feedText(services, ctx, plan, calendarHead(`${host} events`, zones), zones));
 }
 
 /**
@@ -95,20 +108,30 @@ export async function sendEventFeed(ctx: RequestContext<unknown>, services: Serv
   }
   asAnonymousView(ctx, services);
   if (answeredNotModified(ctx, singleReadValidator(ctx, 'event', record, await marks, 'ics', ANONYMOUS))) return;
-  const [[presented], entry] = await Promise.all([
-    viewEvents(services, [record], ctx.state.language, { embeddedCounts: 'searchable-index' }),
-    services.sync.entries.findOne({ _id: syncKey('event', id) }),
-  ]);
-  const event = visibleEmbeds(presented!, ANONYMOUS);
+  const entry = await services.sync.entries.findOne({ _id: syncKey('event', id) });
+  const entries = await storedEntries(services, ctx, record, entry?.version ?? 0);
   const host = hostOf(services);
-  const sequence = entry?.version ?? 0;
-  const entries: FeedEntry[] = isSeries(doc)
-    ? await seriesEntries(services, ctx, record, event, sequence)
-    : [{ event, sequence }];
+  const event = entries[0]!.event;
   const zones = new Set(event.all_day === true ? [] : [String(event.timezone)]);
   for (const zone of zonesOfLines(doc.recurrence ?? [])) zones.add(zone);
   ctx.type = CALENDAR_TYPE;
   ctx.body = calendarHead(`${host} events`, zones) + vevents(entries, host, zones) + CALENDAR_END;
+}
+
+/** The VEVENTs of an event read from the database as an anonymous caller sees it: one, or a series'. */
+async function storedEntries(
+  services: Services,
+  ctx: AppContext,
+  record: StoredRecord<EventDoc>,
+  sequence: number,
+): Promise<FeedEntry[]> {
+  const [presented] = await viewEvents(services, [record], ctx.state.language, {
+    embeddedCounts: 'searchable-index',
+  });
+  const event = visibleEmbeds(presented!, ANONYMOUS);
+  return isSeries(inLanguage(record, record.originalLang))
+    ? seriesEntries(services, ctx, record, event, sequence)
+    : [{ event, sequence }];
 }
 
 /**
@@ -131,11 +154,13 @@ async function seriesEntries(
       const original = startOfRecurrenceId(override.recurrence_id);
       const dates = presentEventDates({ ...doc, all_day: Boolean(doc.all_day), start: original, end: original });
       return [
-        presentOccurrence(res, record, occurrence, ctx).then((changedEvent): FeedEntry => ({
-          event: changedEvent,
-          sequence,
-          originalStart: { start_date: dates.start_date, utc_start_date: dates.utc_start_date },
-        })),
+        presentOccurrence(res, record, occurrence, { lang: ctx.state.language, principal: ANONYMOUS }).then(
+          (changedEvent): FeedEntry => ({
+            event: changedEvent,
+            sequence,
+            originalStart: { start_date: dates.start_date, utc_start_date: dates.utc_start_date },
+          }),
+        ),
       ];
     }),
   );

@@ -3,7 +3,7 @@ import { presentEventDates } from '../../domain/eventDates';
 import { horizonOf } from '../../domain/recurrence/check';
 import type { Occurrence } from '../../domain/recurrence/expand';
 import { findOccurrence, occurrenceVariant } from '../../domain/recurrence/overrides';
-import type { AppContext } from '../../http/types';
+import type { Caller } from '../../services/queries/eventList';
 import { eventJsonLd, type JsonLdEventSource } from '../../presenters/jsonLd';
 import { occurrenceLink } from '../../search/documents';
 import type { Services } from '../../services/container';
@@ -33,7 +33,7 @@ export async function presentOccurrence(
   res: EventResource,
   record: StoredRecord<EventDoc>,
   occurrence: Occurrence,
-  ctx: AppContext,
+  caller: Caller,
 ): Promise<Record<string, unknown>> {
   const { services, def } = res;
   const variant = {
@@ -42,10 +42,10 @@ export async function presentOccurrence(
       Object.entries(record.docs).map(([lang, doc]) => [lang, occurrenceVariant(doc, occurrence.recurrenceId)]),
     ),
   } as StoredRecord<EventDoc>;
-  const [presented] = await viewOf('event')(services, [variant], ctx.state.language, {
+  const [presented] = await viewOf('event')(services, [variant], caller.lang, {
     embeddedCounts: 'index-if-current',
   });
-  const shown = def.visibleTo ? def.visibleTo(presented!, ctx.state.principal) : presented!;
+  const shown = def.visibleTo ? def.visibleTo(presented!, caller.principal) : presented!;
   const doc = inLanguage(record, record.originalLang);
   const body: Record<string, unknown> = {
     ...shown,

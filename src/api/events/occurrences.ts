@@ -13,7 +13,7 @@ import {
 import { pagingParams, sendPage } from '../../http/listPage';
 import { Joi, language, type LanguageInput } from '../../http/params';
 import { inputSchema, route, withKeys, type InputKeys } from '../../http/route';
-import type { RequestContext, RouteSpec } from '../../http/types';
+import type { AppContext, RequestContext, RouteSpec } from '../../http/types';
 import { waitForIndex } from '../../http/waitPreference';
 import type { Services } from '../../services/container';
 import { eventListQuery, type EventListInput } from '../../services/queries/eventList';
@@ -48,6 +48,8 @@ const recurrenceIdKey: InputKeys<OccurrenceKey> = {
 const PATH = '/events/:id/occurrences';
 
 type EventAddress = Address<EventDoc, ByIdInput>;
+
+const callerOf = (ctx: AppContext) => ({ lang: ctx.state.language, principal: ctx.state.principal });
 
 /**
  * Occurrences of a recurring event (EXTENSIONS part 11): the list of one series, and one
@@ -96,7 +98,7 @@ function listOccurrences(res: EventResource, address: EventAddress): RouteSpec {
       const record = await readableSeries(address, ctx);
       const { id: _id, i18n_language: _lang, ...filters } = ctx.input;
       const input: EventListInput = { ...filters, geoloc_radius: 25, geoloc_unit: 'mi' };
-      const caller = { lang: ctx.state.language, principal: ctx.state.principal };
+      const caller = callerOf(ctx);
       const query = await eventListQuery(services, input, caller, { series: record.id });
       const page = await pageOf(services, query, pageRequest(ctx.input.page, ctx.input.per_page));
       sendPage(ctx, services.config, 'event', page!, `/events/${record.id}/occurrences`);
@@ -118,7 +120,12 @@ function readOccurrence(res: EventResource, address: EventAddress): RouteSpec {
     handler: async (ctx) => {
       const record = await readableSeries(address, ctx);
       await res.def.authorizeRead?.(ctx, record);
-      ctx.body = await presentOccurrence(res, record, occurrenceOf(res.services, record, ctx.input.recurrence_id), ctx);
+      ctx.body = await presentOccurrence(
+        res,
+        record,
+        occurrenceOf(res.services, record, ctx.input.recurrence_id),
+        callerOf(ctx),
+      );
     },
   });
 }
@@ -159,7 +166,12 @@ function updateOccurrence(res: EventResource, address: EventAddress): RouteSpec 
         const content = await plannedOverride(services, ctx, existing, occurrence);
         const updated = await res.store.update(existing, ctx.state.language, content);
         await waitForIndex(ctx, services, 'event', updated.id);
-        ctx.body = await presentOccurrence(res, updated, occurrenceOf(services, updated, occurrence.recurrenceId), ctx);
+        ctx.body = await presentOccurrence(
+          res,
+          updated,
+          occurrenceOf(services, updated, occurrence.recurrenceId),
+          callerOf(ctx),
+        );
       }),
   });
 }
@@ -258,7 +270,7 @@ function cancelOccurrence(res: EventResource, address: EventAddress): RouteSpec 
     errors: [400, 401, 403, 404, 409],
     handler: (ctx) =>
       writingOccurrence(res, address, ctx, async (existing, occurrence) => {
-        const previous = await presentOccurrence(res, existing, occurrence, ctx);
+        const previous = await presentOccurrence(res, existing, occurrence, callerOf(ctx));
         const series = inLanguage(existing, existing.originalLang);
         const rid = occurrence.recurrenceId;
         const cancelled = {

@@ -4,6 +4,7 @@ import type { Services } from '../container';
 import { eventListQuery, type Caller, type EventListInput } from './eventList';
 import { boolQuery } from '../../search/fullText';
 import { searchIndex, totalOf } from './listing';
+import { zonesOfLines } from '../../presenters/icalendar';
 
 /** At most this many events in a feed (EXTENSIONS part 12). */
 export const FEED_MAX_ENTRIES = 1000;
@@ -13,12 +14,21 @@ export const FEED_PAGE_SIZE = 100;
 interface FeedHit {
   record: Record<string, unknown>;
   password_protected?: boolean;
+  recurrence_id?: string;
 }
 
-/** One event of a feed: its record as lists show it to the caller, and its version (the index's). */
+/** The number of events and series a feed's search matched. */
+const FEED_COUNT = 'feed_events';
+
+/**
+ * One event of a feed: its record as lists show it to the caller, and its version (the index's).
+ * A series comes once, as the record of its first matching occurrence with `series` set: the feed
+ * writes it from the database (its rule and changed occurrences).
+ */
 export interface FeedRecord {
   record: Record<string, unknown>;
   version: number;
+  series?: boolean;
 }
 
 /** The matches of a feed, known before any record is fetched. */
@@ -42,7 +52,6 @@ const FEED_SOURCE = [
   ...['start_date', 'end_date', 'utc_start_date', 'utc_end_date'].map((name) => `record.${name}`),
   ...linked('venue', ['venue', 'address', 'city', 'stateprovince', 'zip', 'country', 'geo_lat', 'geo_lng']),
   ...linked('organizer', ['organizer', 'email']),
-  'record.occurrence',
   'record.categories.name',
   'record.tags.name',
   'password_protected',
@@ -60,12 +69,14 @@ const unprotected = (query: estypes.QueryDslQueryContainer | undefined): estypes
  */
 export async function planEventFeed(services: Services, input: EventListInput, caller: Caller): Promise<FeedPlan> {
   const { request: sorted } = await eventListQuery(services, input, caller);
-  const request = { ...sorted, from: 0, size: FEED_MAX_ENTRIES };
+  // A series once, whatever the list's own collapsing (EXTENSIONS part 12).
+  const request = { ...sorted, from: 0, size: FEED_MAX_ENTRIES, collapse: { field: 'series_id' } };
   const query = unprotected(request.query);
   const found = await searchIndex<FeedHit>(services, {
     ...request,
     query,
-    _source: ['record.timezone', 'record.all_day'],
+    aggs: { [FEED_COUNT]: { cardinality: { field: 'series_id', precision_threshold: 40_000 } } },
+    _source: ['record.timezone', 'record.all_day', 'recurrence_id'],
   });
   const hits = found.hits.hits;
   const matches = hits.map((hit): [string, number] => [hit._id as string, hit._version ?? 0]);
@@ -74,6 +85,8 @@ export async function planEventFeed(services: Services, input: EventListInput, c
     const record = hit._source?.record;
     if (record && record.all_day !== true && typeof record.timezone === 'string') zones.add(record.timezone);
   }
+  const seriesIds = hits.flatMap((hit) => (hit._source?.recurrence_id ? [Number(String(hit._id).split('@')[0])] : []));
+  for (const zone of await seriesLineZones(services, seriesIds)) zones.add(zone);
   const { index } = request;
   async function* pages(): AsyncGenerator<FeedRecord[]> {
     for (let from = 0; from < matches.length; from += FEED_PAGE_SIZE) {
@@ -83,16 +96,26 @@ export async function planEventFeed(services: Services, input: EventListInput, c
         query: boolQuery({ filter: [{ ids: { values: ids } }], must: [query] }),
         size: ids.length,
         version: true,
-        _source: FEED_SOURCE,
+        _source: [...FEED_SOURCE, 'recurrence_id'],
       });
       const byId = new Map(page.hits.hits.map((hit) => [hit._id as string, hit]));
       yield ids.flatMap((id) => {
         const hit = byId.get(id);
         if (!hit?._source) return [];
         const record = listedEventFor(hit._source.record, hit._source.password_protected === true, caller.principal);
-        return [{ record, version: hit._version ?? 0 }];
+        return [{ record, version: hit._version ?? 0, ...(hit._source.recurrence_id ? { series: true } : {}) }];
       });
     }
   }
-  return { matches, total: totalOf(found), zones: [...zones], pages };
+  const counted = found.aggregations?.[FEED_COUNT] as estypes.AggregationsCardinalityAggregate | undefined;
+  return { matches, total: counted?.value ?? totalOf(found), zones: [...zones], pages };
+}
+
+/** The zones the recurrence lines of these series name (`TZID=`): their VTIMEZONEs come first too. */
+async function seriesLineZones(services: Services, ids: number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const docs = await services.stores.events.docs
+    .find({ id: { $in: ids } }, { projection: { recurrence: 1 } })
+    .toArray();
+  return docs.flatMap((doc) => zonesOfLines(doc.recurrence ?? []));
 }
