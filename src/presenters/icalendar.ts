@@ -20,7 +20,6 @@ export function zonesOfLines(lines: string[]): string[] {
   return lines.flatMap((line) => [...line.matchAll(/;TZID=([^;:]+)/gi)].map((match) => match[1]!));
 }
 
-
 const CRLF = '\r\n';
 const PRODID = { company: 'events-calendar', product: 'calendar-events-v1', language: 'EN' };
 
