@@ -8,7 +8,7 @@ import { testWorld } from '../support/harness';
 import { rollSeriesWindows } from '../../src/indexer/seriesWindow';
 import { waitUntilSearchable } from '../../src/services/waitForIndex';
 
-const REFERENCE = path.join(__dirname, '../support/python/dateutil_expand.py');
+const REFERENCE = path.join(__dirname, '../support/python/dateutil_occurrences.py');
 let counter = 0;
 const unique = (title: string) => `${title} ${Date.now().toString(36)}${++counter}`;
 const local = (date: DateTime) => date.toFormat('yyyy-MM-dd HH:mm:ss');
@@ -21,7 +21,10 @@ function dateutilStarts(dtstart: DateTime, lines: string[], to: DateTime): strin
     lines,
     to: to.toUTC().toISO({ suppressMilliseconds: true }),
   });
-  return JSON.parse(execFileSync('python3', [REFERENCE], { input, encoding: 'utf8' })) as string[];
+  const occurrences = JSON.parse(execFileSync('python3', [REFERENCE], { input, encoding: 'utf8' })) as {
+    utc: string;
+  }[];
+  return occurrences.map((occurrence) => occurrence.utc);
 }
 
 /** Every entry of a series in the list, oldest first. */

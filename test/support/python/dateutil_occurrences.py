@@ -1,4 +1,4 @@
-"""Reference expansion of RFC 5545 recurrences with python-dateutil, for the list tests.
+"""Reference expansion of RFC 5545 recurrences with python-dateutil, for the unit and list tests.
 
 Reads JSON {dtstart, tz, all_day, lines, to} on stdin (dtstart a local wall clock, to an
 instant); prints every occurrence starting up to `to`, oldest first, as

@@ -6,12 +6,15 @@ import { expandSeries, placeWallClock, type SeriesDates } from '../../../src/dom
 import { parseRecurrenceLines } from '../../../src/domain/recurrence/lines';
 import { checkRecurrence } from '../../../src/domain/recurrence/check';
 
-const REFERENCE = path.join(__dirname, '../../support/python/dateutil_expand.py');
+const REFERENCE = path.join(__dirname, '../../support/python/dateutil_occurrences.py');
 
 /** python-dateutil's expansion of the same lines: the starts in UTC, up to `to`. */
 function dateutilStarts(dtstart: string, tz: string, lines: string[], to: Date): string[] {
   const input = JSON.stringify({ dtstart, tz, lines, to: to.toISOString() });
-  return JSON.parse(execFileSync('python3', [REFERENCE], { input, encoding: 'utf8' })) as string[];
+  const occurrences = JSON.parse(execFileSync('python3', [REFERENCE], { input, encoding: 'utf8' })) as {
+    utc: string;
+  }[];
+  return occurrences.map((occurrence) => occurrence.utc);
 }
 
 function series(dtstart: string, tz: string, minutes = 60, allDay = false): SeriesDates {
