@@ -12,7 +12,7 @@ import {
 } from '../../domain/recurrence/overrides';
 import { pagingParams, sendPage } from '../../http/listPage';
 import { Joi, language, type LanguageInput } from '../../http/params';
-import { inputSchema, route, withKeys, type InputKeys } from '../../http/route';
+import { inputSchema, route, withKeys, type InputKeys, type InputSchema } from '../../http/route';
 import type { AppContext, RequestContext, RouteSpec } from '../../http/types';
 import { waitForIndex } from '../../http/waitPreference';
 import type { Services } from '../../services/container';
@@ -46,6 +46,10 @@ const recurrenceIdKey: InputKeys<OccurrenceKey> = {
 };
 
 const PATH = '/events/:id/occurrences';
+
+/** `base` with the path's series `id` and occurrence `recurrence_id`. */
+const occurrenceInput = <I>(base: InputSchema<I>, address: EventAddress) =>
+  withKeys<I & ByIdInput, OccurrenceKey>(withKeys<I, ByIdInput>(base, address.keys), recurrenceIdKey);
 
 type EventAddress = Address<EventDoc, ByIdInput>;
 
@@ -114,7 +118,7 @@ function readOccurrence(res: EventResource, address: EventAddress): RouteSpec {
     resource: 'events',
     summary: 'Read one occurrence of a recurring event (ours)',
     access: 'read',
-    input: withKeys(withKeys(readInput(res), address.keys), recurrenceIdKey),
+    input: occurrenceInput(readInput(res), address),
     response: 'event',
     errors: [400, 401, 403, 404],
     handler: async (ctx) => {
@@ -155,9 +159,9 @@ function updateOccurrence(res: EventResource, address: EventAddress): RouteSpec 
     resource: 'events',
     summary: 'Change one occurrence of a recurring event: move it, give it another venue, title... (ours)',
     access: 'write',
-    input: withKeys<OccurrenceWriteInput & ByIdInput & OccurrenceKey, LanguageInput>(
-      withKeys(withKeys(occurrenceWriteSchema, address.keys), recurrenceIdKey),
-      { i18n_language: language() },
+    input: occurrenceInput(
+      withKeys<OccurrenceWriteInput, LanguageInput>(occurrenceWriteSchema, { i18n_language: language() }),
+      address,
     ),
     response: 'event',
     errors: [400, 401, 403, 404, 409],
@@ -262,10 +266,7 @@ function cancelOccurrence(res: EventResource, address: EventAddress): RouteSpec 
     resource: 'events',
     summary: 'Cancel one occurrence of a recurring event: the series gets an EXDATE (ours)',
     access: 'write',
-    input: withKeys<ByIdInput & OccurrenceKey, LanguageInput>(
-      withKeys(inputSchema<ByIdInput>()(address.keys), recurrenceIdKey),
-      { i18n_language: language() },
-    ),
+    input: occurrenceInput(inputSchema<LanguageInput>()({ i18n_language: language() }), address),
     response: 'CancelledOccurrence',
     errors: [400, 401, 403, 404, 409],
     handler: (ctx) =>
