@@ -4,7 +4,6 @@ import { calendarHead, CALENDAR_END, vevents, zonesOfLines, type FeedEntry } fro
 import { presentEventDates } from '../../domain/eventDates';
 import { horizonOf } from '../../domain/recurrence/check';
 import { findOccurrence, isSeries, startOfRecurrenceId } from '../../domain/recurrence/overrides';
-import type { StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
 import { resourceOf } from '../resource/resource';
 import { eventDefinition } from './definition';
@@ -18,7 +17,7 @@ import type { AppContext, RequestContext, RouteSpec } from '../../http/types';
 import { planEventFeed, type FeedPlan } from '../../services/queries/eventFeed';
 import type { EventListInput } from '../../services/queries/eventList';
 import type { Services } from '../../services/container';
-import { inLanguage } from '../../storage/storedRecord';
+import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import { syncKey } from '../../storage/syncQueue';
 import { singleReadValidator } from '../readValidator';
 import { eventListSchema } from './list';
