@@ -99,7 +99,14 @@ export interface Config {
   defaultTimezone: string;
   /** Unset: `npm start` starts the embedded jongodb / Elasticsearch servers itself. */
   mongo: { url?: string; database: string; timeoutMs: number };
-  elasticsearch: { url?: string; indexPrefix: string; timeoutMs: number; refreshInterval: string };
+  elasticsearch: {
+    url?: string;
+    indexPrefix: string;
+    timeoutMs: number;
+    /** INDEX_REFRESH_INTERVAL as Elasticsearch reads it ("500ms", "1s"), and in milliseconds. */
+    refreshInterval: string;
+    refreshIntervalMs: number;
+  };
   sync: {
     inProcess: boolean;
     pollMs: number;
@@ -296,6 +303,11 @@ function defaultApiUrl(host: string, port: number): string {
 }
 
 /** Reads and validates the configuration from `env`; a bad setting throws one line naming it. */
+/** Milliseconds of an interval INDEX_REFRESH_INTERVAL accepts ("500ms", "2s"). */
+function intervalMs(text: string): number {
+  return Number.parseInt(text, 10) * (text.endsWith('ms') ? 1 : 1000);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
   if (error) {
@@ -327,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexPrefix: v.INDEX_PREFIX,
       timeoutMs: v.ELASTICSEARCH_TIMEOUT_MS,
       refreshInterval: v.INDEX_REFRESH_INTERVAL,
+      refreshIntervalMs: intervalMs(v.INDEX_REFRESH_INTERVAL),
     },
     sync: {
       inProcess: v.SYNC_IN_PROCESS,

@@ -32,6 +32,8 @@ export interface StaleSeries {
   key: string;
   id: number;
   version: number;
+  /** When a worker last sent or gave back the event's documents (absent: never). */
+  attemptedAt?: Date;
 }
 
 /** Embedded term counts as searches see the term index: lists serve its current ones instead. */
@@ -126,7 +128,7 @@ export async function prepareGroup(
     // A record the view could not present stays pending (released) rather than half-indexed.
     if (languages === LANGUAGES.length) operations.set(entry.key, ops);
     if (kind === 'event' && (occurrences || mayHaveOccurrences(records.get(entry.id), previous, entry.id)))
-      stale.push({ key: entry.key, id: entry.id, version: entry.version });
+      stale.push({ key: entry.key, id: entry.id, version: entry.version, attemptedAt: entry.attemptedAt });
   }
   return { entries, operations, stale };
 }

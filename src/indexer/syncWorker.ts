@@ -50,6 +50,8 @@ export const STOP_GRACE_MS = 5_000;
  */
 /** How often a worker drops changes past their retention from the change log. */
 const CHANGES_PRUNE_EVERY_MS = 60_000;
+/** Documents sent this long before the refresh interval's end are searchable (a refresh's own time). */
+const SEARCHABLE_MARGIN_MS = 2_000;
 
 export class SyncWorker {
   readonly owner: string;
@@ -188,11 +190,25 @@ export class SyncWorker {
     }
   }
 
-  /** Stale documents of the events indexed (series' occurrences): their entries fail if this does. */
-  private async removeStaleDocuments(prepared: PreparedGroup[], results: Map<string, BulkOutcome[]>): Promise<void> {
+  /**
+   * Stale documents of the events indexed (series' occurrences): their entries fail if this does.
+   * Indexes are refreshed first only when the documents to find may not be searchable yet: those
+   * of an index being rebuilt (it refreshes only once loaded), or an event sent within the last
+   * refresh interval and a margin.
+   */
+  private async removeStaleDocuments(
+    prepared: PreparedGroup[],
+    results: Map<string, BulkOutcome[]>,
+    rebuilding: boolean,
+  ): Promise<void> {
     const stale = prepared.flatMap((group) => group.stale ?? []).filter((s) => results.get(s.key)?.every((r) => r.ok));
+    const searchableSince = Date.now() - this.services.config.elasticsearch.refreshIntervalMs - SEARCHABLE_MARGIN_MS;
+    const refreshFirst = rebuilding || stale.some((s) => (s.attemptedAt?.getTime() ?? 0) > searchableSince);
     try {
-      await deleteStaleEventDocuments(this.client, this.services.config, stale, this.aborter.signal);
+      await deleteStaleEventDocuments(this.client, this.services.config, stale, {
+        refreshFirst,
+        signal: this.aborter.signal,
+      });
     } catch (err) {
       const error = (err as Error).message;
       for (const { key } of stale) results.set(key, [{ ok: false, status: 0, error }]);
@@ -228,7 +244,8 @@ export class SyncWorker {
     this.indexer.sendNow();
     const results = new Map<string, BulkOutcome[]>();
     for (const [key, outcome] of outcomes) results.set(key, await outcome);
-    await this.removeStaleDocuments(prepared, results);
+    const indexed_ms = Date.now() - started;
+    await this.removeStaleDocuments(prepared, results, rebuilding.size > 0);
     const flushed_ms = Date.now() - started;
     const done: ClaimedEntry[] = [];
     const failed: ClaimedEntry[] = [];
@@ -261,6 +278,7 @@ export class SyncWorker {
         kinds: Object.fromEntries([...groups].map(([kind, entries]) => [kind, entries.length])),
         failed: failed.length,
         prepared_ms,
+        indexed_ms,
         flushed_ms,
         total_ms: Date.now() - started,
       },

@@ -28,6 +28,8 @@ export interface SyncEntry {
   writingUntil?: Date;
   /** After a failed indexing, not before then (absent until one failed); a new write clears it. */
   retryAfter?: Date;
+  /** When a worker last completed or gave back the record (absent until then). */
+  attemptedAt?: Date;
 }
 
 export interface ClaimedEntry {
@@ -37,6 +39,8 @@ export interface ClaimedEntry {
   version: number;
   /** When the entry last became dirty (for the write-to-indexed lag). */
   dirtyAt?: Date;
+  /** When a worker last completed or gave back the record: its documents may be sent until then. */
+  attemptedAt?: Date;
 }
 
 const EPOCH = new Date(0);
@@ -179,12 +183,15 @@ export class SyncQueue extends EventEmitter {
     );
     return keys.flatMap((key) => {
       const entry = won.get(key);
-      return entry ? [{ key, kind: entry.kind, id: entry.id, version: entry.version, dirtyAt: entry.dirtyAt }] : [];
+      if (!entry) return [];
+      const { kind, id, version, dirtyAt, attemptedAt } = entry;
+      return [{ key, kind, id, version, dirtyAt, ...(attemptedAt && { attemptedAt }) }];
     });
   }
 
   /** Marks entries indexed at the claimed version; an entry written meanwhile stays pending. */
   async complete(owner: string, entries: ClaimedEntry[]): Promise<void> {
+    const attemptedAt = new Date();
     // One write per claimed version (most entries of a batch share a few), not one per entry.
     const byVersion = new Map<number, string[]>();
     for (const entry of entries) byVersion.set(entry.version, [...(byVersion.get(entry.version) ?? []), entry.key]);
@@ -192,12 +199,12 @@ export class SyncQueue extends EventEmitter {
       [...byVersion].map(async ([version, keys]) => {
         const done = await this.entries.updateMany(
           { _id: { $in: keys }, version },
-          { $set: { pending: false, indexedVersion: version, leaseUntil: EPOCH, owner: null } },
+          { $set: { pending: false, indexedVersion: version, leaseUntil: EPOCH, owner: null, attemptedAt } },
         );
         if (done.matchedCount < keys.length) {
           await this.entries.updateMany(
             { _id: { $in: keys }, version: { $ne: version }, owner },
-            { $set: { leaseUntil: EPOCH, owner: null, indexedVersion: version } },
+            { $set: { leaseUntil: EPOCH, owner: null, indexedVersion: version, attemptedAt } },
           );
         }
       }),
@@ -210,7 +217,7 @@ export class SyncQueue extends EventEmitter {
     const retryAfter = new Date(Date.now() + retryInMs);
     await this.entries.updateMany(
       { _id: { $in: entries.map((e) => e.key) }, owner },
-      { $set: { leaseUntil: EPOCH, owner: null, retryAfter } },
+      { $set: { leaseUntil: EPOCH, owner: null, retryAfter, attemptedAt: new Date() } },
     );
   }
 

@@ -3,9 +3,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api } from '../support/api';
-import { searchReady, writeIndexed } from '../support/lists';
+import { searchReady, settle, writeIndexed } from '../support/lists';
 import { testWorld } from '../support/harness';
 import { rollSeriesWindows } from '../../src/indexer/seriesWindow';
+import { aliasName } from '../../src/search/indexNames';
+import { deleteStaleEventDocuments } from '../../src/search/staleOccurrences';
 import { waitUntilSearchable } from '../../src/services/waitForIndex';
 
 const REFERENCE = path.join(__dirname, '../support/python/dateutil_occurrences.py');
@@ -124,6 +126,77 @@ describe('recurring events: occurrences in lists', () => {
       recurrence: 'RRULE:FREQ=DAILY;COUNT=5',
     });
     expect(await listedOccurrences(title)).to.have.length(5);
+    await writeIndexed('DELETE', `/events/${created.body.id}?force=true`);
+    expect(await listedOccurrences(title)).to.have.length(0);
+  });
+
+  it('the search for stale documents refreshes first when asked: a document sent a moment ago is removed', async () => {
+    const { services, config } = testWorld();
+    await searchReady();
+    const index = aliasName(config, 'event', 'en');
+    const id = 2_000_000_000 + counter;
+    const sent = { index, id: `${id}@20300101T000000Z`, refresh: false as const };
+    await services.search.index({ ...sent, document: { series_id: id, indexed_version: 1 } });
+    await deleteStaleEventDocuments(services.search, config, [{ id, version: 2 }], { refreshFirst: true });
+    expect((await services.search.get(sent, { ignore: [404] })).found).to.equal(false);
+  });
+
+  it('changed right after it was indexed, a series drops the occurrences it no longer has', async () => {
+    const { services } = testWorld();
+    // Indexed and completed by the worker, not refreshed (no Prefer: wait-for-index).
+    const indexed = async (id: number) => {
+      const deadline = Date.now() + 15_000;
+      while ((await services.sync.entries.findOne({ _id: `event:${id}` }))?.pending !== false) {
+        expect(Date.now(), `event ${id} indexed`).to.be.below(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const title = unique('Quickly changed daily series');
+    const start = DateTime.now()
+      .setZone('Europe/Paris')
+      .plus({ days: 3 })
+      .set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
+    const created = await api.post('/events', {
+      title,
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 1 })),
+      timezone: 'Europe/Paris',
+      recurrence: 'RRULE:FREQ=DAILY;COUNT=6',
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    await indexed(created.body.id);
+    expect((await api.patch(`/events/${created.body.id}`, { recurrence: 'RRULE:FREQ=DAILY;COUNT=2' })).status).to.equal(
+      200,
+    );
+    await indexed(created.body.id);
+    await settle();
+    expect(await listedOccurrences(title)).to.have.length(2);
+  });
+
+  it('changed or deleted long after it was indexed (no refresh before the search for stale documents), a series drops them too', async () => {
+    const { config } = testWorld();
+    // Past this, the worker trusts the documents it sent to be searchable (src/indexer/syncWorker.ts).
+    const searchable = () =>
+      new Promise((resolve) => setTimeout(resolve, config.elasticsearch.refreshIntervalMs + 2_200));
+    const title = unique('Later changed daily series');
+    const start = DateTime.now()
+      .setZone('Europe/Paris')
+      .plus({ days: 3 })
+      .set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title,
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 1 })),
+      timezone: 'Europe/Paris',
+      recurrence: 'RRULE:FREQ=DAILY;COUNT=5',
+    });
+    expect(await listedOccurrences(title)).to.have.length(5);
+    await searchable();
+    await writeIndexed('PATCH', `/events/${created.body.id}`, { recurrence: 'RRULE:FREQ=DAILY;COUNT=2' });
+    expect((await listedOccurrences(title)).map(utcStart)).to.deep.equal(
+      dateutilStarts(start, ['RRULE:FREQ=DAILY;COUNT=2'], start.plus({ years: 2 })),
+    );
+    await searchable();
     await writeIndexed('DELETE', `/events/${created.body.id}?force=true`);
     expect(await listedOccurrences(title)).to.have.length(0);
   });

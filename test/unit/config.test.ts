@@ -42,7 +42,13 @@ describe('config', () => {
       defaultLanguage: 'en',
       defaultTimezone: 'UTC',
       mongo: { url: undefined, database: 'calendar', timeoutMs: 2000 },
-      elasticsearch: { url: undefined, indexPrefix: 'calendar', timeoutMs: 2000, refreshInterval: '500ms' },
+      elasticsearch: {
+        url: undefined,
+        indexPrefix: 'calendar',
+        timeoutMs: 2000,
+        refreshInterval: '500ms',
+        refreshIntervalMs: 500,
+      },
       sync: {
         inProcess: true,
         pollMs: 200,
@@ -101,6 +107,7 @@ describe('config', () => {
       MONGO_DATABASE: 'calendar_prod',
       ELASTICSEARCH_URL: 'http://elasticsearch:9200',
       INDEX_PREFIX: 'cal-prod',
+      INDEX_REFRESH_INTERVAL: '2s',
       SYNC_IN_PROCESS: 'false',
       SYNC_BATCH_SIZE: '50',
       LOG_LEVEL: 'warn',
@@ -112,7 +119,12 @@ describe('config', () => {
     expect(config.defaultLanguage).to.equal('fr');
     expect(config.defaultTimezone).to.equal('Europe/Paris');
     expect(config.mongo).to.deep.include({ url: 'mongodb://mongo:27017/?replicaSet=rs0', database: 'calendar_prod' });
-    expect(config.elasticsearch).to.deep.include({ url: 'http://elasticsearch:9200', indexPrefix: 'cal-prod' });
+    expect(config.elasticsearch).to.deep.include({
+      url: 'http://elasticsearch:9200',
+      indexPrefix: 'cal-prod',
+      refreshInterval: '2s',
+      refreshIntervalMs: 2000,
+    });
     expect(config.sync).to.deep.include({ inProcess: false, batchSize: 50 });
     expect(config.logLevel).to.equal('warn');
   });
