@@ -112,8 +112,8 @@ function dates(
 export const eventUid = (id: unknown, host: string): string => `event-${String(id)}@${host}`;
 
 /**
- * The VEVENT of each of `entries`, folded at 75 octets with CRLF and escaped by ical-generator: no field
- * content (a newline, `;`, `,`, `BEGIN:VEVENT`) can end a property or a component early.
+ * The VEVENT of each of `entries`, folded at 75 octets with CRLF and escaped by ical-generator: no
+ * field content (a newline, `;`, `,`, `BEGIN:VEVENT`) can end a property or a component early.
  * DTSTAMP is the event's last change (RFC 5545 3.8.7.2, a calendar without METHOD), so the same
  * event gives the same text. Times are written with TZID in `zones` (the calendar's VTIMEZONEs),
  * in UTC otherwise.

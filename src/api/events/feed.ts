@@ -47,8 +47,7 @@ export async function sendEventListFeed(ctx: RequestContext<EventListInput>, ser
   // As on the list: how many events match (a feed shows the first 1,000), all in one "page".
   ctx.set('X-Total', String(plan.total));
   ctx.set('X-Total-Pages', plan.total > 0 ? '1' : '0');
-  const matches = plan.hits.map(({ id, version }) => [id, version]);
-  const etag = weakEtag(['feed', ctx.url, services.config.apiUrl, ctx.state.language, plan.total, matches]);
+  const etag = weakEtag(['feed', ctx.url, services.config.apiUrl, ctx.state.language, plan.total, plan.matches]);
   if (answeredNotModified(ctx, { etag })) return;
   const host = hostOf(services);
   const zones = new Set(plan.zones);
@@ -81,13 +80,13 @@ export async function sendEventFeed(ctx: RequestContext<unknown>, services: Serv
   asAnonymousView(ctx, services);
   if (answeredNotModified(ctx, singleReadValidator(ctx, 'event', record, await marks, 'ics', ANONYMOUS))) return;
   const entry = await services.sync.entries.findOne({ _id: syncKey('event', id) });
-  const [entries] = await storedEntries(services, ctx.state.language, [{ record, sequence: entry?.version ?? 0 }]);
+  const entries = (await storedEntries(services, ctx.state.language, [{ record, sequence: entry?.version ?? 0 }]))[0]!;
   const host = hostOf(services);
-  const event = entries![0]!.event;
+  const event = entries[0]!.event;
   const zones = new Set(event.all_day === true ? [] : [String(event.timezone)]);
   for (const zone of zonesOfLines(doc.recurrence ?? [])) zones.add(zone);
   ctx.type = CALENDAR_TYPE;
-  ctx.body = calendarHead(`${host} events`, zones) + vevents(entries!, host, zones) + CALENDAR_END;
+  ctx.body = calendarHead(`${host} events`, zones) + vevents(entries, host, zones) + CALENDAR_END;
 }
 
 /**

@@ -59,14 +59,12 @@ export async function storedEntries(
     if (!isSeries(doc)) return [{ event, sequence }];
     const dated = (start: Date, end: Date) => presentEventDates({ ...doc, all_day: Boolean(doc.all_day), start, end });
     const occurrences = changed[i]!.map((occurrence): FeedEntry => {
-      const original = dated(
-        startOfRecurrenceId(occurrence.recurrenceId),
-        startOfRecurrenceId(occurrence.recurrenceId),
-      );
+      const original = startOfRecurrenceId(occurrence.recurrenceId);
+      const originalDates = dated(original, original);
       return {
         event: { ...shown(), ...dated(occurrence.start, occurrence.end) },
         sequence,
-        originalStart: { start_date: original.start_date, utc_start_date: original.utc_start_date },
+        originalStart: { start_date: originalDates.start_date, utc_start_date: originalDates.utc_start_date },
       };
     });
     return [{ event, sequence, recurrence: doc.recurrence! }, ...occurrences];

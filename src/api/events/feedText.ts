@@ -19,8 +19,8 @@ function keptTextsOf(services: Services): SizedCache {
 /**
  * What the VEVENT of a listed event is made of: its index document at that version (an external
  * version grows with every change of the event or of what it embeds, as the feed's entity tag
- * counts on) and the UID's host. Its zone is always among the feed's. A series is written from the
- * database, and its changed occurrences by the date, so it is never kept.
+ * counts on), seen anonymously as every feed is, and the UID's host. Its zone is always among the
+ * feed's. A series is written from the database, and its changed occurrences by the date: never kept.
  */
 const textKey = (hit: FeedMatch, host: string): string | null =>
   hit.series ? null : `${hit.index}\n${hit.id}\n${hit.version}\n${host}`;

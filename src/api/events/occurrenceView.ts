@@ -46,14 +46,8 @@ export async function presentOccurrence(
   caller: Caller,
 ): Promise<Record<string, unknown>> {
   const { services, def } = res;
-  const [presented] = await viewOf('event')(
-    services,
-    [occurrenceRecord(record, occurrence.recurrenceId)],
-    caller.lang,
-    {
-      embeddedCounts: 'index-if-current',
-    },
-  );
+  const variant = occurrenceRecord(record, occurrence.recurrenceId);
+  const [presented] = await viewOf('event')(services, [variant], caller.lang, { embeddedCounts: 'index-if-current' });
   const shown = def.visibleTo ? def.visibleTo(presented!, caller.principal) : presented!;
   const doc = inLanguage(record, record.originalLang);
   const body: Record<string, unknown> = {

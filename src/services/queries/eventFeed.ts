@@ -47,7 +47,7 @@ export interface FeedMatch {
 export interface FeedPlan {
   /** `[id, version]` of each match, in list order: what the feed's entity tag is made of. */
   matches: [string, number][];
-  /** The same matches, in list order, with what says which record text each stands for. */
+  /** The same matches with the index that answered and whether each is a series. */
   hits: FeedMatch[];
   /** Every match, also past the first FEED_MAX_ENTRIES. */
   total: number;
