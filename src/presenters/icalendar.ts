@@ -112,14 +112,14 @@ function dates(
 export const eventUid = (id: unknown, host: string): string => `event-${String(id)}@${host}`;
 
 /**
- * The VEVENTs of `entries`, folded at 75 octets with CRLF and escaped by ical-generator: no field
- * content (a newline, `;`, `,`, `BEGIN:VEVENT`) can end a property or a component early.
+ * The VEVENT of each of `entries`, folded at 75 octets with CRLF and escaped by ical-generator: no
+ * field content (a newline, `;`, `,`, `BEGIN:VEVENT`) can end a property or a component early.
  * DTSTAMP is the event's last change (RFC 5545 3.8.7.2, a calendar without METHOD), so the same
  * event gives the same text. Times are written with TZID in `zones` (the calendar's VTIMEZONEs),
  * in UTC otherwise.
  */
-export function vevents(entries: FeedEntry[], uidHost: string, zones: ReadonlySet<string>): string {
-  if (entries.length === 0) return '';
+export function veventTexts(entries: FeedEntry[], uidHost: string, zones: ReadonlySet<string>): string[] {
+  if (entries.length === 0) return [];
   const calendar = ical({ prodId: PRODID });
   for (const entry of entries) {
     const { event, sequence } = entry;
@@ -141,38 +141,33 @@ export function vevents(entries: FeedEntry[], uidHost: string, zones: ReadonlySe
       status: ICalEventStatus.CONFIRMED,
     });
   }
-  return calendar
-    .events()
-    .map((event) => fold(event.toString()))
-    .join('');
+  return calendar.events().map((event) => fold(event.toString()));
 }
 
-/** Octets of the UTF-8 form of the UTF-16 code unit `code` (a surrogate pair counts 2 + 2). */
-const octets = (code: number): number => (code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 2 : 3);
+/** The VEVENTs of `entries` (veventTexts), one after the other. */
+export const vevents = (entries: FeedEntry[], uidHost: string, zones: ReadonlySet<string>): string =>
+  veventTexts(entries, uidHost, zones).join('');
+
+/** A content line cut before any character that would take it past 75 octets (RFC 5545 3.1). */
+function foldLine(line: string): string {
+  if (line.length <= 75 / 3 || Buffer.byteLength(line) <= 75) return line;
+  const octets = Buffer.from(line);
+  const parts: string[] = [];
+  let start = 0;
+  // 75 octets, then 74 after the continuation's leading space.
+  for (let limit = 75; octets.length - start > limit; limit = 74) {
+    let end = start + limit;
+    // Back to the first octet of the character the limit falls in (continuations are 10xxxxxx).
+    while ((octets[end]! & 0xc0) === 0x80) end--;
+    parts.push(octets.toString('utf8', start, end));
+    start = end;
+  }
+  parts.push(octets.toString('utf8', start));
+  return parts.join(`${CRLF} `);
+}
 
 /**
  * Folds content lines longer than 75 octets (RFC 5545 3.1), never inside a character. Not
  * ical-generator's own fold, which made a TextEncoder per character: 0.5 ms an event.
  */
-export function fold(text: string): string {
-  return text
-    .split(CRLF)
-    .map((line) => {
-      if (line.length <= 75 / 3 || Buffer.byteLength(line) <= 75) return line;
-      let out = '';
-      let width = 0;
-      for (let i = 0; i < line.length; i++) {
-        const code = line.charCodeAt(i);
-        const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < line.length;
-        const size = pair ? 4 : octets(code);
-        if (width + size > 75) {
-          out += `${CRLF} `;
-          width = 1;
-        }
-        out += pair ? line.slice(i, ++i + 1) : line[i];
-        width += size;
-      }
-      return out;
-    })
-    .join(CRLF);
-}
+export const fold = (text: string): string => text.split(CRLF).map(foldLine).join(CRLF);

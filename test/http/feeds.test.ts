@@ -226,6 +226,37 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
     }
   });
 
+  it('writes a change of an embedded venue or organizer into a feed that showed the event before', async () => {
+    const own = unique('feedkept');
+    const place = await create('/venues', { venue: 'Old hall', city: 'Lyon' });
+    const host = await create('/organizers', { organizer: 'Old host', email: 'old@example.org' });
+    await create('/events', {
+      title: 'Kept concert',
+      tags: [own],
+      venue: place.id,
+      organizer: [host.id],
+      start_date: daysFromNow(20, '19:00:00', 'Europe/Paris'),
+      end_date: daysFromNow(20, '21:00:00', 'Europe/Paris'),
+      timezone: 'Europe/Paris',
+    });
+    await settle();
+    const path = `/events.ics?tags=${own}`;
+    const first = parseFeed((await feed(path)).body as string).events;
+    expect(first.map((e) => [e.location, e.organizer])).to.deep.equal([['Old hall\nLyon', 'mailto:old@example.org']]);
+    // Written again, the same text: what the first answer wrote, kept.
+    expect(parseFeed((await feed(path)).body as string).events).to.deep.equal(first);
+    for (const [route, body] of [
+      [`/venues/${place.id}`, { venue: 'New hall' }],
+      [`/organizers/${host.id}`, { email: 'new@example.org' }],
+    ] as const) {
+      expect((await request('PATCH', `${ROOT}${route}`, body, { key: true })).status, route).to.equal(200);
+    }
+    await settle();
+    const [changed] = parseFeed((await feed(path)).body as string).events;
+    expect([changed!.location, changed!.organizer]).to.deep.equal(['New hall\nLyon', 'mailto:new@example.org']);
+    expect(changed!.sequence).to.be.greaterThan(first[0]!.sequence);
+  });
+
   it('compresses a large feed as the client accepts, decoding to the same calendar', async () => {
     const url = `${testWorld().baseUrl}${ROOT}/events.ics?tags=${tag}`;
     const plain = await (await fetch(url, { headers: { 'Accept-Encoding': 'identity' } })).text();

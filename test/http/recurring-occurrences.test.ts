@@ -288,4 +288,57 @@ describe('recurring events: iCalendar', () => {
     }
     expect(listFeed.headers.get('x-total')).to.equal('1');
   });
+
+  it('a feed of several series and an event writes each series as its own read does', async () => {
+    const title = unique('Feed pair');
+    const start = DateTime.now()
+      .setZone(ZONE)
+      .plus({ months: 3 })
+      .set({ hour: 10, minute: 0, second: 0, millisecond: 0 });
+    const series: number[] = [];
+    for (const [n, rule] of ['RRULE:FREQ=WEEKLY;COUNT=4', 'RRULE:FREQ=DAILY;COUNT=3'].entries()) {
+      const first = start.plus({ days: n });
+      const created = await writeIndexed('POST', '/events', {
+        title: `${title} ${n}`,
+        start_date: local(first),
+        end_date: local(first.plus({ hours: 1 })),
+        timezone: ZONE,
+        recurrence: [rule],
+      });
+      series.push(created.body.id as number);
+    }
+    await writeIndexed('POST', '/events', {
+      title: `${title} once`,
+      start_date: local(start.plus({ days: 1, hours: 3 })),
+      end_date: local(start.plus({ days: 1, hours: 4 })),
+      timezone: ZONE,
+    });
+    for (const [n, id] of series.entries()) {
+      const occurrences = (await api.get(`/events/${id}/occurrences?per_page=10&${WIDE}`)).body.events;
+      await writeIndexed('PATCH', `/events/${id}/occurrences/${occurrences[1].occurrence.recurrence_id}`, {
+        title: `${title} ${n} (changed)`,
+      });
+    }
+    const listFeed = await request('GET', `${ROOT}/events.ics?search=${encodeURIComponent(`"${title}"`)}&${WIDE}`);
+    expect(listFeed.status).to.equal(200);
+    expect(listFeed.headers.get('x-total')).to.equal('3');
+    // Each series' VEVENTs, its SEQUENCE aside (the list's is its index document's version).
+    const veventsOf = (text: string, id: number) =>
+      (String(text).match(/BEGIN:VEVENT\r\n[\s\S]*?END:VEVENT\r\n/g) ?? [])
+        .filter((vevent) => vevent.includes(`\r\nUID:event-${id}@`))
+        .map((vevent) => vevent.replace(/\r\nSEQUENCE:\d+/, ''));
+    for (const [n, id] of series.entries()) {
+      const read = await request('GET', `${ROOT}/events/${id}.ics`);
+      const own = veventsOf(String(read.body), id);
+      expect(own, `series ${n}`).to.have.length(2);
+      expect(veventsOf(String(listFeed.body), id), `series ${n}`).to.deep.equal(own);
+      const [master, changed] = own.map((vevent) => new ICAL.Event(new ICAL.Component(ICAL.parse(vevent))));
+      expect(master!.isRecurring()).to.equal(true);
+      expect(changed!.summary).to.equal(`${title} ${n} (changed)`);
+    }
+    const events = new ICAL.Component(ICAL.parse(String(listFeed.body))).getAllSubcomponents('vevent');
+    expect(events.map((vevent) => vevent.getFirstPropertyValue('summary')).sort()).to.deep.equal(
+      [`${title} 0`, `${title} 0 (changed)`, `${title} 1`, `${title} 1 (changed)`, `${title} once`].sort(),
+    );
+  });
 });

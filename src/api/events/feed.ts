@@ -1,27 +1,22 @@
 import { Readable } from 'node:stream';
-import { assertReadable, isProtectedFor, recordOwnership, visibleEmbeds } from '../../storage/recordAccess';
-import { calendarHead, CALENDAR_END, vevents, zonesOfLines, type FeedEntry } from '../../presenters/icalendar';
-import { presentEventDates } from '../../domain/eventDates';
-import { horizonOf } from '../../domain/recurrence/check';
-import { findOccurrence, isSeries, startOfRecurrenceId } from '../../domain/recurrence/overrides';
-import type { EventDoc } from '../../storage/stores';
-import { resourceOf } from '../resource/resource';
-import { eventDefinition } from './definition';
-import { presentOccurrence } from './occurrenceView';
+import { assertReadable, isProtectedFor, recordOwnership } from '../../storage/recordAccess';
+import { calendarHead, CALENDAR_END, vevents, zonesOfLines } from '../../presenters/icalendar';
 import { ForbiddenError, notFound } from '../../domain/errors';
 import { ANONYMOUS } from '../../http/authenticate';
 import { answeredNotModified, publicCacheControl, vary, weakEtag } from '../../http/caching';
 import { Joi, language, type LanguageInput } from '../../http/params';
 import { inputSchema, route } from '../../http/route';
 import type { AppContext, RequestContext, RouteSpec } from '../../http/types';
-import { planEventFeed, type FeedPlan } from '../../services/queries/eventFeed';
+import { planEventFeed } from '../../services/queries/eventFeed';
 import type { EventListInput } from '../../services/queries/eventList';
 import type { Services } from '../../services/container';
-import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
+import { inLanguage } from '../../storage/storedRecord';
 import { syncKey } from '../../storage/syncQueue';
 import { singleReadValidator } from '../readValidator';
 import { eventListSchema } from './list';
-import { EMBEDDED_KINDS, viewEvents } from '../../services/views/eventView';
+import { EMBEDDED_KINDS } from '../../services/views/eventView';
+import { storedEntries } from './feedEntries';
+import { feedText } from './feedText';
 
 export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -40,35 +35,10 @@ function asAnonymousView(ctx: AppContext, services: Services): void {
   ctx.set('Cache-Control', publicCacheControl(services.config.http));
 }
 
-async function* feedText(
-  services: Services,
-  ctx: AppContext,
-  plan: FeedPlan,
-  head: string,
-  zones: ReadonlySet<string>,
-) {
-  yield head;
-  const host = hostOf(services);
-  for await (const page of plan.pages()) {
-    // A series is written from the database: its rule, and its changed occurrences.
-    const seriesIds = page.flatMap(({ record, series }) => (series ? [Number(record.id)] : []));
-    const stored = seriesIds.length > 0 ? await services.stores.events.getMany(seriesIds) : new Map();
-    const entries = await Promise.all(
-      page.map(async ({ record, version, series }): Promise<FeedEntry[]> => {
-        if (!series) return [{ event: record, sequence: version }];
-        const event = stored.get(Number(record.id));
-        return event ? storedEntries(services, ctx, event, version) : [];
-      }),
-    );
-    yield vevents(entries.flat(), host, zones);
-  }
-  yield CALENDAR_END;
-}
-
 /**
  * `GET /events.ics` (and `GET /events` with `Accept: text/calendar`): every match of the list's
- * parameters from the first, up to 1,000, streamed a page of records at a time; `page` and
- * `per_page` do not apply. Its entity tag is known before the first record is fetched.
+ * parameters from the first, up to 1,000, streamed a page at a time (src/api/events/feedText.ts);
+ * `page` and `per_page` do not apply. Its entity tag is known before the first record is fetched.
  */
 export async function sendEventListFeed(ctx: RequestContext<EventListInput>, services: Services): Promise<void> {
   const caller = { lang: ctx.state.language, principal: ANONYMOUS };
@@ -82,7 +52,9 @@ export async function sendEventListFeed(ctx: RequestContext<EventListInput>, ser
   const host = hostOf(services);
   const zones = new Set(plan.zones);
   ctx.type = CALENDAR_TYPE;
-  ctx.body = Readable.from(feedText(services, ctx, plan, calendarHead(`${host} events`, zones), zones));
+  const head = calendarHead(`${host} events`, zones);
+  // One page ahead of the client at most: a slow reader holds one page of text, not the feed.
+  ctx.body = Readable.from(feedText(services, ctx, plan, head, { host, zones }), { highWaterMark: 1 });
 }
 
 /**
@@ -108,62 +80,13 @@ export async function sendEventFeed(ctx: RequestContext<unknown>, services: Serv
   asAnonymousView(ctx, services);
   if (answeredNotModified(ctx, singleReadValidator(ctx, 'event', record, await marks, 'ics', ANONYMOUS))) return;
   const entry = await services.sync.entries.findOne({ _id: syncKey('event', id) });
-  const entries = await storedEntries(services, ctx, record, entry?.version ?? 0);
+  const entries = (await storedEntries(services, ctx.state.language, [{ record, sequence: entry?.version ?? 0 }]))[0]!;
   const host = hostOf(services);
   const event = entries[0]!.event;
   const zones = new Set(event.all_day === true ? [] : [String(event.timezone)]);
   for (const zone of zonesOfLines(doc.recurrence ?? [])) zones.add(zone);
   ctx.type = CALENDAR_TYPE;
   ctx.body = calendarHead(`${host} events`, zones) + vevents(entries, host, zones) + CALENDAR_END;
-}
-
-/** The VEVENTs of an event read from the database as an anonymous caller sees it: one, or a series'. */
-async function storedEntries(
-  services: Services,
-  ctx: AppContext,
-  record: StoredRecord<EventDoc>,
-  sequence: number,
-): Promise<FeedEntry[]> {
-  const [presented] = await viewEvents(services, [record], ctx.state.language, {
-    embeddedCounts: 'searchable-index',
-  });
-  const event = visibleEmbeds(presented!, ANONYMOUS);
-  return isSeries(inLanguage(record, record.originalLang))
-    ? seriesEntries(services, ctx, record, event, sequence)
-    : [{ event, sequence }];
-}
-
-/**
- * A series as RFC 5545 has it: one VEVENT with its RRULE/RDATE/EXDATE lines, and one per changed
- * occurrence (moved, another venue...) with its RECURRENCE-ID.
- */
-async function seriesEntries(
-  services: Services,
-  ctx: AppContext,
-  record: StoredRecord<EventDoc>,
-  event: Record<string, unknown>,
-  sequence: number,
-): Promise<FeedEntry[]> {
-  const doc = inLanguage(record, record.originalLang);
-  const res = resourceOf(services, eventDefinition);
-  const changed = await Promise.all(
-    (doc.occurrence_overrides ?? []).flatMap((override) => {
-      const occurrence = findOccurrence(doc, override.recurrence_id, horizonOf(services.config.recurrence, new Date()));
-      if (!occurrence) return [];
-      const original = startOfRecurrenceId(override.recurrence_id);
-      const dates = presentEventDates({ ...doc, all_day: Boolean(doc.all_day), start: original, end: original });
-      return [
-        presentOccurrence(res, record, occurrence, { lang: ctx.state.language, principal: ANONYMOUS }).then(
-          (changedEvent): FeedEntry => ({
-            event: changedEvent,
-            sequence,
-            originalStart: { start_date: dates.start_date, utc_start_date: dates.utc_start_date },
-          }),
-        ),
-      ];
-    }),
-  );
-  return [{ event, sequence, recurrence: doc.recurrence! }, ...changed];
 }
 
 /**

@@ -28,6 +28,16 @@ export function occurrenceOf(services: Services, record: StoredRecord<EventDoc>,
   );
 }
 
+/** The series record as occurrence `recurrenceId` changed it (in each language), its dates aside. */
+export function occurrenceRecord(record: StoredRecord<EventDoc>, recurrenceId: string): StoredRecord<EventDoc> {
+  return {
+    ...record,
+    docs: Object.fromEntries(
+      Object.entries(record.docs).map(([lang, doc]) => [lang, occurrenceVariant(doc, recurrenceId)]),
+    ),
+  } as StoredRecord<EventDoc>;
+}
+
 /** One occurrence as a read shows it: the series record as that occurrence changed it, at its dates. */
 export async function presentOccurrence(
   res: EventResource,
@@ -36,15 +46,8 @@ export async function presentOccurrence(
   caller: Caller,
 ): Promise<Record<string, unknown>> {
   const { services, def } = res;
-  const variant = {
-    ...record,
-    docs: Object.fromEntries(
-      Object.entries(record.docs).map(([lang, doc]) => [lang, occurrenceVariant(doc, occurrence.recurrenceId)]),
-    ),
-  } as StoredRecord<EventDoc>;
-  const [presented] = await viewOf('event')(services, [variant], caller.lang, {
-    embeddedCounts: 'index-if-current',
-  });
+  const variant = occurrenceRecord(record, occurrence.recurrenceId);
+  const [presented] = await viewOf('event')(services, [variant], caller.lang, { embeddedCounts: 'index-if-current' });
   const shown = def.visibleTo ? def.visibleTo(presented!, caller.principal) : presented!;
   const doc = inLanguage(record, record.originalLang);
   const body: Record<string, unknown> = {

@@ -8,8 +8,11 @@ import { zonesOfLines } from '../../presenters/icalendar';
 
 /** At most this many events in a feed (EXTENSIONS part 12). */
 export const FEED_MAX_ENTRIES = 1000;
-/** Records are fetched, and the feed written, this many at a time. */
-export const FEED_PAGE_SIZE = 100;
+/**
+ * Records not kept as text are fetched, and the feed written, this many at a time: four searches
+ * for a full feed, each page a few hundred kilobytes of records.
+ */
+export const FEED_PAGE_SIZE = 250;
 
 interface FeedHit {
   record: Record<string, unknown>;
@@ -31,16 +34,30 @@ export interface FeedRecord {
   series?: boolean;
 }
 
+/** One match of a feed's search, before its record is fetched. */
+export interface FeedMatch {
+  id: string;
+  /** The concrete index that answered (a reindex starts versions over in a new one). */
+  index: string;
+  version: number;
+  series: boolean;
+}
+
 /** The matches of a feed, known before any record is fetched. */
 export interface FeedPlan {
   /** `[id, version]` of each match, in list order: what the feed's entity tag is made of. */
   matches: [string, number][];
+  /** The same matches with the index that answered and whether each is a series. */
+  hits: FeedMatch[];
   /** Every match, also past the first FEED_MAX_ENTRIES. */
   total: number;
   /** The time zones of the timed matches (their VTIMEZONEs come before the events). */
   zones: string[];
-  /** The records, FEED_PAGE_SIZE at a time, each page searched again with the list's filters. */
-  pages(): AsyncGenerator<FeedRecord[]>;
+  /**
+   * The records of `ids` (at most FEED_PAGE_SIZE, of `hits`) by ID, in one search with the list's
+   * filters again: a record that stopped matching since the plan is missing.
+   */
+  records(ids: string[]): Promise<Map<string, FeedRecord>>;
 }
 
 const linked = (field: string, own: string[]) => [...own, 'status', 'author'].map((name) => `record.${field}.${name}`);
@@ -64,8 +81,8 @@ const unprotected = (query: estypes.QueryDslQueryContainer | undefined): estypes
 /**
  * The events `GET /events` would list for `input` (the caller should be anonymous: feeds are),
  * up to FEED_MAX_ENTRIES from the first, for a feed: one search for their IDs, versions and zones,
- * then the records a page at a time, so a feed never holds more than one page of them. A record
- * that stopped matching between the two (unpublished, say) is left out, never shown.
+ * then the records the feed asks for, a page at a time, so a feed never holds more than one page
+ * of them. A record that stopped matching between the two (unpublished, say) is left out, never shown.
  */
 export async function planEventFeed(services: Services, input: EventListInput, caller: Caller): Promise<FeedPlan> {
   const { request: sorted } = await eventListQuery(services, input, caller);
@@ -78,37 +95,40 @@ export async function planEventFeed(services: Services, input: EventListInput, c
     aggs: { [FEED_COUNT]: { cardinality: { field: 'series_id', precision_threshold: 40_000 } } },
     _source: ['record.timezone', 'record.all_day', 'recurrence_id'],
   });
-  const hits = found.hits.hits;
-  const matches = hits.map((hit): [string, number] => [hit._id as string, hit._version ?? 0]);
+  const hits = found.hits.hits.map((hit): FeedMatch => ({
+    id: hit._id as string,
+    index: hit._index,
+    version: hit._version ?? 0,
+    series: Boolean(hit._source?.recurrence_id),
+  }));
+  const matches = hits.map(({ id, version }): [string, number] => [id, version]);
   const zones = new Set<string>();
-  for (const hit of hits) {
+  for (const hit of found.hits.hits) {
     const record = hit._source?.record;
     if (record && record.all_day !== true && typeof record.timezone === 'string') zones.add(record.timezone);
   }
-  const seriesIds = hits.flatMap((hit) => (hit._source?.recurrence_id ? [Number(String(hit._id).split('@')[0])] : []));
+  const seriesIds = hits.flatMap(({ id, series }) => (series ? [Number(id.split('@')[0])] : []));
   for (const zone of await seriesLineZones(services, seriesIds)) zones.add(zone);
   const { index } = request;
-  async function* pages(): AsyncGenerator<FeedRecord[]> {
-    for (let from = 0; from < matches.length; from += FEED_PAGE_SIZE) {
-      const ids = matches.slice(from, from + FEED_PAGE_SIZE).map(([id]) => id);
-      const page = await searchIndex<FeedHit>(services, {
-        index,
-        query: boolQuery({ filter: [{ ids: { values: ids } }], must: [query] }),
-        size: ids.length,
-        version: true,
-        _source: [...FEED_SOURCE, 'recurrence_id'],
-      });
-      const byId = new Map(page.hits.hits.map((hit) => [hit._id as string, hit]));
-      yield ids.flatMap((id) => {
-        const hit = byId.get(id);
-        if (!hit?._source) return [];
+  const records = async (ids: string[]): Promise<Map<string, FeedRecord>> => {
+    const page = await searchIndex<FeedHit>(services, {
+      index,
+      query: boolQuery({ filter: [{ ids: { values: ids } }, query] }),
+      size: ids.length,
+      version: true,
+      _source: [...FEED_SOURCE, 'recurrence_id'],
+    });
+    return new Map(
+      page.hits.hits.flatMap((hit) => {
+        if (!hit._source) return [];
         const record = listedEventFor(hit._source.record, hit._source.password_protected === true, caller.principal);
-        return [{ record, version: hit._version ?? 0, ...(hit._source.recurrence_id ? { series: true } : {}) }];
-      });
-    }
-  }
+        const series = hit._source.recurrence_id ? { series: true } : {};
+        return [[hit._id as string, { record, version: hit._version ?? 0, ...series }]];
+      }),
+    );
+  };
   const counted = found.aggregations?.[FEED_COUNT] as estypes.AggregationsCardinalityAggregate | undefined;
-  return { matches, total: counted?.value ?? totalOf(found), zones: [...zones], pages };
+  return { matches, hits, total: counted?.value ?? totalOf(found), zones: [...zones], records };
 }
 
 /** The zones the recurrence lines of these series name (`TZID=`): their VTIMEZONEs come first too. */
