@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors';
 import { checkValueTypes, floating, occurrencesFrom, ruleBounds, ruleOptionsText, type SeriesDates } from './expand';
 import { guardedRuleStarts } from './guardedExpansion';
-import { neverMatching } from './impossible';
+import { neverMatching, unreachableSetPosition } from './impossible';
 import { parseRecurrenceLines, RecurrenceError, type ParsedRecurrence } from './lines';
 
 export interface RecurrenceLimits {
@@ -50,6 +50,8 @@ export async function checkRecurrence(
   if (parsed.rule) {
     const never = neverMatching(parsed.rule);
     if (never) throw refuse(`the rule never matches: ${never}`);
+    const unreachable = unreachableSetPosition(parsed.rule);
+    if (unreachable) throw refuse(unreachable);
     const bounds = ruleBounds(parsed.rule, series, horizon);
     const spanDays = Math.max(0, (bounds.until.getTime() - bounds.dtstart.getTime()) / DAY_MS);
     const interval = Number(parsed.rule.get('INTERVAL') ?? 1);
@@ -68,6 +70,10 @@ export async function checkRecurrence(
     });
     if (!expanded || expanded.length >= CHECK_CAP)
       throw refuse('the rule is too costly to expand (it matches rarely or never, or far too often)');
+    // Refused whether or not the walk ended in time (else the load would decide), and because
+    // every later expansion would walk it again.
+    if (expanded.length === 0)
+      throw refuse(`the rule matches no date from the start to its end or ${limits.horizonDays} days ahead`);
     starts = expanded;
   }
   const tooMany = () =>

@@ -83,7 +83,21 @@ function parseRule(value: string): Map<string, string> {
   }
   if (!parts.has('FREQ')) throw new RecurrenceError('RRULE needs FREQ');
   if (parts.has('COUNT') && parts.has('UNTIL')) throw new RecurrenceError('RRULE takes COUNT or UNTIL, not both');
+  checkPartsOfFrequency(parts);
   return parts;
+}
+
+/** The parts RFC 5545 (3.3.10) forbids at some frequencies. */
+function checkPartsOfFrequency(parts: Map<string, string>): void {
+  const freq = parts.get('FREQ') as string;
+  const refuse = (part: string) => {
+    throw new RecurrenceError(`RRULE ${part} cannot be used with FREQ=${freq} (RFC 5545)`);
+  };
+  if (parts.has('BYWEEKNO') && freq !== 'YEARLY') refuse('BYWEEKNO');
+  if (parts.has('BYYEARDAY') && ['DAILY', 'WEEKLY', 'MONTHLY'].includes(freq)) refuse('BYYEARDAY');
+  if (parts.has('BYMONTHDAY') && freq === 'WEEKLY') refuse('BYMONTHDAY');
+  const ordinals = (parts.get('BYDAY') ?? '').split(',').some((day) => /\d/.test(day));
+  if (ordinals && (!['MONTHLY', 'YEARLY'].includes(freq) || parts.has('BYWEEKNO'))) refuse('BYDAY with an ordinal');
 }
 
 const DATE_TIME = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/;
