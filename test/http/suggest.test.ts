@@ -159,7 +159,8 @@ describe('GET /suggest: type-ahead', function () {
     expect(defaulted).to.have.length(8);
   });
 
-  it('an unpublished record leaves the suggestions as soon as lists lose it', async () => {
+  it('an unpublished record leaves the suggestions as soon as lists lose it (an answer just kept included)', async () => {
+    expect(keys(await suggest(`search=${word}&kinds=organizers`))).to.deep.equal([`organizers:${ids.organizer}`]);
     const res = await api.patch(
       `/organizers/${ids.organizer}`,
       { status: 'draft' },
