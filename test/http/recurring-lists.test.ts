@@ -36,6 +36,22 @@ async function listedOccurrences(title: string, dates = '&start_date=2000-01-01&
   return res.body.events ?? [];
 }
 
+/** A daily series of `count` occurrences at 18:00 in Paris from three days ahead. */
+function dailySeries(title: string, count: number) {
+  const start = DateTime.now()
+    .setZone('Europe/Paris')
+    .plus({ days: 3 })
+    .set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
+  const body = {
+    title,
+    start_date: local(start),
+    end_date: local(start.plus({ hours: 1 })),
+    timezone: 'Europe/Paris',
+    recurrence: `RRULE:FREQ=DAILY;COUNT=${count}`,
+  };
+  return { start, body };
+}
+
 const utcStart = (event: any) => `${String(event.utc_start_date).replace(' ', 'T')}Z`;
 
 describe('recurring events: occurrences in lists', () => {
@@ -114,17 +130,8 @@ describe('recurring events: occurrences in lists', () => {
 
   it('a deleted series leaves no occurrence in lists', async () => {
     const title = unique('Deleted daily series');
-    const start = DateTime.now()
-      .setZone('Europe/Paris')
-      .plus({ days: 3 })
-      .set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
-    const created = await writeIndexed('POST', '/events', {
-      title,
-      start_date: local(start),
-      end_date: local(start.plus({ hours: 1 })),
-      timezone: 'Europe/Paris',
-      recurrence: 'RRULE:FREQ=DAILY;COUNT=5',
-    });
+    const { body } = dailySeries(title, 5);
+    const created = await writeIndexed('POST', '/events', body);
     expect(await listedOccurrences(title)).to.have.length(5);
     await writeIndexed('DELETE', `/events/${created.body.id}?force=true`);
     expect(await listedOccurrences(title)).to.have.length(0);
@@ -152,17 +159,8 @@ describe('recurring events: occurrences in lists', () => {
       }
     };
     const title = unique('Quickly changed daily series');
-    const start = DateTime.now()
-      .setZone('Europe/Paris')
-      .plus({ days: 3 })
-      .set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
-    const created = await api.post('/events', {
-      title,
-      start_date: local(start),
-      end_date: local(start.plus({ hours: 1 })),
-      timezone: 'Europe/Paris',
-      recurrence: 'RRULE:FREQ=DAILY;COUNT=6',
-    });
+    const { body } = dailySeries(title, 6);
+    const created = await api.post('/events', body);
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     await indexed(created.body.id);
     expect((await api.patch(`/events/${created.body.id}`, { recurrence: 'RRULE:FREQ=DAILY;COUNT=2' })).status).to.equal(
@@ -179,17 +177,8 @@ describe('recurring events: occurrences in lists', () => {
     const searchable = () =>
       new Promise((resolve) => setTimeout(resolve, config.elasticsearch.refreshIntervalMs + 2_200));
     const title = unique('Later changed daily series');
-    const start = DateTime.now()
-      .setZone('Europe/Paris')
-      .plus({ days: 3 })
-      .set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
-    const created = await writeIndexed('POST', '/events', {
-      title,
-      start_date: local(start),
-      end_date: local(start.plus({ hours: 1 })),
-      timezone: 'Europe/Paris',
-      recurrence: 'RRULE:FREQ=DAILY;COUNT=5',
-    });
+    const { start, body } = dailySeries(title, 5);
+    const created = await writeIndexed('POST', '/events', body);
     expect(await listedOccurrences(title)).to.have.length(5);
     await searchable();
     await writeIndexed('PATCH', `/events/${created.body.id}`, { recurrence: 'RRULE:FREQ=DAILY;COUNT=2' });
