@@ -91,11 +91,18 @@ async function streamExport(ctx: MeasureContext): Promise<{ records: number; sec
   return { records, seconds: (Date.now() - started) / 1000, perSecond: Array.from(perSecond, (n) => n ?? 0) };
 }
 
-export async function measureIntegrations(
-  ctx: MeasureContext,
-  log: (line: string) => void,
-): Promise<IntegrationMeasurement> {
-  const spec = (paths: string[]): LoadSpec => ({
+/** What grows with a list's length: scenarios 11 (a cursor page at depth) and 13 (an export to its end). */
+export interface DepthMeasurement {
+  rows: Row[];
+  details: Record<string, unknown>;
+  /** Cursor page at depth throughput over the first page's. */
+  cursorRatio: number;
+  exportPeakRssMb: number;
+}
+
+const loadSpec =
+  (ctx: MeasureContext) =>
+  (paths: string[]): LoadSpec => ({
     url: ctx.api.url,
     connections: CONNECTIONS,
     duration: ctx.duration,
@@ -103,9 +110,15 @@ export async function measureIntegrations(
     method: 'GET',
     paths,
   });
-  const rows: Row[] = [];
-  const details: Record<string, unknown> = {};
 
+/** Scenarios 11 and 13 on the world of `ctx`; `suffix` names the world in the rows. */
+export async function measureDepth(
+  ctx: MeasureContext,
+  log: (line: string) => void,
+  suffix = '',
+): Promise<DepthMeasurement> {
+  const spec = loadSpec(ctx);
+  const rows: Row[] = [];
   const { depth, cursors } = await cursorsAtDepth(ctx.api.url);
   log(`measuring a cursor page at depth ${depth} (${cursors.length} cursors) against the first page`);
   const firstPage = await runLoad(spec([`${ROOT}/events?${ALL_DATES}&per_page=50`]), ctx.workDir);
@@ -116,29 +129,13 @@ export async function measureIntegrations(
   );
   rows.push(
     comparedRow(
-      `11. cursor page at depth ${depth}`,
+      `11. cursor page at depth ${depth}${suffix}`,
       deep,
       firstPage,
       (await ctx.apiRss.take()) / MB,
       'reference: page 1',
     ),
   );
-  details.cursor = { depth, deep, firstPage };
-
-  log('measuring a /changes page of 1,000 against a 50-event list page');
-  const listPage = await runLoad(spec([`${ROOT}/events?${ALL_DATES}&per_page=50`]), ctx.workDir);
-  await ctx.apiRss.take();
-  const changes = await runLoad(spec([`${ROOT}/changes?per_page=1000`]), ctx.workDir);
-  rows.push(
-    comparedRow(
-      '12. GET /changes per_page=1000',
-      changes,
-      listPage,
-      (await ctx.apiRss.take()) / MB,
-      'reference: 50 events',
-    ),
-  );
-  details.changes = { changes, listPage };
 
   log('streaming an export of every event');
   await ctx.apiRss.take();
@@ -147,7 +144,7 @@ export async function measureIntegrations(
   const whole = streamed.perSecond.slice(0, -1);
   const rate = streamed.records / streamed.seconds;
   rows.push({
-    scenario: `13. GET /events/export (${streamed.records} events)`,
+    scenario: `13. GET /events/export (${streamed.records} events)${suffix}`,
     rps: null,
     p50: null,
     p99: null,
@@ -158,12 +155,38 @@ export async function measureIntegrations(
       `${Math.round(rate)} events/s over ${streamed.seconds.toFixed(1)} s` +
       (whole.length > 0 ? `; per whole second min ${Math.min(...whole)}, max ${Math.max(...whole)}` : ''),
   });
-  details.export = { ...streamed, rate };
   return {
     rows,
-    details,
+    details: { cursor: { depth, deep, firstPage }, export: { ...streamed, rate } },
     cursorRatio: deep.rps / firstPage.rps,
-    changesRatio: changes.rps / listPage.rps,
     exportPeakRssMb,
+  };
+}
+
+export async function measureIntegrations(
+  ctx: MeasureContext,
+  log: (line: string) => void,
+): Promise<IntegrationMeasurement> {
+  const spec = loadSpec(ctx);
+  const depth = await measureDepth(ctx, log);
+
+  log('measuring a /changes page of 1,000 against a 50-event list page');
+  const listPage = await runLoad(spec([`${ROOT}/events?${ALL_DATES}&per_page=50`]), ctx.workDir);
+  await ctx.apiRss.take();
+  const changes = await runLoad(spec([`${ROOT}/changes?per_page=1000`]), ctx.workDir);
+  const changesRow = comparedRow(
+    '12. GET /changes per_page=1000',
+    changes,
+    listPage,
+    (await ctx.apiRss.take()) / MB,
+    'reference: 50 events',
+  );
+  const [cursorRow, exportRow] = depth.rows;
+  return {
+    rows: [cursorRow!, changesRow, exportRow!],
+    details: { ...depth.details, changes: { changes, listPage } },
+    cursorRatio: depth.cursorRatio,
+    changesRatio: changes.rps / listPage.rps,
+    exportPeakRssMb: depth.exportPeakRssMb,
   };
 }

@@ -1,6 +1,7 @@
 import { LANGUAGES } from '../config';
 import { aliasName } from '../src/search/indexNames';
 import { hostileRows, timeHostileRules, type HostileTiming } from './hostileRules';
+import { measureDepth } from './integrationScenarios';
 import { runLoad } from './load/runLoad';
 import type { LoadResult } from './load/spec';
 import type { MeasureContext } from './measure';
@@ -38,6 +39,8 @@ export interface RecurringMeasured {
   p99Ratio: number;
   /** Worker's claim-to-indexed time of a two-year weekly series (ms). */
   weeklyIndexMs: { p50: number; max: number } | null;
+  /** Scenarios 11 and 13 beside the series: a cursor page at depth, an export to its end (issue 30). */
+  depth: { cursorRatio: number; exportPeakRssMb: number };
   hostile: HostileTiming[];
 }
 
@@ -192,6 +195,8 @@ export async function measureRecurringOnFreshWorld(
       const largeDocs = await documentCount(world);
       settings.log(`${largeDocs} event documents per language after ${indexSeconds.toFixed(1)} s; measuring lists`);
       const large = await load(paths);
+      // Occurrences make a list long enough for issue 30's depth (50,000) and export (70,000).
+      const depth = await measureDepth(ctx, settings.log, ' beside daily series');
 
       const workerLog = `${settings.workDir}/worker-${world.runId}.log`;
       const weekly = await weeklyIndexTimes(ctx, workerLog, settings.smoke ? 2 : 7);
@@ -236,12 +241,21 @@ export async function measureRecurringOnFreshWorld(
             `(${weekly.map((t) => t.total).join(', ')} ms); p50 prepared ${median(weekly.map((t) => t.prepared))} ms, ` +
             `bulk and stale deletion ${median(weekly.map((t) => t.flushed - t.prepared))} ms`,
         },
+        ...depth.rows,
         ...hostileRows(hostile),
       ];
       return {
         rows,
-        measured: { baseDocs, largeDocs, p50Ratio, p99Ratio, weeklyIndexMs, hostile },
-        details: { baseDocs, largeDocs, base, large, seriesCount, indexSeconds, weekly, hostile },
+        measured: {
+          baseDocs,
+          largeDocs,
+          p50Ratio,
+          p99Ratio,
+          weeklyIndexMs,
+          depth: { cursorRatio: depth.cursorRatio, exportPeakRssMb: depth.exportPeakRssMb },
+          hostile,
+        },
+        details: { baseDocs, largeDocs, base, large, seriesCount, indexSeconds, weekly, depth: depth.details, hostile },
       };
     } finally {
       await servers.stop();
