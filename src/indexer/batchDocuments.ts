@@ -14,6 +14,7 @@ import { occurrenceVariantDocuments } from './occurrenceVariants';
 import { aliasName } from '../search/indexNames';
 import { dropDeletedLinks, eventsLinking, loadRelated } from './relatedData';
 import { EVENT_LINKS, type LinkedKind, type RecordKind } from '../domain/kinds';
+import { isSeries } from '../domain/recurrence/overrides';
 
 /** What propagation needs from an index document that was there before this batch. */
 type PreviousDoc = Pick<IndexDocument, 'deps'> &
@@ -34,6 +35,29 @@ export interface StaleSeries {
   version: number;
   /** When a worker last sent or gave back the event's documents (absent: never). */
   attemptedAt?: Date;
+}
+
+/**
+ * Series one batch indexes at most: a daily series is about 3,300 documents (a year back to the
+ * horizon, three languages), all held in memory between presenting and indexing.
+ */
+export const SERIES_PER_BATCH = 5;
+
+/**
+ * The claimed entries a batch indexes now, and those to give back for the next batches: every
+ * entry but the series past the first SERIES_PER_BATCH (`records`: the claimed events' records).
+ */
+export function seriesApart(
+  claimed: ClaimedEntry[],
+  records: Map<number, StoredRecord<EventDoc>>,
+): { now: ClaimedEntry[]; later: ClaimedEntry[] } {
+  const series = claimed.filter((entry) => {
+    const record = entry.kind === 'event' ? records.get(entry.id) : undefined;
+    return record !== undefined && isSeries(inLanguage(record, record.originalLang));
+  });
+  if (series.length <= SERIES_PER_BATCH) return { now: claimed, later: [] };
+  const later = new Set(series.slice(SERIES_PER_BATCH));
+  return { now: claimed.filter((entry) => !later.has(entry)), later: [...later] };
 }
 
 /** Embedded term counts as searches see the term index: lists serve its current ones instead. */

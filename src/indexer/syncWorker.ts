@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { SyncReporter } from '../metrics/syncReporter';
 import type { Services } from '../services/container';
 import type { ClaimedEntry } from '../storage/syncQueue';
-import { prepareGroup, type PreparedGroup } from './batchDocuments';
+import { prepareGroup, seriesApart, type PreparedGroup } from './batchDocuments';
 import { syncBulkIndexer, type BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from '../search/client';
 import { deleteStaleEventDocuments } from '../search/staleOccurrences';
@@ -215,22 +215,30 @@ export class SyncWorker {
     }
   }
 
-  /** Indexes claimed entries and checkpoints them: complete on success, release with backoff. */
-  async process(claimed: ClaimedEntry[]): Promise<void> {
+  /**
+   * Indexes claimed entries and checkpoints them: complete on success, release with backoff. The
+   * series past SERIES_PER_BATCH are given back at once, for the next batches (memory).
+   */
+  async process(batch: ClaimedEntry[]): Promise<void> {
     const started = Date.now();
+    const eventIds = batch.flatMap((entry) => (entry.kind === 'event' ? [entry.id] : []));
+    const events = eventIds.length > 0 ? await this.services.stores.events.getMany(eventIds) : new Map();
+    const { now: claimed, later } = seriesApart(batch, events);
+    if (later.length > 0) await this.services.sync.release(this.owner, later, 0);
     const groups = new Map<RecordKind, ClaimedEntry[]>();
     for (const entry of claimed) groups.set(entry.kind, [...(groups.get(entry.kind) ?? []), entry]);
     const prepared = await Promise.all(
       [...groups].map(([kind, entries]) =>
-        prepareGroup(this.services, this.client, kind, entries, { signal: this.aborter.signal }).catch(
-          (err: unknown) => {
-            this.services.log.error(
-              { err, kind, ids: entries.map((e) => e.id) },
-              'sync: could not prepare index documents',
-            );
-            return { entries, operations: new Map<string, BulkOperation[]>() } satisfies PreparedGroup;
-          },
-        ),
+        prepareGroup(this.services, this.client, kind, entries, {
+          signal: this.aborter.signal,
+          ...(kind === 'event' && { records: events }),
+        }).catch((err: unknown) => {
+          this.services.log.error(
+            { err, kind, ids: entries.map((e) => e.id) },
+            'sync: could not prepare index documents',
+          );
+          return { entries, operations: new Map<string, BulkOperation[]>() } satisfies PreparedGroup;
+        }),
       ),
     );
     // Indexes being rebuilt (npm run reindex) get every write too; read per batch, never cached.

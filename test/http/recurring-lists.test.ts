@@ -4,8 +4,9 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { api } from '../support/api';
 import { searchReady, settle, writeIndexed } from '../support/lists';
-import { testWorld } from '../support/harness';
+import { testWorld, whileWorkerStopped } from '../support/harness';
 import { rollSeriesWindows } from '../../src/indexer/seriesWindow';
+import { SERIES_PER_BATCH } from '../../src/indexer/batchDocuments';
 import { aliasName } from '../../src/search/indexNames';
 import { deleteStaleEventDocuments } from '../../src/search/staleOccurrences';
 import { waitUntilSearchable } from '../../src/services/waitForIndex';
@@ -188,6 +189,24 @@ describe('recurring events: occurrences in lists', () => {
     await searchable();
     await writeIndexed('DELETE', `/events/${created.body.id}?force=true`);
     expect(await listedOccurrences(title)).to.have.length(0);
+  });
+
+  it('more series written at once than a batch indexes (SERIES_PER_BATCH) are all indexed, in the batches after', async () => {
+    const title = unique('Many daily series');
+    const count = SERIES_PER_BATCH + 3;
+    const ids = await whileWorkerStopped(async () => {
+      const written: number[] = [];
+      for (let n = 0; n < count; n++) {
+        const res = await api.post('/events', dailySeries(`${title} ${n}`, 3).body);
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        written.push(res.body.id);
+      }
+      return written;
+    });
+    await settle();
+    const listed = await listedOccurrences(title);
+    expect(listed).to.have.length(count * 3);
+    expect(new Set(listed.map((event) => event.id))).to.deep.equal(new Set(ids));
   });
 
   it('hide_subsequent_recurrences and include list a series once; total counts entries', async () => {
