@@ -124,6 +124,15 @@ export class BulkIndexer {
     await this.flush();
   }
 
+  /**
+   * Sends what is buffered now if a request slot is free: a producer with nothing more to push
+   * for a while does not leave Elasticsearch idle until `flushMs`; with every slot busy, the
+   * buffer goes on filling up.
+   */
+  sendIfIdle(): void {
+    if (this.inFlight.size < this.options.concurrency && this.waiting.length === 0) this.dispatch();
+  }
+
   /** Sends what is buffered now without waiting (each push's promise tells its outcome). */
   sendNow(): void {
     this.dispatch();

@@ -134,6 +134,7 @@ async function pushBatch(
     });
     return failureOf(entry.id, pushed, options.signal);
   });
+  indexer.sendIfIdle();
   return { indexed: batchResult(entries.length, outcomes) };
 }
 

@@ -104,6 +104,28 @@ describe('search/bulkIndexer', () => {
     expect((await outcomes).every((o) => o.ok)).to.equal(true);
   });
 
+  it('sendIfIdle() sends a part-filled buffer when a slot is free, not while every slot is busy', async () => {
+    const fake = fakeClient(undefined, 20);
+    const indexer = new BulkIndexer(fake.client, { ...options, concurrency: 1 });
+    const first = indexer.push(op(1));
+    indexer.sendIfIdle();
+    expect(fake.calls).to.deep.equal([['1']]);
+    const more = [indexer.push(op(2))];
+    indexer.sendIfIdle();
+    more.push(indexer.push(op(3)));
+    indexer.sendIfIdle();
+    expect(fake.calls, 'the only slot is busy').to.have.length(1);
+    await first;
+    await new Promise((resolve) => setImmediate(resolve)); // the request's slot is freed after its outcomes
+    indexer.sendIfIdle();
+    // Ops 2 and 3 waited in the buffer and go out together.
+    expect(fake.calls).to.deep.equal([['1'], ['2', '3']]);
+    expect(await Promise.all(more)).to.deep.equal([
+      { ok: true, status: 201 },
+      { ok: true, status: 201 },
+    ]);
+  });
+
   it('treats version conflicts and deletes of missing documents as done, other 4xx as failed without retry', async () => {
     const fake = fakeClient((ids) => ids.map((id) => ({ a: 409, b: 404, c: 400 })[id] ?? 201));
     const indexer = new BulkIndexer(fake.client, options);
