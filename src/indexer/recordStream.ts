@@ -53,6 +53,7 @@ async function* rangesUpTo(
   const highest = await store.highestId();
   let first = 1;
   if (firstSize < size && firstSize < highest) {
+    signal?.throwIfAborted();
     yield [1, firstSize];
     first = firstSize + 1;
   }

@@ -12,8 +12,11 @@ import type { Progress } from '../progress';
 import { idRanges, versionedRange, type VersionedRecords } from '../recordStream';
 import type { RecordKind } from '../../domain/kinds';
 
-/** Batches read and presented at once: one is read from MongoDB while the other is presented. */
-const BATCHES_PREPARING = 2;
+/**
+ * Batches read and presented at once: presenting waits on MongoDB too (what a record embeds),
+ * so with three one is presented while the others are read.
+ */
+const BATCHES_PREPARING = 3;
 /** The first batch is this part of the others: the first bulk request goes out sooner. */
 const FIRST_BATCH_PART = 4;
 const ERROR_SAMPLES = 5;
