@@ -34,11 +34,17 @@ export interface BulkIndexerOptions {
 }
 
 interface Queued {
-  op: BulkOperation;
-  /** The operation's NDJSON lines (without the last newline), serialized once when pushed. */
-  lines: string;
+  /** Only the action is kept (the outcome of a 404 depends on it), not the document. */
+  action: BulkOperation['action'];
+  /**
+   * The operation's NDJSON lines, encoded once when pushed: a request's body is these bytes
+   * joined, sent as they are (no string joined, measured and encoded again per request).
+   */
+  lines: Buffer;
   settle(outcome: BulkOutcome): void;
 }
+
+type BulkLines = estypes.BulkRequest['operations'];
 
 /** All a response item is read for: ES answers without the rest (ids, shards, sequence numbers). */
 const ITEM_FIELDS = ['items.*.status', 'items.*.error'];
@@ -53,9 +59,9 @@ function actionLine(op: BulkOperation): estypes.BulkOperationContainer {
   return op.action === 'index' ? { index: { ...meta, require_alias: true } } : { delete: meta };
 }
 
-function outcomeOf(op: BulkOperation, item: estypes.BulkResponseItem): BulkOutcome {
+function outcomeOf(action: BulkOperation['action'], item: estypes.BulkResponseItem): BulkOutcome {
   const status = item.status;
-  if (status < 300 || status === 409 || (op.action === 'delete' && status === 404)) return { ok: true, status };
+  if (status < 300 || status === 409 || (action === 'delete' && status === 404)) return { ok: true, status };
   return {
     ok: false,
     status,
@@ -91,9 +97,9 @@ export class BulkIndexer {
   push(op: BulkOperation): Promise<BulkOutcome> {
     return new Promise((settle) => {
       const action = JSON.stringify(actionLine(op));
-      const lines = op.action === 'index' ? `${action}\n${JSON.stringify(op.document)}` : action;
-      this.buffer.push({ op, lines, settle });
-      this.bufferBytes += Buffer.byteLength(lines) + 1;
+      const lines = Buffer.from(op.action === 'index' ? `${action}\n${JSON.stringify(op.document)}\n` : `${action}\n`);
+      this.buffer.push({ action: op.action, lines, settle });
+      this.bufferBytes += lines.length;
       if (this.bufferBytes >= this.options.flushBytes) this.dispatch();
       else this.timer ??= setTimeout(() => this.dispatch(), this.options.flushMs);
     });
@@ -105,8 +111,26 @@ export class BulkIndexer {
     while (this.inFlight.size > 0 || this.waiting.length > 0) await Promise.race(this.inFlight);
   }
 
+  /**
+   * Resolves once no request waits for a free slot: a producer that awaits it before preparing
+   * more keeps `concurrency` requests busy with at most one more request's worth queued (the
+   * bulk helper's backpressure on its datasource).
+   */
+  async ready(): Promise<void> {
+    while (this.waiting.length > 0) await Promise.race(this.inFlight);
+  }
+
   async close(): Promise<void> {
     await this.flush();
+  }
+
+  /**
+   * Sends what is buffered now if a request slot is free: a producer with nothing more to push
+   * for a while does not leave Elasticsearch idle until `flushMs`; with every slot busy, the
+   * buffer goes on filling up.
+   */
+  sendIfIdle(): void {
+    if (this.inFlight.size < this.options.concurrency && this.waiting.length === 0) this.dispatch();
   }
 
   /** Sends what is buffered now without waiting (each push's promise tells its outcome). */
@@ -142,8 +166,8 @@ export class BulkIndexer {
       let failure: string | undefined;
       let unreachable = false;
       try {
-        // Strings go out as they are (the client's NDJSON serializer only stringifies objects).
-        const operations = pending.map((queued) => queued.lines);
+        // A Buffer goes out as it is (the client's NDJSON serializer only serializes arrays).
+        const operations = Buffer.concat(pending.map((queued) => queued.lines)) as unknown as BulkLines;
         const response = await this.client.bulk(
           { operations, filter_path: ITEM_FIELDS },
           { maxRetries: 0, signal: this.options.signal },
@@ -157,7 +181,7 @@ export class BulkIndexer {
             failure ??= result.error
               ? `${result.status} ${result.error.type}: ${result.error.reason}`
               : `${result.status}`;
-          } else queued.settle(outcomeOf(queued.op, result));
+          } else queued.settle(outcomeOf(queued.action, result));
         });
       } catch (err) {
         const e = err as Error & { meta?: { statusCode?: number } };

@@ -30,24 +30,33 @@ export async function* recordIdBatches<D extends BaseDoc>(
  * open-ended: records created meanwhile above it are read too. Cut by IDs rather than by the
  * records found, because walking the IDs costs a read of every document: on jongodb as much as
  * reading the records themselves. A kind whose IDs are sparse (kinds share ID counters) pays a
- * few reads with little in them, each of its own small collection.
+ * few reads with little in them, each of its own small collection. The first range may be
+ * smaller (`firstSize`): what is read from it is ready sooner.
  */
 export function idRanges(
   store: Pick<RecordStore<BaseDoc>, 'highestId'>,
   size: number,
   signal?: AbortSignal,
+  firstSize = size,
 ): AsyncGenerator<[number, number]> {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`the batch size must be a positive integer: ${size}`);
-  return rangesUpTo(store, size, signal);
+  for (const n of [size, firstSize])
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`the batch size must be a positive integer: ${n}`);
+  return rangesUpTo(store, size, firstSize, signal);
 }
 
 async function* rangesUpTo(
   store: Pick<RecordStore<BaseDoc>, 'highestId'>,
   size: number,
+  firstSize: number,
   signal?: AbortSignal,
 ): AsyncGenerator<[number, number]> {
   const highest = await store.highestId();
   let first = 1;
+  if (firstSize < size && firstSize < highest) {
+    signal?.throwIfAborted();
+    yield [1, firstSize];
+    first = firstSize + 1;
+  }
   for (; first + size - 1 < highest; first += size) {
     signal?.throwIfAborted();
     yield [first, first + size - 1];

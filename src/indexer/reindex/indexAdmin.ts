@@ -174,12 +174,14 @@ export async function swapAliases(
   client: Client,
   swaps: { alias: string; index: string }[],
 ): Promise<Map<string, string[]>> {
-  const before = new Map<string, string[]>();
-  for (const swap of swaps)
-    before.set(
-      swap.alias,
-      (await indexesBehind(client, swap.alias)).filter((index) => index !== swap.index),
-    );
+  const before = new Map<string, string[]>(
+    await Promise.all(
+      swaps.map(
+        async (swap) =>
+          [swap.alias, (await indexesBehind(client, swap.alias)).filter((index) => index !== swap.index)] as const,
+      ),
+    ),
+  );
   const actions = swaps.flatMap((swap) => [
     ...(before.get(swap.alias) ?? []).map((index) => ({ remove: { index, alias: swap.alias } })),
     { add: { index: swap.index, alias: swap.alias } },

@@ -154,9 +154,8 @@ async function reindexKind(run: Run, kind: RecordKind, oldIndexes: string[]): Pr
   const lease = run.options.dryRun ? null : await ReindexLease.take(services.db, aliases, run.id, admin.label(kind));
   try {
     const builds = await planBuilds(client, services.config, kind, run.langs);
-    const records = await storeOf(services.stores, kind).countRecords();
-    if (!lease) return await describeDryRun(run, kind, builds, records);
-    const rebuilt = await rebuild(run, kind, builds, records, lease, oldIndexes);
+    if (!lease) return await describeDryRun(run, kind, builds, await storeOf(services.stores, kind).countRecords());
+    const rebuilt = await rebuild(run, kind, builds, lease, oldIndexes);
     return { kind, ...rebuilt, errors: 0, seconds: (Date.now() - started) / 1000 };
   } finally {
     await lease?.release().catch(() => undefined);
@@ -168,11 +167,14 @@ async function rebuild(
   run: Run,
   kind: RecordKind,
   builds: Build[],
-  records: number,
   lease: ReindexLease,
   oldIndexes: string[],
 ): Promise<Loaded> {
   const { services, client } = run;
+  const store = storeOf(services.stores, kind);
+  // Read while Elasticsearch creates the indexes: the records expected, the highest ID to load.
+  const extent = Promise.all([store.countRecords(), store.highestId()]);
+  extent.catch(() => undefined); // awaited once the indexes exist
   await clearLeftovers(client, services.db, builds, run.say);
   let registration: RebuildRegistration | undefined;
   let report: Loaded;
@@ -183,7 +185,8 @@ async function rebuild(
       id: run.id,
       instance: services.instanceId,
     });
-    report = await loadAndCheck(run, kind, builds, records, registration);
+    const [records, highestId] = await extent;
+    report = await loadAndCheck(run, kind, builds, { records, highestId }, registration);
     run.options.signal?.throwIfAborted();
     await registration.assertAlive();
     await lease.assertHeld();
@@ -213,13 +216,13 @@ async function loadAndCheck(
   run: Run,
   kind: RecordKind,
   builds: Build[],
-  expected: number,
+  extent: { records: number; highestId: number },
   registration: RebuildRegistration,
 ): Promise<Loaded> {
   const { services, client } = run;
   const progress = (run.options.progress ?? ((label, total) => startProgress({ label, total, silent: true })))(
     `reindex ${admin.label(kind)}`,
-    expected,
+    extent.records,
   );
   let loaded;
   try {
@@ -227,6 +230,7 @@ async function loadAndCheck(
       kind,
       targets: new Map(builds.map((b) => [b.state.alias, b.writeAlias])),
       batchSize: run.options.batchSize ?? DEFAULT_REINDEX_BATCH,
+      highestId: extent.highestId,
       signal: run.options.signal,
       progress,
       onBatch: run.options.onBatch,
@@ -242,12 +246,12 @@ async function loadAndCheck(
     );
   }
   await registration.assertAlive();
-  await Promise.all(builds.map((b) => admin.finishBuildIndex(client, services.config, b.index)));
   const counts = await checkCounts(
     services,
     client,
     kind,
     builds.map((b) => ({ lang: b.state.lang, index: b.index })),
+    () => Promise.all(builds.map((b) => admin.finishBuildIndex(client, services.config, b.index))),
   );
   const aliases = builds.map((build, i): ReindexedAlias => ({
     lang: build.state.lang,

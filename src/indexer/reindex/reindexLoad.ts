@@ -3,7 +3,7 @@ import type { Services } from '../../services/container';
 import { withRunMemo } from '../../services/views/batchCache';
 import { prepareGroup } from '../batchDocuments';
 import { storeOf } from '../../storage/stores';
-import { syncBulkIndexer, type BulkIndexer, type BulkOperation } from '../bulkIndexer';
+import { syncBulkIndexer, type BulkIndexer, type BulkOutcome } from '../bulkIndexer';
 import type { Language } from '../../../config/index';
 import { documentCount, eventRecordCount, label } from './indexAdmin';
 import { seriesBeforeWindow } from '../seriesWindow';
@@ -12,8 +12,13 @@ import type { Progress } from '../progress';
 import { idRanges, versionedRange, type VersionedRecords } from '../recordStream';
 import type { RecordKind } from '../../domain/kinds';
 
-/** Batches prepared while the previous one is being indexed (as the worker does). */
-const BATCHES_IN_FLIGHT = 2;
+/**
+ * Batches read and presented at once: presenting waits on MongoDB too (what a record embeds),
+ * so with three one is presented while the others are read.
+ */
+const BATCHES_PREPARING = 3;
+/** The first batch is this part of the others: the first bulk request goes out sooner. */
+const FIRST_BATCH_PART = 4;
 const ERROR_SAMPLES = 5;
 const RUN_AGAIN = 'the live aliases are unchanged; once it answers, run the reindex again';
 
@@ -22,6 +27,8 @@ export interface LoadOptions {
   /** Live alias → the write alias of the index being built behind it (selected languages only). */
   targets: ReadonlyMap<string, string>;
   batchSize: number;
+  /** The kind's highest ID when the load was planned (the last range is open-ended anyway). */
+  highestId: number;
   signal?: AbortSignal;
   progress: Progress;
   onBatch?: (kind: RecordKind, done: number) => void | Promise<void>;
@@ -43,6 +50,11 @@ interface BatchResult {
  * Streams every record of the kind from MongoDB and bulk-loads it into the new indexes with the
  * worker's own code path: versions read first, then `prepareGroup` (the same reads, views and
  * mapper), then the same BulkIndexer, at the same external versions.
+ *
+ * The next batch is read as soon as the indexer has no request waiting for a slot, without
+ * waiting for the previous batches' requests to be answered: the indexer cuts its requests by
+ * size across batches and keeps `concurrency` of them in flight throughout, as the raw bulk
+ * helper does, while memory stays bounded by the requests queued and the batches being prepared.
  */
 export async function loadRecords(services: Services, client: Client, options: LoadOptions): Promise<LoadResult> {
   // Once Elasticsearch is found gone, the requests still in flight are not waited for.
@@ -50,84 +62,115 @@ export async function loadRecords(services: Services, client: Client, options: L
   const signal = options.signal ? AbortSignal.any([options.signal, gone.signal]) : gone.signal;
   const indexer = syncBulkIndexer(client, services.config, services.log, signal);
   const result: LoadResult = { records: 0, errors: 0, samples: [] };
-  const inFlight = new Set<Promise<void>>();
+  const preparing = new Set<Promise<void>>();
+  const indexing = new Set<Promise<void>>();
   let failure: unknown;
+  const fail = (err: unknown) => {
+    failure ??= err;
+    if (err instanceof UnreachableError) gone.abort();
+  };
+  const tally = async (done: BatchResult) => {
+    result.records += done.records;
+    result.errors += done.failed.length;
+    result.samples.push(...done.failed.slice(0, ERROR_SAMPLES - result.samples.length));
+    options.progress.tick(done.records, done.failed.length);
+    await options.onBatch?.(options.kind, result.records);
+  };
   const store = storeOf(services.stores, options.kind);
   // Event documents embed term counts (replaced by the term index's when served): once per run.
   const batchServices = options.kind === 'event' ? withRunMemo(services) : services;
   try {
-    for await (const [first, last] of idRanges(store, options.batchSize, options.signal)) {
-      while (inFlight.size >= BATCHES_IN_FLIGHT) await Promise.race(inFlight);
+    for await (const [first, last] of idRanges(
+      { highestId: async () => options.highestId },
+      options.batchSize,
+      options.signal,
+      Math.ceil(options.batchSize / FIRST_BATCH_PART),
+    )) {
+      while (preparing.size >= BATCHES_PREPARING) await Promise.race(preparing);
+      await indexer.ready();
       if (failure !== undefined) break;
       options.signal?.throwIfAborted();
-      const batch: Promise<void> = versionedRange(services.sync, store, first, last)
-        .then((range) => loadBatch(batchServices, client, indexer, options, range))
-        .then(async (done) => {
-          if (done.records === 0) return;
-          result.records += done.records;
-          result.errors += done.failed.length;
-          result.samples.push(...done.failed.slice(0, ERROR_SAMPLES - result.samples.length));
-          options.progress.tick(done.records, done.failed.length);
-          await options.onBatch?.(options.kind, result.records);
+      const prepared: Promise<void> = versionedRange(services.sync, store, first, last)
+        .then((range) => pushBatch(batchServices, client, indexer, options, range))
+        .then(({ indexed }) => {
+          if (!indexed) return;
+          const tracked: Promise<void> = indexed
+            .then(tally)
+            .catch(fail)
+            .finally(() => indexing.delete(tracked));
+          indexing.add(tracked);
         })
-        .catch((err: unknown) => {
-          failure ??= err;
-          if (err instanceof UnreachableError) gone.abort();
-        })
-        .finally(() => inFlight.delete(batch));
-      inFlight.add(batch);
+        .catch(fail)
+        .finally(() => preparing.delete(prepared));
+      preparing.add(prepared);
     }
   } finally {
-    await Promise.allSettled(inFlight);
+    await Promise.allSettled(preparing);
     await indexer.close();
+    await Promise.allSettled(indexing);
   }
   if (failure !== undefined) throw failure;
   options.signal?.throwIfAborted();
   return result;
 }
 
-async function loadBatch(
+/**
+ * Presents a batch and pushes its operations to the indexer; `indexed` settles once the requests
+ * carrying them are answered (none for an empty range). Only the operations' lines stay queued,
+ * not the batch's records and documents.
+ */
+async function pushBatch(
   services: Services,
   client: Client,
   indexer: BulkIndexer,
   options: LoadOptions,
   { entries, records }: VersionedRecords<any>,
-): Promise<BatchResult> {
-  if (entries.length === 0) return { records: 0, failed: [] };
-  const group = await prepareGroup(services, client, options.kind, entries, { propagate: false, records });
-  const failed: string[] = [];
-  const outcomes = entries.map(async (entry) => {
-    const operations = group.operations.get(entry.key);
-    if (!operations) {
-      failed.push(`${entry.id}: the record could not be presented (incomplete?)`);
-      return;
-    }
-    const ops = operations.flatMap((op): BulkOperation[] => {
+): Promise<{ indexed?: Promise<BatchResult> }> {
+  if (entries.length === 0) return {};
+  const { operations } = await prepareGroup(services, client, options.kind, entries, { propagate: false, records });
+  const outcomes = entries.map((entry) => {
+    const ops = operations.get(entry.key);
+    if (!ops) return Promise.resolve(`${entry.id}: the record could not be presented (incomplete?)`);
+    const pushed = ops.flatMap((op) => {
       const target = options.targets.get(op.index);
-      return target ? [{ ...op, index: target }] : [];
+      return target ? [indexer.push({ ...op, index: target })] : [];
     });
-    const results = await Promise.all(ops.map((op) => indexer.push(op)));
-    const error = results.find((outcome) => !outcome.ok);
-    options.signal?.throwIfAborted();
-    // No answer at all, after the retries: Elasticsearch is gone, not this record's document.
-    if (error?.unreachable)
-      throw new UnreachableError(`Elasticsearch stopped answering (${error.error}): ${RUN_AGAIN}`);
-    if (error) failed.push(`${entry.id}: ${error.error ?? `status ${error.status}`}`);
+    return failureOf(entry.id, pushed, options.signal);
   });
-  await Promise.all(outcomes);
-  return { records: entries.length, failed };
+  indexer.sendIfIdle();
+  return { indexed: batchResult(entries.length, outcomes) };
+}
+
+async function batchResult(records: number, outcomes: Promise<string | undefined>[]): Promise<BatchResult> {
+  const failed = (await Promise.all(outcomes)).filter((failure): failure is string => failure !== undefined);
+  return { records, failed };
+}
+
+/** A record's failure once its operations are answered, if any. */
+async function failureOf(
+  id: number,
+  pushed: Promise<BulkOutcome>[],
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const error = (await Promise.all(pushed)).find((outcome) => !outcome.ok);
+  signal?.throwIfAborted();
+  // No answer at all, after the retries: Elasticsearch is gone, not this record's document.
+  if (error?.unreachable) throw new UnreachableError(`Elasticsearch stopped answering (${error.error}): ${RUN_AGAIN}`);
+  return error ? `${id}: ${error.error ?? `status ${error.status}`}` : undefined;
 }
 
 /**
  * The documents in each new index, checked against the kind's records in MongoDB. Writes go on
  * while counting: the records are counted before and after the documents, and the documents must
- * fall between the two, give or take the changes in flight.
+ * fall between the two, give or take the changes in flight. `refresh` makes the loaded documents
+ * visible: the records are counted the first time meanwhile.
  */
 export async function checkCounts(
   services: Services,
   client: Client,
   kind: RecordKind,
   built: { lang: Language; index: string }[],
+  refresh: () => Promise<unknown>,
 ): Promise<number[]> {
   // A series whose occurrences all ended before the index window has no document.
   const countRecordsAndPending = async () => {
@@ -138,7 +181,7 @@ export async function checkCounts(
     ]);
     return [records - unindexed, pending] as const;
   };
-  const before = await countRecordsAndPending();
+  const [before] = await Promise.all([countRecordsAndPending(), refresh()]);
   const counts = await Promise.all(built.map(({ index }) => documentCount(client, index)));
   const represented =
     kind === 'event' ? await Promise.all(built.map(({ index }) => eventRecordCount(client, index))) : counts;

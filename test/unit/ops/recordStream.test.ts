@@ -6,9 +6,14 @@ import type { SyncEntry, SyncQueue } from '../../../src/storage/syncQueue';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-async function rangesOf(highest: number, size: number, signal?: AbortSignal): Promise<[number, number][]> {
+async function rangesOf(
+  highest: number,
+  size: number,
+  signal?: AbortSignal,
+  firstSize?: number,
+): Promise<[number, number][]> {
   const ranges: [number, number][] = [];
-  for await (const range of idRanges({ highestId: async () => highest }, size, signal)) ranges.push(range);
+  for await (const range of idRanges({ highestId: async () => highest }, size, signal, firstSize)) ranges.push(range);
   return ranges;
 }
 
@@ -30,13 +35,30 @@ describe('ops/recordStream: ID ranges of a reindex', () => {
     ]);
   });
 
+  it('start with a range of `firstSize` IDs when asked, then go on by `size`', async () => {
+    expect(await rangesOf(1200, 500, undefined, 125)).to.deep.equal([
+      [1, 125],
+      [126, 625],
+      [626, 1125],
+      [1126, MAX],
+    ]);
+    expect(await rangesOf(100, 500, undefined, 125)).to.deep.equal([[1, MAX]]);
+    expect(await rangesOf(200, 500, undefined, 125)).to.deep.equal([
+      [1, 125],
+      [126, MAX],
+    ]);
+  });
+
   it('are one open range for an empty store', async () => {
     expect(await rangesOf(0, 500)).to.deep.equal([[1, MAX]]);
   });
 
   it('refuse a batch size that would never advance', () => {
     const store = { highestId: async () => 10 };
-    for (const size of [0, -1, 0.5, Number.NaN]) expect(() => idRanges(store, size), String(size)).to.throw(RangeError);
+    for (const size of [0, -1, 0.5, Number.NaN]) {
+      expect(() => idRanges(store, size), String(size)).to.throw(RangeError);
+      expect(() => idRanges(store, 10, undefined, size), `first ${size}`).to.throw(RangeError);
+    }
   });
 
   it('stop once aborted', async () => {

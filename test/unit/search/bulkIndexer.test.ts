@@ -7,16 +7,22 @@ type Responder = (ids: string[], call: number) => number[] | Error;
 
 /**
  * A stand-in for the client's bulk API: answers each operation with the status `respond` gives.
- * Operations arrive as NDJSON text (action line, then the document for index operations).
+ * Operations arrive as one NDJSON body (action line, then the document for index operations).
  */
 function fakeClient(respond: Responder = (ids) => ids.map(() => 201), delayMs = 5) {
   const calls: string[][] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const client = {
-    async bulk({ operations }: { operations: string[] }) {
-      const actions = operations.map((lines) => JSON.parse(lines.split('\n')[0]!) as Line);
-      const ids = actions.map((action) => Object.values(action)[0]!._id);
+    async bulk({ operations }: { operations: Buffer }) {
+      const lines = operations.toString('utf8').split('\n');
+      expect(lines.pop(), 'the body ends with a newline').to.equal('');
+      const ids: string[] = [];
+      for (let i = 0; i < lines.length; i++) {
+        const action = JSON.parse(lines[i]!) as Line;
+        ids.push(Object.values(action)[0]!._id);
+        if ('index' in action) JSON.parse(lines[++i]!);
+      }
       calls.push(ids);
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
@@ -84,6 +90,40 @@ describe('search/bulkIndexer', () => {
     const pending = manual.push(op(2));
     await manual.flush();
     expect(await pending).to.deep.equal({ ok: true, status: 201 });
+  });
+
+  it('ready() waits until no request waits for a slot', async () => {
+    const fake = fakeClient(undefined, 20);
+    const indexer = new BulkIndexer(fake.client, { ...options, flushBytes: 100, concurrency: 1 });
+    await indexer.ready();
+    const outcomes = Promise.all([1, 2, 3].map((id) => indexer.push(op(id, 100))));
+    expect(fake.calls).to.have.length(1);
+    await indexer.ready();
+    // The third request has just started: nothing is left waiting, one is in flight.
+    expect(fake.calls).to.deep.equal([['1'], ['2'], ['3']]);
+    expect((await outcomes).every((o) => o.ok)).to.equal(true);
+  });
+
+  it('sendIfIdle() sends a part-filled buffer when a slot is free, not while every slot is busy', async () => {
+    const fake = fakeClient(undefined, 20);
+    const indexer = new BulkIndexer(fake.client, { ...options, concurrency: 1 });
+    const first = indexer.push(op(1));
+    indexer.sendIfIdle();
+    expect(fake.calls).to.deep.equal([['1']]);
+    const more = [indexer.push(op(2))];
+    indexer.sendIfIdle();
+    more.push(indexer.push(op(3)));
+    indexer.sendIfIdle();
+    expect(fake.calls, 'the only slot is busy').to.have.length(1);
+    await first;
+    await new Promise((resolve) => setImmediate(resolve)); // the request's slot is freed after its outcomes
+    indexer.sendIfIdle();
+    // Ops 2 and 3 waited in the buffer and go out together.
+    expect(fake.calls).to.deep.equal([['1'], ['2', '3']]);
+    expect(await Promise.all(more)).to.deep.equal([
+      { ok: true, status: 201 },
+      { ok: true, status: 201 },
+    ]);
   });
 
   it('treats version conflicts and deletes of missing documents as done, other 4xx as failed without retry', async () => {
