@@ -44,20 +44,20 @@ export interface StaleSeries {
 export const SERIES_PER_BATCH = 5;
 
 /**
- * The claimed entries a batch indexes now, and those to give back for the next batches: every
- * entry but the series past the first SERIES_PER_BATCH (`records`: the claimed events' records).
+ * `entries` in parts to prepare one after the other, each with at most SERIES_PER_BATCH series
+ * (`records`: the entries' records); every other entry is in the first part.
  */
-export function seriesApart(
-  claimed: ClaimedEntry[],
-  records: Map<number, StoredRecord<EventDoc>>,
-): { now: ClaimedEntry[]; later: ClaimedEntry[] } {
-  const series = claimed.filter((entry) => {
+export function seriesParts(entries: ClaimedEntry[], records: Map<number, StoredRecord<any>>): ClaimedEntry[][] {
+  const series = entries.filter((entry) => {
     const record = entry.kind === 'event' ? records.get(entry.id) : undefined;
-    return record !== undefined && isSeries(inLanguage(record, record.originalLang));
+    return record !== undefined && isSeries(inLanguage(record, record.originalLang) as EventDoc);
   });
-  if (series.length <= SERIES_PER_BATCH) return { now: claimed, later: [] };
+  if (series.length <= SERIES_PER_BATCH) return [entries];
   const later = new Set(series.slice(SERIES_PER_BATCH));
-  return { now: claimed.filter((entry) => !later.has(entry)), later: [...later] };
+  const parts = [entries.filter((entry) => !later.has(entry))];
+  for (let i = SERIES_PER_BATCH; i < series.length; i += SERIES_PER_BATCH)
+    parts.push(series.slice(i, i + SERIES_PER_BATCH));
+  return parts;
 }
 
 /** Embedded term counts as searches see the term index: lists serve its current ones instead. */

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { SyncReporter } from '../metrics/syncReporter';
 import type { Services } from '../services/container';
 import type { ClaimedEntry } from '../storage/syncQueue';
-import { prepareGroup, seriesApart, type PreparedGroup } from './batchDocuments';
+import { prepareGroup, seriesParts, type PreparedGroup } from './batchDocuments';
 import { syncBulkIndexer, type BulkIndexer, type BulkOperation, type BulkOutcome } from './bulkIndexer';
 import { createBackgroundSearchClient } from '../search/client';
 import { deleteStaleEventDocuments } from '../search/staleOccurrences';
@@ -223,8 +223,8 @@ export class SyncWorker {
     const started = Date.now();
     const eventIds = batch.flatMap((entry) => (entry.kind === 'event' ? [entry.id] : []));
     const events = eventIds.length > 0 ? await this.services.stores.events.getMany(eventIds) : new Map();
-    const { now: claimed, later } = seriesApart(batch, events);
-    if (later.length > 0) await this.services.sync.release(this.owner, later, 0);
+    const [claimed = [], ...later] = seriesParts(batch, events);
+    if (later.length > 0) await this.services.sync.release(this.owner, later.flat(), 0);
     const groups = new Map<RecordKind, ClaimedEntry[]>();
     for (const entry of claimed) groups.set(entry.kind, [...(groups.get(entry.kind) ?? []), entry]);
     const prepared = await Promise.all(

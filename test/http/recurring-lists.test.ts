@@ -7,6 +7,7 @@ import { searchReady, settle, writeIndexed } from '../support/lists';
 import { testWorld, whileWorkerStopped } from '../support/harness';
 import { rollSeriesWindows } from '../../src/indexer/seriesWindow';
 import { SERIES_PER_BATCH } from '../../src/indexer/batchDocuments';
+import { reindex } from '../../src/indexer/reindex/reindex';
 import { aliasName } from '../../src/search/indexNames';
 import { deleteStaleEventDocuments } from '../../src/search/staleOccurrences';
 import { waitUntilSearchable } from '../../src/services/waitForIndex';
@@ -191,7 +192,7 @@ describe('recurring events: occurrences in lists', () => {
     expect(await listedOccurrences(title)).to.have.length(0);
   });
 
-  it('more series written at once than a batch indexes (SERIES_PER_BATCH) are all indexed, in the batches after', async () => {
+  it('more series written at once than a batch indexes (SERIES_PER_BATCH) are all indexed, by the worker and by a reindex', async () => {
     const title = unique('Many daily series');
     const count = SERIES_PER_BATCH + 3;
     const ids = await whileWorkerStopped(async () => {
@@ -207,6 +208,12 @@ describe('recurring events: occurrences in lists', () => {
     const listed = await listedOccurrences(title);
     expect(listed).to.have.length(count * 3);
     expect(new Set(listed.map((event) => event.id))).to.deep.equal(new Set(ids));
+    const report = await reindex(testWorld().services, { kinds: ['event'], say: () => undefined });
+    expect(report.kinds[0]).to.include({ kind: 'event', errors: 0 });
+    await settle();
+    expect((await listedOccurrences(title)).map((event) => event.occurrence.recurrence_id)).to.deep.equal(
+      listed.map((event) => event.occurrence.recurrence_id),
+    );
   });
 
   it('hide_subsequent_recurrences and include list a series once; total counts entries', async () => {

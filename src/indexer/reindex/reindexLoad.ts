@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Services } from '../../services/container';
 import { withRunMemo } from '../../services/views/batchCache';
-import { prepareGroup } from '../batchDocuments';
+import { prepareGroup, seriesParts } from '../batchDocuments';
 import { storeOf } from '../../storage/stores';
 import { syncBulkIndexer, type BulkIndexer, type BulkOutcome } from '../bulkIndexer';
 import type { Language } from '../../../config/index';
@@ -127,17 +127,25 @@ async function pushBatch(
   { entries, records }: VersionedRecords<any>,
 ): Promise<{ indexed?: Promise<BatchResult> }> {
   if (entries.length === 0) return {};
-  const { operations } = await prepareGroup(services, client, options.kind, entries, { propagate: false, records });
-  const outcomes = entries.map((entry) => {
-    const ops = operations.get(entry.key);
-    if (!ops) return Promise.resolve(`${entry.id}: the record could not be presented (incomplete?)`);
-    const pushed = ops.flatMap((op) => {
-      const target = options.targets.get(op.index);
-      return target ? [indexer.push({ ...op, index: target })] : [];
-    });
-    return failureOf(entry.id, pushed, options.signal);
-  });
-  indexer.sendIfIdle();
+  const outcomes: Promise<string | undefined>[] = [];
+  // A part's documents are held until pushed: many series are prepared a few at a time.
+  for (const part of seriesParts(entries, records)) {
+    if (outcomes.length > 0) await indexer.ready();
+    const { operations } = await prepareGroup(services, client, options.kind, part, { propagate: false, records });
+    for (const entry of part) {
+      const ops = operations.get(entry.key);
+      if (!ops) {
+        outcomes.push(Promise.resolve(`${entry.id}: the record could not be presented (incomplete?)`));
+        continue;
+      }
+      const pushed = ops.flatMap((op) => {
+        const target = options.targets.get(op.index);
+        return target ? [indexer.push({ ...op, index: target })] : [];
+      });
+      outcomes.push(failureOf(entry.id, pushed, options.signal));
+    }
+    indexer.sendIfIdle();
+  }
   return { indexed: batchResult(entries.length, outcomes) };
 }
 
