@@ -12,9 +12,13 @@ import { occurrenceDocuments, toIndexDocument, type IndexDocument } from '../sea
 import { indexedOccurrences } from './seriesWindow';
 import { occurrenceVariantDocuments } from './occurrenceVariants';
 import { aliasName } from '../search/indexNames';
+import { boolQuery } from '../search/fullText';
 import { dropDeletedLinks, eventsLinking, loadRelated } from './relatedData';
 import { EVENT_LINKS, type LinkedKind, type RecordKind } from '../domain/kinds';
 import { isSeries } from '../domain/recurrence/overrides';
+
+/** What a series' occurrence documents linked before this batch. */
+type OccurrenceLinks = Record<'venue_ids' | 'organizer_ids', number[]>;
 
 /** What propagation needs from an index document that was there before this batch. */
 type PreviousDoc = Pick<IndexDocument, 'deps'> &
@@ -63,6 +67,8 @@ export function seriesParts(entries: ClaimedEntry[], records: Map<number, Stored
 /** Embedded term counts as searches see the term index: lists serve its current ones instead. */
 const INDEXED_VIEW: ViewOptions = { embeddedCounts: 'searchable-index' };
 const PREVIOUS_FIELDS = ['deps', 'venue_ids', 'organizer_ids', 'category_ids', 'tag_ids'];
+/** Venues (organizers) one series' occurrences may link, read back per batch. */
+const MAX_OCCURRENCE_LINKS = 1_000;
 
 export interface PrepareOptions {
   /**
@@ -91,9 +97,10 @@ export async function prepareGroup(
   const ids = entries.map((e) => e.id);
   const services = withBatchCache(rootServices);
   const shouldPropagate = options.propagate ?? true;
-  const [records, previous] = await Promise.all([
+  const [records, previous, occurrenceLinked] = await Promise.all([
     options.records ?? storeOf(services.stores, kind).getMany(ids),
     shouldPropagate ? previousDocs(services, client, kind, ids, options.signal) : null,
+    shouldPropagate && kind === 'event' ? occurrenceLinks(services, client, ids, options.signal) : null,
   ]);
   const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
   const related = await loadRelated(services, kind, present);
@@ -112,7 +119,7 @@ export async function prepareGroup(
     }),
   );
   // Dependents are marked before indexing: a crash after indexing would hide the change on retry.
-  if (previous) await propagate(services, kind, ids, previous, current);
+  if (previous) await propagate(services, kind, ids, previous, current, { records: present, occurrenceLinked });
   const series = kind === 'event' ? indexedOccurrences(services.config, present) : new Map();
   const variants =
     kind === 'event' && series.size > 0
@@ -193,13 +200,60 @@ async function previousDocs(
   return previous;
 }
 
-/** Marks dirty the records whose index documents depend on the changed ones. */
+/**
+ * The venues and organizers the occurrence documents of each series among `ids` link (moved
+ * occurrences included), in any language, before this batch.
+ */
+async function occurrenceLinks(
+  services: Services,
+  client: Client,
+  ids: number[],
+  signal: AbortSignal | undefined,
+): Promise<Map<number, OccurrenceLinks>> {
+  const terms = (field: string) => ({ terms: { field, size: MAX_OCCURRENCE_LINKS } });
+  const response = await client.search(
+    {
+      index: LANGUAGES.map((lang) => aliasName(services.config, 'event', lang)),
+      size: 0,
+      query: boolQuery({ filter: [{ terms: { series_id: ids } }, { exists: { field: 'recurrence_id' } }] }),
+      aggs: {
+        series: {
+          terms: { field: 'series_id', size: ids.length },
+          aggs: { venue_ids: terms('venue_ids'), organizer_ids: terms('organizer_ids') },
+        },
+      },
+    },
+    { signal },
+  );
+  type Buckets = {
+    buckets: {
+      key: number;
+      venue_ids: { buckets: { key: number }[] };
+      organizer_ids: { buckets: { key: number }[] };
+    }[];
+  };
+  const links = new Map<number, OccurrenceLinks>();
+  for (const bucket of (response.aggregations?.series as Buckets | undefined)?.buckets ?? []) {
+    links.set(Number(bucket.key), {
+      venue_ids: bucket.venue_ids.buckets.map((b) => Number(b.key)),
+      organizer_ids: bucket.organizer_ids.buckets.map((b) => Number(b.key)),
+    });
+  }
+  return links;
+}
+
+/**
+ * Marks dirty the records whose index documents depend on the changed ones. A series links, besides
+ * its own, the venues and organizers its moved occurrences have now (`records`: those present) and
+ * had (`occurrenceLinked`).
+ */
 async function propagate(
   services: Services,
   kind: RecordKind,
   ids: number[],
   previous: Map<Language, Map<number, PreviousDoc>>,
   current: Map<Language, Map<number, IndexDocument>>,
+  series: { records: StoredRecord<any>[]; occurrenceLinked: Map<number, OccurrenceLinks> | null },
 ): Promise<void> {
   const changed = ids.filter((id) =>
     LANGUAGES.some((lang) => previous.get(lang)?.get(id)?.deps !== current.get(lang)?.get(id)?.deps),
@@ -219,6 +273,15 @@ async function propagate(
         }
       }
     }
+    const overridden = field === 'venue_ids' ? 'venues' : field === 'organizer_ids' ? 'organizers' : null;
+    if (!overridden) return [...linked];
+    for (const record of series.records) {
+      for (const override of (inLanguage(record, record.originalLang) as EventDoc).occurrence_overrides ?? [])
+        for (const linkedId of override[overridden] ?? []) linked.add(linkedId);
+    }
+    for (const id of changed)
+      for (const linkedId of series.occurrenceLinked?.get(id)?.[field as keyof OccurrenceLinks] ?? [])
+        linked.add(linkedId);
     return [...linked];
   };
   await sync.markAllDirty(EVENT_LINKS.map(([linkedKind]) => [linkedKind, linkedOf(`${linkedKind}_ids`)] as const));

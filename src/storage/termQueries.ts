@@ -5,6 +5,7 @@ import { escapeRegex, isDuplicateKey } from './mongo';
 import { firstFreeSlug, slugFamily } from './uniqueSlugs';
 import type { RecordStore } from './recordStore';
 import type { EventDoc, TermDoc } from './stores';
+import { startOfRecurrenceId, type OccurrenceOverride } from '../domain/recurrence/overrides';
 
 export type TermField = 'categories' | 'tags';
 
@@ -33,14 +34,16 @@ export async function publishedEventStats(
   const stats = new Map<number, LinkedEventStats>();
   const ids = [...new Set(linkedIds)];
   if (ids.length === 0) return stats;
+  const linked = { [field]: { $in: ids } };
+  const overridable = field === 'venues' || field === 'organizers';
   const match = {
     $match: {
       status: 'publish',
       ...(options.unprotectedOnly ? { passwordHash: null } : {}),
-      [field]: { $in: ids },
+      ...(overridable ? { $or: [linked, { [`occurrence_overrides.${field}`]: { $in: ids } }] } : linked),
     },
   };
-  if (options.latestEnd) return latestEnds(events, field, ids, match);
+  if (options.latestEnd || overridable) return latestEnds(events, field, ids, match);
   const rows = await events.docs
     .aggregate<{ _id: number; published: number }>([
       match,
@@ -56,7 +59,8 @@ export async function publishedEventStats(
 
 /**
  * Published events per linked record with the latest end among them: a series' end is that of
- * its last occurrence (`series_end`). One row per event linking any of `ids`, folded here.
+ * its last occurrence (`series_end`); a record only one of its occurrences moved to counts the
+ * series too, until that occurrence's end. One row per event linking any of `ids`, folded here.
  */
 async function latestEnds(
   events: RecordStore<EventDoc>,
@@ -66,26 +70,43 @@ async function latestEnds(
 ): Promise<Map<number, LinkedEventStats>> {
   const stats = new Map<number, LinkedEventStats>();
   const wanted = new Set(ids);
-  const rows = events.docs.aggregate<{ linked: number[]; end: Date; series_end?: Date | null }>([
+  const rows = events.docs.aggregate<{
+    linked?: number[];
+    start: Date;
+    end: Date;
+    series_end?: Date | null;
+    overrides?: OccurrenceOverride[] | null;
+  }>([
     match,
     {
       $group: {
         _id: '$id',
         linked: { $first: `$${field}` },
+        start: { $first: '$start' },
         end: { $first: '$end' },
         series_end: { $first: '$series_end' },
+        overrides: { $first: '$occurrence_overrides' },
       },
     },
   ]);
   for await (const row of rows) {
-    const end = row.series_end && row.series_end > row.end ? row.series_end : row.end;
-    for (const id of new Set(row.linked)) {
-      if (!wanted.has(id)) continue;
+    const ends = new Map<number, Date>();
+    const link = (id: number, end: Date) => {
+      const seen = ends.get(id);
+      if (wanted.has(id) && (!seen || end > seen)) ends.set(id, end);
+    };
+    for (const id of row.linked ?? []) link(id, row.series_end && row.series_end > row.end ? row.series_end : row.end);
+    for (const override of row.overrides ?? []) {
+      const start = override.start ?? startOfRecurrenceId(override.recurrence_id);
+      const end = override.end ?? new Date(start.getTime() + row.end.getTime() - row.start.getTime());
+      for (const id of (override as Partial<Record<EventLinkField, number[]>>)[field] ?? []) link(id, end);
+    }
+    for (const [id, end] of ends) {
       const seen = stats.get(id);
-      if (!seen) stats.set(id, { published: 1, endMax: end ?? null });
+      if (!seen) stats.set(id, { published: 1, endMax: end });
       else {
         seen.published++;
-        if (end && (!seen.endMax || end > seen.endMax)) seen.endMax = end;
+        if (!seen.endMax || end > seen.endMax) seen.endMax = end;
       }
     }
   }

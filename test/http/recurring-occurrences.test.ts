@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import ICAL from 'ical.js';
 import { api, request, ROOT } from '../support/api';
-import { searchReady, writeIndexed } from '../support/lists';
+import { searchReady, settle, writeIndexed } from '../support/lists';
 
 let counter = 0;
 const unique = (title: string) => `${title} ${Date.now().toString(36)}${++counter}`;
@@ -231,6 +231,47 @@ describe('recurring events: venues count occurrences', () => {
     for (const future of occurrences.body.events.slice(2))
       await writeIndexed('DELETE', `/events/${created.body.id}/occurrences/${future.occurrence.recurrence_id}`);
     expect(await upcoming()).to.deep.equal([]);
+  });
+
+  it('a venue only a moved occurrence is at has that event, upcoming until the occurrence ends; moved back, none', async () => {
+    const hall = unique('Moved-to hall');
+    const [home, other] = await Promise.all(
+      [unique('Home hall'), hall].map(
+        async (venue) => (await writeIndexed('POST', '/venues', { venue })).body.id as number,
+      ),
+    );
+    const start = DateTime.now()
+      .setZone(ZONE)
+      .plus({ days: 1 })
+      .set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title: unique('Series moving once'),
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 1 })),
+      timezone: ZONE,
+      venue: home,
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+    });
+    const listed = async (filter: string) =>
+      (await api.get(`/venues?search=${encodeURIComponent(`"${hall}"`)}&${filter}`)).body.venues.map((v: any) => v.id);
+    expect(await listed('has_events=true')).to.deep.equal([]);
+    const [, second] = (await api.get(`/events/${created.body.id}/occurrences`)).body.events;
+    const at = (event: any) => `/events/${created.body.id}/occurrences/${event.occurrence.recurrence_id}`;
+    await writeIndexed('PATCH', at(second), { venue: other });
+    await settle();
+    expect(await listed('has_events=true')).to.deep.equal([other]);
+    expect(await listed('only_with_upcoming=true')).to.deep.equal([other]);
+    // Moved to the past (before the first occurrence): still an event there, no longer an upcoming one.
+    await writeIndexed('PATCH', at(second), {
+      start_date: local(start.minus({ days: 30 })),
+      end_date: local(start.minus({ days: 30 }).plus({ hours: 1 })),
+    });
+    await settle();
+    expect(await listed('has_events=true')).to.deep.equal([other]);
+    expect(await listed('only_with_upcoming=true')).to.deep.equal([]);
+    await writeIndexed('PATCH', at(second), { venue: null, start_date: null, end_date: null });
+    await settle();
+    expect(await listed('has_events=true')).to.deep.equal([]);
   });
 });
 

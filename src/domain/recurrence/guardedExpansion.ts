@@ -5,9 +5,11 @@ import type { RuleBounds } from './expand';
  * rrule walks period by period until a match passes UNTIL, or the year 9999 when none ever does
  * (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`): an impossible rule would hold the event loop for
  * seconds. A rule sent by a client is therefore first expanded on a thread of its own, given
- * RULE_DEADLINE_MS; past that the thread is ended and the rule refused.
+ * RULE_DEADLINE_MS; past that the thread is ended and the rule refused. A legitimate rule takes a
+ * few milliseconds there, tens of times more on a machine short of CPU: the deadline leaves room
+ * for that (the rules known to be hostile are refused from their parts before, impossible.ts).
  */
-export const RULE_DEADLINE_MS = 150;
+export const RULE_DEADLINE_MS = 500;
 
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
