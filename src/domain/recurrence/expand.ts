@@ -151,10 +151,13 @@ export function occurrencesFrom(parsed: ParsedRecurrence, series: SeriesDates, s
   const zone = series.timezone;
   const instants = new Map<number, Date>();
   instants.set(series.start.getTime(), series.start);
-  for (const start of starts) {
-    const instant = placeWallClock(wallOfFloating(start), zone);
-    instants.set(instant.getTime(), instant);
-  }
+  let placed = starts.map((start) => placeWallClock(wallOfFloating(start), zone));
+  // DTSTART always counts as the first occurrence (RFC 5545 3.3.10): a rule that does not match it
+  // has one start fewer within COUNT.
+  const count = Number(parsed.rule?.get('COUNT') ?? Infinity);
+  if (placed.length >= count && !placed.some((instant) => instant.getTime() === series.start.getTime()))
+    placed = placed.slice(0, count - 1);
+  for (const instant of placed) instants.set(instant.getTime(), instant);
   for (const date of parsed.rdates) {
     const instant = instantOf(date, zone);
     if (instant <= to) instants.set(instant.getTime(), instant);

@@ -82,6 +82,23 @@ describe('domain/recurrence: expansion matches python-dateutil', function () {
     expect(starts).to.have.length(24);
   });
 
+  it('a DTSTART the rule does not match is the first occurrence and counts within COUNT (dateutil leaves it out)', () => {
+    const dtstart = '2027-01-15T09:00:00';
+    for (const rule of [
+      'RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=12',
+      'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=5',
+    ]) {
+      const until = new Date('2035-01-01T00:00:00Z');
+      const ours = expandSeries(parseRecurrenceLines([rule]), series(dtstart, 'Europe/Paris', 60), until).map((o) =>
+        iso(o.start),
+      );
+      const count = Number(/COUNT=(\d+)/.exec(rule)![1]);
+      const matched = dateutilStarts(dtstart, 'Europe/Paris', [rule], until);
+      expect(matched).to.have.length(count);
+      expect(ours).to.deep.equal(['2027-01-15T08:00:00Z', ...matched.slice(0, count - 1)]);
+    }
+  });
+
   it('yearly on 29 February skips the years without one', () => {
     const starts = compare(
       '2028-02-29T12:00:00',
