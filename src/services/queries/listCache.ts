@@ -1,3 +1,4 @@
+import type { Config } from '../../../config';
 import { ExpiringCache } from '../../lib/expiringCache';
 import type { SyncQueue } from '../../storage/syncQueue';
 
@@ -12,16 +13,21 @@ const caches = new WeakMap<SyncQueue, Map<number, ExpiringCache>>();
  * Per-process memory of slowly changing figures that requests look up on every call (which term
  * IDs and slugs exist, term counts in the index), one cache per time limit. An entry lives at
  * most `ttlMs`, and everything is dropped as soon as this process writes or indexes anything (the
- * sync queue's `dirty` and `indexed` events): a process sees its own changes at once, others'
- * within the time limit. Keyed by the services' sync queue, shared by every copy of them.
+ * sync queue's `dirty` and `indexed` events), and again once what it indexed is searchable (a
+ * refresh interval later: what was read in between may predate it): a process sees its own
+ * changes at once, others' within the time limit. Keyed by the services' sync queue, shared by
+ * every copy of them.
  */
-export function processCacheOf(services: { sync: SyncQueue }, ttlMs: number): ExpiringCache {
+export function processCacheOf(services: { sync: SyncQueue; config: Config }, ttlMs: number): ExpiringCache {
   let byTtl = caches.get(services.sync);
   if (!byTtl) {
     const created = new Map<number, ExpiringCache>();
     const clear = () => created.forEach((cache) => cache.clear());
     services.sync.on('dirty', clear);
-    services.sync.on('indexed', clear);
+    services.sync.on('indexed', () => {
+      clear();
+      setTimeout(clear, services.config.elasticsearch.refreshIntervalMs).unref();
+    });
     caches.set(services.sync, created);
     byTtl = created;
   }
@@ -31,6 +37,6 @@ export function processCacheOf(services: { sync: SyncQueue }, ttlMs: number): Ex
 }
 
 /** The cache of figures lists show (kept LIST_CACHE_TTL_MS). */
-export function listCacheOf(services: { sync: SyncQueue }): ExpiringCache {
+export function listCacheOf(services: { sync: SyncQueue; config: Config }): ExpiringCache {
   return processCacheOf(services, LIST_CACHE_TTL_MS);
 }

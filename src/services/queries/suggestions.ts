@@ -7,35 +7,11 @@ import { SUGGEST_KIND_OF, SUGGESTED_FIELD, suggestSearch, type SuggestKind } fro
 import { statusFilter } from '../../search/visibilityFilters';
 import type { Services } from '../container';
 import type { Caller } from './eventList';
-import { ExpiringCache } from '../../lib/expiringCache';
+import { listCacheOf } from './listCache';
 import { requestTimeoutOf } from './listing';
 
 export const DEFAULT_SUGGESTIONS = 8;
 export const MAX_SUGGESTIONS = 20;
-/**
- * How long a process keeps an answer: the prefix typed is asked by many visitors at once, and an
- * answer computed a moment ago is as good. Answers are dropped as soon as the process writes or
- * indexes anything, and again once what it indexed is searchable (a refresh later); another
- * process's changes show up to this much later than in lists.
- */
-export const SUGGEST_CACHE_TTL_MS = 1_000;
-const SUGGEST_CACHE_MAX_ENTRIES = 10_000;
-const suggestCaches = new WeakMap<Services['sync'], ExpiringCache>();
-
-function suggestCacheOf(services: Services): ExpiringCache {
-  let cache = suggestCaches.get(services.sync);
-  if (!cache) {
-    const created = new ExpiringCache(SUGGEST_CACHE_TTL_MS, SUGGEST_CACHE_MAX_ENTRIES);
-    const clear = () => created.clear();
-    services.sync.on('dirty', clear);
-    services.sync.on('indexed', () => {
-      clear();
-      setTimeout(clear, services.config.elasticsearch.refreshIntervalMs).unref();
-    });
-    suggestCaches.set(services.sync, (cache = created));
-  }
-  return cache;
-}
 
 export interface SuggestInput {
   search: string;
@@ -95,14 +71,15 @@ export function suggestRequests(
 
 /**
  * The best `per_page` suggestions over the kinds asked for, in the request language: by rank (the
- * same constant scores for every kind), then text, then the order of `kinds`. Kept per process
- * for SUGGEST_CACHE_TTL_MS by everything that makes the search but the time.
+ * same constant scores for every kind), then text, then the order of `kinds`. Kept like the
+ * list's lookups (listCache.ts), by everything the search is made of but the time: the letters
+ * typed are asked by many visitors at once.
  */
 export function suggest(services: Services, input: SuggestInput, caller: Caller): Promise<Suggestion[]> {
   // What the search is made of but the time: what visibleOf reads of the caller, and the input.
   const visible = `${JSON.stringify(statusFilter(caller.principal, undefined))}:${seesHiddenEvents(caller.principal)}`;
   const key = `${caller.lang}:${input.kinds?.join(',') ?? '*'}:${input.per_page}:${visible}:${input.search}`;
-  return suggestCacheOf(services).shared(key, () => searchSuggestions(services, input, caller));
+  return listCacheOf(services).shared(key, () => searchSuggestions(services, input, caller));
 }
 
 async function searchSuggestions(services: Services, input: SuggestInput, caller: Caller): Promise<Suggestion[]> {
