@@ -12,6 +12,7 @@ import { occurrenceDocuments, toIndexDocument, type IndexDocument } from '../sea
 import { indexedOccurrences } from './seriesWindow';
 import { occurrenceVariantDocuments } from './occurrenceVariants';
 import { aliasName } from '../search/indexNames';
+import type { StaleEvent } from '../search/staleOccurrences';
 import { boolQuery } from '../search/fullText';
 import { dropDeletedLinks, eventsLinking, loadRelated } from './relatedData';
 import { EVENT_LINKS, type LinkedKind, type RecordKind } from '../domain/kinds';
@@ -33,10 +34,8 @@ export interface PreparedGroup {
 }
 
 /** An event whose index documents below `version` are stale (see search/staleOccurrences.ts). */
-export interface StaleSeries {
+export interface StaleSeries extends StaleEvent {
   key: string;
-  id: number;
-  version: number;
   /** When a worker last sent or gave back the event's documents (absent: never). */
   attemptedAt?: Date;
 }
@@ -97,12 +96,23 @@ export async function prepareGroup(
   const ids = entries.map((e) => e.id);
   const services = withBatchCache(rootServices);
   const shouldPropagate = options.propagate ?? true;
-  const [records, previous, occurrenceLinked] = await Promise.all([
+  const [records, previous] = await Promise.all([
     options.records ?? storeOf(services.stores, kind).getMany(ids),
     shouldPropagate ? previousDocs(services, client, kind, ids, options.signal) : null,
-    shouldPropagate && kind === 'event' ? occurrenceLinks(services, client, ids, options.signal) : null,
   ]);
   const present = ids.flatMap((id) => (records.has(id) ? [records.get(id) as StoredRecord<any>] : []));
+  // Only series, and events that were one, have occurrence documents whose links to read back.
+  const withOccurrences =
+    kind === 'event' && previous
+      ? ids.filter((id) => {
+          const record = records.get(id);
+          return (
+            (record && isSeries(inLanguage(record, record.originalLang))) || mayHaveOccurrences(record, previous, id)
+          );
+        })
+      : [];
+  const occurrenceLinked =
+    withOccurrences.length > 0 ? await occurrenceLinks(services, client, withOccurrences, options.signal) : null;
   const related = await loadRelated(services, kind, present);
   if (kind === 'event' && shouldPropagate) await dropDeletedLinks(services, present, related);
   const current = new Map<Language, Map<number, IndexDocument>>();
