@@ -45,37 +45,35 @@ export function validateInput<T>(
   return value as T;
 }
 
-/** Query strings whose validated input a route remembers (lists: the same pages are asked for again and again). */
+/** Reads whose validated input a route remembers (the same pages and records are asked for again and again). */
 const REMEMBERED_QUERIES = 500;
-/** Longer query strings are validated every time: remembering them would let anyone fill memory. */
+/** Longer reads (path values and query string) are validated every time: remembering them would let anyone fill memory. */
 const REMEMBERED_QUERY_MAX_CHARS = 512;
 
 /**
- * The request's validated parameters, as a function of the request. Reads without path parameters
- * (the lists, the index) depend on the query string alone, so their input is validated once per
- * (short) query string and shared, frozen: joi was nearly a tenth of a list's CPU. Route schemas are pure
- * (no default computed from the clock): relative dates stay texts, resolved by the search layer.
+ * The request's validated parameters, as a function of the request. Reads (GET and HEAD, whose
+ * bodies are never read) depend on their path parameters and query string alone, so their input
+ * is validated once per (short) pair and shared, frozen: joi was nearly a tenth of a list's CPU
+ * and of a revalidated read's. Route schemas are pure (no default computed from the clock):
+ * relative dates stay texts, resolved by the search layer.
  */
 export function inputOf<I>(schema: Joi.ObjectSchema<I>, pathKeys: Record<string, string> = {}): (ctx: AppContext) => I {
   const pathNames = Object.fromEntries(Object.entries(pathKeys).map(([name, key]) => [key, name]));
-  // Only reads without path parameters are remembered: their input is the query string's alone.
-  const rememberedInput = boundedMemo(
-    REMEMBERED_QUERIES,
-    (ctx: AppContext) => ctx.querystring,
-    (ctx) => deepFreeze(validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, {}), pathNames)),
+  const paramsOf = (ctx: AppContext): Record<string, string> => {
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(ctx.params ?? {})) params[pathKeys[name] ?? name] = value as string;
+    return params;
+  };
+  const readKey = (ctx: AppContext) => JSON.stringify([ctx.querystring, ...Object.values(ctx.params ?? {})]);
+  const rememberedInput = boundedMemo(REMEMBERED_QUERIES, readKey, (ctx) =>
+    deepFreeze(validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, paramsOf(ctx)), pathNames)),
   );
   return (ctx) => {
-    const routeParams: Record<string, string> = ctx.params ?? {};
-    const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(routeParams)) params[pathKeys[name] ?? name] = value;
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
-    // GET and HEAD bodies are never read (parseBody): the query string is all such a read sends.
     const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
-    const remembered =
-      readOnly && Object.keys(params).length === 0 && ctx.querystring.length <= REMEMBERED_QUERY_MAX_CHARS;
-    return remembered
+    return readOnly && readKey(ctx).length <= REMEMBERED_QUERY_MAX_CHARS
       ? rememberedInput(ctx)
-      : validateInput<I>(schema, collectInput(requestQuery(ctx), body, params), pathNames);
+      : validateInput<I>(schema, collectInput(requestQuery(ctx), body, paramsOf(ctx)), pathNames);
   };
 }

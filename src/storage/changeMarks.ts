@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { RecordKind } from '../domain/kinds';
+import { FreshReads } from '../lib/freshReads';
 import { isDuplicateKey } from './mongo';
 
 /** How many changes of a kind there have been, and when the last one was (one document per kind). */
@@ -19,6 +20,11 @@ export interface ChangeMark {
  */
 export class ChangeMarks {
   private readonly marks: Collection<ChangeMark>;
+  /** All marks (one document per kind), read once for every read that asked while the last one ran. */
+  private readonly reads = new FreshReads(async () => {
+    const found = await this.marks.find({}).toArray();
+    return new Map(found.map((mark) => [mark._id, mark]));
+  });
 
   constructor(db: Db) {
     this.marks = db.collection<ChangeMark>('change_marks');
@@ -48,7 +54,7 @@ export class ChangeMarks {
    */
   async current(kinds: readonly RecordKind[]): Promise<Map<RecordKind, ChangeMark>> {
     if (kinds.length === 0) return new Map();
-    const found = await this.marks.find({ _id: { $in: [...kinds] } }).toArray();
-    return new Map(found.map((mark) => [mark._id, mark]));
+    const all = await this.reads.fresh();
+    return new Map(kinds.flatMap((kind) => (all.has(kind) ? [[kind, all.get(kind)!]] : [])));
   }
 }
