@@ -246,6 +246,18 @@ export class SyncQueue extends EventEmitter {
     return { version: entry?.version ?? 0, indexedVersion: entry?.indexedVersion ?? 0 };
   }
 
+  /**
+   * The version and pending flag of the entries of `ids` now (records without one are absent): a
+   * document indexed at a record's current version holds its latest state.
+   */
+  async statesOf(kind: RecordKind, ids: number[]): Promise<Map<number, Pick<SyncEntry, 'version' | 'pending'>>> {
+    if (ids.length === 0) return new Map();
+    const found = await this.entries
+      .find({ kind, ...idFilter(ids) }, { projection: { _id: 0, id: 1, version: 1, pending: 1 } })
+      .toArray();
+    return new Map(keep(found, ids).map(({ id, version, pending }) => [id, { version, pending }]));
+  }
+
   /** Whether a record of `kinds` marked dirty at or before `before` still waits for the worker. */
   async waitingSince(kinds: RecordKind[], before: Date): Promise<boolean> {
     const filter = { pending: true, kind: { $in: kinds }, dirtyAt: { $lte: before } };

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Language } from '../../../config';
-import { listScope, seesHiddenEvents } from '../../domain/policy';
-import { listedEventFor, recordOwnership } from '../../storage/recordAccess';
+import { listScope, seesHiddenEvents, type Ownership } from '../../domain/policy';
+import { listedEventFor, ownershipOf, recordOwnership } from '../../storage/recordAccess';
 import { toWire } from '../../domain/dates';
 import { PLURAL, type RecordKind } from '../../domain/kinds';
 import type { Principal } from '../../domain/principal';
@@ -10,6 +10,8 @@ import type { Services } from '../container';
 import type { ChangeEntry } from '../../storage/changeLog';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import { storeOf } from '../../storage/stores';
+import { syncKey } from '../../storage/syncQueue';
+import { currentIndexedCopies, type IndexedCopy } from './indexedChanges';
 import { viewOf } from '../views/recordViews';
 
 /** One item of `/changes` (EXTENSIONS 17). */
@@ -25,22 +27,28 @@ export interface Change {
 type ApiRecord = Record<string, unknown>;
 
 /**
- * Whether the caller's list of the kind, without filters, would show the record (CONTRACT part
- * 6): the statuses that list shows by default (never trash), events hidden from listings only
- * to editors. Terms have no status. A protected event is listed (blanked), so it is shown.
+ * Whether the caller's list of the kind, without filters, would show a record of this owner
+ * (CONTRACT part 6): the statuses that list shows by default (never trash), events hidden from
+ * listings only to editors. Terms have no status. A protected event is listed (blanked), so it is shown.
  */
-function listedFor(kind: RecordKind, record: StoredRecord<BaseDoc>, principal: Principal): boolean {
+function listedFor(kind: RecordKind, owner: Ownership, hidden: boolean, principal: Principal): boolean {
   if (kind === 'category' || kind === 'tag') return true;
-  const { status, author } = recordOwnership(record);
   const scope = listScope(principal, undefined);
-  const shown = scope.everyone.includes(status) || (scope.own.includes(status) && author === principal.userId);
-  if (!shown) return false;
-  const doc = inLanguage(record, record.originalLang) as BaseDoc & { hide_from_listings?: boolean };
-  return kind !== 'event' || !doc.hide_from_listings || seesHiddenEvents(principal);
+  const shown =
+    scope.everyone.includes(owner.status) || (scope.own.includes(owner.status) && owner.author === principal.userId);
+  return shown && (kind !== 'event' || !hidden || seesHiddenEvents(principal));
 }
 
-/** The records of one kind as the caller's list shows them, in `lang`, by ID. */
-async function presentKind(
+/** A listed event as the caller's list shows it (a series once, its record as a single event's). */
+const listedEvent = (record: ApiRecord, passwordProtected: boolean, principal: Principal): ApiRecord =>
+  listedEventFor({ ...record, occurrence: null }, passwordProtected, principal);
+
+/**
+ * The records of one kind read from MongoDB, presented as the index documents lists serve are
+ * (src/indexer/batchDocuments.ts), then as lists show them (protected events blanked, unreadable
+ * links left out; term counts are the caller's), by ID.
+ */
+async function storedRecords(
   services: Services,
   kind: RecordKind,
   ids: number[],
@@ -48,33 +56,39 @@ async function presentKind(
   principal: Principal,
 ): Promise<Map<number, ApiRecord>> {
   const stored = await storeOf(services.stores, kind).getMany(ids);
-  const shown = [...stored.values()].filter((record) => listedFor(kind, record, principal));
+  const docOf = (record: StoredRecord<BaseDoc>) =>
+    inLanguage(record, record.originalLang) as BaseDoc & { hide_from_listings?: boolean; passwordHash?: string };
+  const shown = [...stored.values()].filter((record) =>
+    listedFor(kind, recordOwnership(record), Boolean(docOf(record).hide_from_listings), principal),
+  );
   if (shown.length === 0) return new Map();
-  // As the index documents lists serve are made (src/search/batchDocuments.ts), then as lists
-  // show them: term counts from the term index, protected events blanked, unreadable links left out.
   const view = viewOf(kind);
-  let records = await view(
+  const records = await view(
     services,
     shown,
     lang,
     kind === 'event' ? { embeddedCounts: 'searchable-index' } : { counts: 'index' },
   );
-  if (kind === 'event') {
-    records = records.map((record) => {
-      const event = stored.get(Number(record.id))!;
-      const doc = inLanguage(event, event.originalLang) as BaseDoc & { passwordHash?: string };
-      // A series is one change, its record as a single event's (exports list its occurrences).
-      return listedEventFor({ ...record, occurrence: null }, Boolean(doc.passwordHash), principal);
-    });
-    records = await withCurrentTermCounts(services, records, lang);
-  }
-  return new Map(records.map((record) => [Number(record.id), record]));
+  return new Map(
+    records.map((record) => {
+      const id = Number(record.id);
+      const event = kind === 'event' && stored.get(id)!;
+      return [id, event ? listedEvent(record, Boolean(docOf(event).passwordHash), principal) : record];
+    }),
+  );
+}
+
+/** A current index copy as the caller's list shows it, or null when that list leaves it out. */
+function indexedRecord(kind: RecordKind, copy: IndexedCopy, principal: Principal): ApiRecord | null {
+  if (!listedFor(kind, ownershipOf(copy), Boolean(copy.hide_from_listings), principal)) return null;
+  return kind === 'event' ? listedEvent(copy.record, copy.password_protected === true, principal) : copy.record;
 }
 
 /**
  * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
- * record at its latest state, read from MongoDB, or `delete` when it is gone, trashed or not in
- * the caller's list any more.
+ * record at its latest state, or `delete` when it is gone, trashed or not in the caller's list
+ * any more. A record is served as lists serve it, from its index copy, when that copy holds its
+ * latest state (indexedChanges.ts), else read from MongoDB (CONTRACT part 8 either way).
  */
 export async function visibleChanges(
   services: Services,
@@ -82,16 +96,29 @@ export async function visibleChanges(
   lang: Language,
   principal: Principal,
 ): Promise<Change[]> {
-  const byKind = new Map<RecordKind, number[]>();
-  for (const entry of entries) byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), entry.id]);
-  const presented = new Map<RecordKind, Map<number, ApiRecord>>();
+  const copies = await currentIndexedCopies(services, entries, lang);
+  const presented = new Map<string, ApiRecord | null>();
+  const unindexed = new Map<RecordKind, number[]>();
+  for (const { kind, id } of entries) {
+    const copy = copies.get(syncKey(kind, id));
+    if (copy) presented.set(syncKey(kind, id), indexedRecord(kind, copy, principal));
+    else unindexed.set(kind, [...(unindexed.get(kind) ?? []), id]);
+  }
   await Promise.all(
-    [...byKind].map(async ([kind, ids]) =>
-      presented.set(kind, await presentKind(services, kind, ids, lang, principal)),
-    ),
+    [...unindexed].map(async ([kind, ids]) => {
+      const records = await storedRecords(services, kind, ids, lang, principal);
+      for (const id of ids) presented.set(syncKey(kind, id), records.get(id) ?? null);
+    }),
   );
+  // Embedded term counts as lists show them: the term index's current ones.
+  const events = entries.flatMap(({ kind, id }) => {
+    const record = kind === 'event' ? presented.get(syncKey(kind, id)) : null;
+    return record ? [record] : [];
+  });
+  const counted = await withCurrentTermCounts(services, events, lang);
+  counted.forEach((record) => presented.set(syncKey('event', Number(record.id)), record));
   return entries.map((entry) => {
-    const record = presented.get(entry.kind)?.get(entry.id) ?? null;
+    const record = presented.get(syncKey(entry.kind, entry.id)) ?? null;
     return {
       kind: PLURAL[entry.kind],
       id: entry.id,

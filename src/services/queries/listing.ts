@@ -59,6 +59,19 @@ function isUnavailable(err: unknown): boolean {
   return status === 429 || status >= 500 || e.meta?.body?.error?.type === 'index_not_found_exception';
 }
 
+/** Fetches documents by ID (`mget`), failing as list searches do (`searchIndex`). */
+export async function getIndexed<T>(
+  services: Services,
+  request: estypes.MgetRequest,
+): Promise<estypes.MgetResponse<T>> {
+  try {
+    return await services.search.mget<T>(request, giveUpAfter(requestTimeoutOf(services)));
+  } catch (err) {
+    if (isUnavailable(err)) throw new DependencyUnavailableError('search', err);
+    throw err;
+  }
+}
+
 /** Runs a list search; an unreachable, overloaded or not yet created index is a 503. */
 export async function searchIndex<T>(
   services: Services,

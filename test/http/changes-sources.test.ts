@@ -1,0 +1,156 @@
+import { expect } from 'chai';
+import { api } from '../support/api';
+import { testWorld, whileWorkerStopped } from '../support/harness';
+import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
+import { callers, type Caller } from '../support/access';
+import { aliasName } from '../../src/search/indexNames';
+
+type ApiRecord = Record<string, any>;
+type Change = { kind: string; id: number; action: string; record: ApiRecord | null };
+
+/** A position in the feed after every change so far (a cursor walk's X-Changes-Since). */
+async function position(): Promise<string> {
+  const res = await api.get('/tags?hide_empty=false&per_page=1&cursor=');
+  expect(res.status).to.equal(200);
+  return res.headers.get('x-changes-since')!;
+}
+
+/** Once the settle delay has passed, the latest change of each record after `since`, by `kind:id`. */
+async function changesAfter(since: string, caller: Caller): Promise<Map<string, Change>> {
+  await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+  const latest = new Map<string, Change>();
+  let token = since;
+  for (;;) {
+    const res = await api.get(
+      `/changes?per_page=1000&since=${encodeURIComponent(token)}`,
+      caller.key ? { key: caller.key } : {},
+    );
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    for (const change of res.body.changes as Change[]) latest.set(`${change.kind}:${change.id}`, change);
+    token = res.body.next_since;
+    if (!res.body.has_more) return latest;
+  }
+}
+
+/** The event's record as its index document in English holds it now (realtime). */
+async function indexedRecord(id: number): Promise<ApiRecord> {
+  const { services, config } = testWorld();
+  const doc = await services.search.get<{ record: ApiRecord }>({
+    index: aliasName(config, 'event', 'en'),
+    id: String(id),
+  });
+  return doc._source!.record;
+}
+
+const event = (title: string, extra: Record<string, unknown> = {}) =>
+  create('/events', {
+    title,
+    start_date: daysFromNow(3),
+    end_date: daysFromNow(3, '23:00:00'),
+    status: 'publish',
+    ...extra,
+  });
+
+describe('the change feed serves index copies only when they hold the latest state (EXTENSIONS 17, CONTRACT part 8)', () => {
+  before(async () => {
+    await searchReady();
+  });
+
+  for (const role of ['anonymous', 'editor'] as const) {
+    it(`answers the same records from the index as from MongoDB (${role})`, async function () {
+      this.timeout(120_000);
+      const caller = (await callers())[role];
+      const word = unique('feedsrc');
+      const since = await position();
+      const venue = await create('/venues', { venue: `${word} hall`, status: 'publish' });
+      const draftVenue = await create('/venues', { venue: `${word} back room`, status: 'draft' });
+      const tag = await create('/tags', { name: `${word} tag` });
+      const category = await create('/categories', { name: `${word} category` });
+      const records = [
+        await event(`${word} linked`, { venue: venue.id, tags: [tag.id], categories: [category.id] }),
+        await event(`${word} protected`, { venue: venue.id, password: 'sesame', description: 'secret' }),
+        await event(`${word} draft venue`, { venue: draftVenue.id }),
+        await event(`${word} hidden`, { hide_from_listings: true }),
+        await event(`${word} unpublished`, { status: 'draft' }),
+        await event(`${word} series`, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] }),
+      ];
+      await settle();
+      const fromIndex = await changesAfter(since, caller);
+      const ids = records.map((record) => record.id as number);
+      const keys = [
+        ...ids.map((id) => `events:${id}`),
+        `venues:${venue.id}`,
+        `venues:${draftVenue.id}`,
+        `tags:${tag.id}`,
+        `categories:${category.id}`,
+      ];
+      expect(keys.filter((key) => !fromIndex.has(key))).to.deep.equal([]);
+      // The same records once their index copies are behind (a version bump nothing indexed yet).
+      const fromStore = await whileWorkerStopped(async () => {
+        await testWorld().services.sync.markAllDirty([
+          ['event', ids],
+          ['venue', [venue.id, draftVenue.id]],
+          ['tag', [tag.id]],
+          ['category', [category.id]],
+        ]);
+        return changesAfter(since, caller);
+      });
+      // Each read from the one source, then the other (modified_utc moved with the bump).
+      const served = (changes: Map<string, Change>, key: string) => {
+        const { action, record } = changes.get(key)!;
+        return { action, record };
+      };
+      for (const key of keys) expect(served(fromIndex, key), key).to.deep.equal(served(fromStore, key));
+      const shown = (id: number) => fromIndex.get(`events:${id}`)!;
+      expect(shown(ids[0]!).record!.venue.venue).to.equal(`${word} hall`);
+      expect(shown(ids[0]!).record!.tags[0].count).to.equal(1);
+      expect(shown(ids[1]!).record!.description === '').to.equal(role === 'anonymous');
+      if (role === 'editor') expect(shown(ids[2]!).record!.venue.venue).to.equal(`${word} back room`);
+      else expect(shown(ids[2]!).record!.venue).to.deep.equal([]);
+      expect(shown(ids[3]!).action).to.equal(role === 'editor' ? 'upsert' : 'delete');
+      expect(shown(ids[4]!).action).to.equal(role === 'editor' ? 'upsert' : 'delete');
+      expect(shown(ids[5]!).record!.occurrence).to.equal(null);
+      expect(fromIndex.get(`venues:${draftVenue.id}`)!.action).to.equal(role === 'editor' ? 'upsert' : 'delete');
+    });
+  }
+
+  it('serves a record changed but not indexed yet at its latest state, and a record no longer listed as a delete', async function () {
+    this.timeout(60_000);
+    const { anonymous } = await callers();
+    const word = unique('feedlate');
+    const renamed = await event(`${word} before`);
+    const unpublished = await event(`${word} listed`);
+    await settle();
+    const since = await position();
+    const changes = await whileWorkerStopped(async () => {
+      await api.post(`/events/${renamed.id}`, { title: `${word} after` });
+      await api.post(`/events/${unpublished.id}`, { status: 'draft' });
+      // The index copies are still those before the writes.
+      expect((await indexedRecord(renamed.id)).title).to.equal(`${word} before`);
+      expect((await indexedRecord(unpublished.id)).status).to.equal('publish');
+      return changesAfter(since, anonymous);
+    });
+    expect(changes.get(`events:${renamed.id}`)?.record?.title).to.equal(`${word} after`);
+    expect(changes.get(`events:${unpublished.id}`)).to.deep.include({ action: 'delete', record: null });
+  });
+
+  it('serves an event at its latest state while a record it embeds waits for the worker', async function () {
+    this.timeout(60_000);
+    const { anonymous } = await callers();
+    const word = unique('feedlink');
+    const venue = await create('/venues', { venue: `${word} hall`, status: 'publish' });
+    const linked = await event(`${word} event`, { venue: venue.id });
+    await settle();
+    const since = await position();
+    await api.post(`/events/${linked.id}`, { title: `${word} event renamed` });
+    await settle();
+    const changes = await whileWorkerStopped(async () => {
+      // The event's copy is indexed at its current version; what it embeds changes after.
+      await api.post(`/venues/${venue.id}`, { venue: `${word} grand hall` });
+      expect((await indexedRecord(linked.id)).venue.venue).to.equal(`${word} hall`);
+      return changesAfter(since, anonymous);
+    });
+    expect(changes.get(`events:${linked.id}`)?.record).to.deep.include({ title: `${word} event renamed` });
+    expect(changes.get(`events:${linked.id}`)?.record?.venue.venue).to.equal(`${word} grand hall`);
+  });
+});
