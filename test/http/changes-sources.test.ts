@@ -114,6 +114,40 @@ describe('the change feed serves index copies only when they hold the latest sta
     });
   }
 
+  it('answers a page of several hundred changes in the log order, as pages of 100 do', async function () {
+    this.timeout(60_000);
+    const word = unique('feedlong');
+    const since = await position();
+    const before = await event(`${word} first`);
+    // Records never created (IDs no counter reaches): deletes, numbered in one block.
+    const gone = Array.from({ length: 600 }, (_, i) => 8_000_000 + (Date.now() % 100_000) * 1_000 + i);
+    await testWorld().services.sync.changes.recordNew('tag', gone);
+    const after = await event(`${word} last`);
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+    const pageOf = async (perPage: number, token: string) => {
+      const res = await api.get(`/changes?per_page=${perPage}&since=${encodeURIComponent(token)}`);
+      expect(res.status).to.equal(200);
+      return res.body as { changes: Change[]; next_since: string; has_more: boolean };
+    };
+    const whole = await pageOf(1000, since);
+    expect(whole.has_more).to.equal(false);
+    const walked: Change[] = [];
+    for (let token = since, more = true; more;) {
+      const page = await pageOf(100, token);
+      walked.push(...page.changes);
+      [token, more] = [page.next_since, page.has_more];
+    }
+    expect(whole.changes).to.deep.equal(walked);
+    const ids = whole.changes.map((change) => change.id);
+    expect(ids.indexOf(before.id)).to.be.below(ids.indexOf(gone[0]!));
+    expect(ids.indexOf(after.id)).to.be.above(ids.indexOf(gone[599]!));
+    expect(whole.changes.filter((change) => gone.includes(change.id)).map((change) => change.action)).to.deep.equal(
+      gone.map(() => 'delete'),
+    );
+    expect(whole.changes.find((change) => change.id === after.id)?.record?.title).to.equal(`${word} last`);
+  });
+
   it('serves a record changed but not indexed yet at its latest state, and a record no longer listed as a delete', async function () {
     this.timeout(60_000);
     const { anonymous } = await callers();

@@ -11,7 +11,7 @@ import type { ChangeEntry } from '../../storage/changeLog';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import { storeOf } from '../../storage/stores';
 import { syncKey } from '../../storage/syncQueue';
-import { currentIndexedCopies, type IndexedCopy } from './indexedChanges';
+import { currentIndexedCopies, PageStates, type IndexedCopy } from './indexedChanges';
 import { viewOf } from '../views/recordViews';
 
 /** One item of `/changes` (EXTENSIONS 17). */
@@ -85,18 +85,25 @@ function indexedRecord(kind: RecordKind, copy: IndexedCopy, principal: Principal
 }
 
 /**
+ * Changes presented at once: each part's records are dropped once written as JSON, so that a page
+ * of 1,000 holds its text and one part's objects rather than all of them (the API's memory).
+ */
+const CHANGES_PER_PART = 250;
+
+/**
  * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
  * record at its latest state, or `delete` when it is gone, trashed or not in the caller's list
  * any more. A record is served as lists serve it, from its index copy, when that copy holds its
  * latest state (indexedChanges.ts), else read from MongoDB (CONTRACT part 8 either way).
  */
-export async function visibleChanges(
+async function visibleChanges(
   services: Services,
   entries: ChangeEntry[],
   lang: Language,
   principal: Principal,
+  states: PageStates,
 ): Promise<Change[]> {
-  const copies = await currentIndexedCopies(services, entries, lang);
+  const copies = await currentIndexedCopies(services, entries, lang, states);
   const presented = new Map<string, ApiRecord | null>();
   const unindexed = new Map<RecordKind, number[]>();
   for (const { kind, id } of entries) {
@@ -127,4 +134,20 @@ export async function visibleChanges(
       record,
     };
   });
+}
+
+/** `visibleChanges` of `entries` as a JSON array, presented CHANGES_PER_PART at a time. */
+export async function visibleChangesJson(
+  services: Services,
+  entries: ChangeEntry[],
+  lang: Language,
+  principal: Principal,
+): Promise<string> {
+  const states = new PageStates(services);
+  const parts: string[] = [];
+  for (let at = 0; at < entries.length; at += CHANGES_PER_PART) {
+    const changes = await visibleChanges(services, entries.slice(at, at + CHANGES_PER_PART), lang, principal, states);
+    parts.push(JSON.stringify(changes).slice(1, -1));
+  }
+  return `[${parts.join(',')}]`;
 }

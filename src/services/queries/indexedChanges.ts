@@ -27,24 +27,40 @@ const EMBEDDED = [
   ['tag_ids', 'tag'],
 ] as const;
 
-type States = Map<RecordKind, Map<number, Pick<SyncEntry, 'version' | 'pending'>>>;
+type State = Pick<SyncEntry, 'version' | 'pending'>;
 
-/** The sync states of the records of `ids`, one query per kind. */
-async function statesOf(services: Services, ids: Map<RecordKind, Set<number>>): Promise<States> {
-  const states: States = new Map();
-  await Promise.all(
-    [...ids].map(async ([kind, set]) => states.set(kind, await services.sync.statesOf(kind, [...set]))),
-  );
-  return states;
-}
+/**
+ * Sync states read for one page of changes, each record's once (its parts share those of the
+ * records their events embed). A state read earlier in the page is as good as one read now: it
+ * was read after the request began, and an embedded record's is only ever read before the
+ * version of an event it is checked with (see currentIndexedCopies).
+ */
+export class PageStates {
+  private readonly known = new Map<RecordKind, Map<number, State | null>>();
 
-function idsByKind(pairs: Iterable<readonly [RecordKind, number]>): Map<RecordKind, Set<number>> {
-  const ids = new Map<RecordKind, Set<number>>();
-  for (const [kind, id] of pairs) {
-    const set = ids.get(kind) ?? new Set();
-    ids.set(kind, set.add(id));
+  constructor(private readonly services: Services) {}
+
+  /** Reads the states of the records not read yet, one query per kind. */
+  async load(records: Iterable<readonly [RecordKind, number]>): Promise<void> {
+    const missing = new Map<RecordKind, Set<number>>();
+    for (const [kind, id] of records) {
+      if (this.known.get(kind)?.has(id)) continue;
+      const set = missing.get(kind) ?? new Set();
+      missing.set(kind, set.add(id));
+    }
+    await Promise.all(
+      [...missing].map(async ([kind, ids]) => {
+        const found = await this.services.sync.statesOf(kind, [...ids]);
+        const known = this.known.get(kind) ?? new Map<number, State | null>();
+        for (const id of ids) known.set(id, found.get(id) ?? null);
+        this.known.set(kind, known);
+      }),
+    );
   }
-  return ids;
+
+  get(kind: RecordKind, id: number): State | null | undefined {
+    return this.known.get(kind)?.get(id);
+  }
 }
 
 /**
@@ -60,32 +76,34 @@ export async function currentIndexedCopies(
   services: Services,
   entries: ChangeEntry[],
   lang: Language,
+  states: PageStates,
 ): Promise<Map<string, IndexedCopy>> {
   if (entries.length === 0) return new Map();
   const docs = entries.map((entry) => ({
     _index: aliasName(services.config, entry.kind, lang),
     _id: String(entry.id),
   }));
-  const [response, states] = await Promise.all([
-    // Whole sources: Elasticsearch sends them as stored, where picking fields parses each (twice the time).
-    getIndexed<IndexedCopy>(services, { docs }),
-    statesOf(services, idsByKind(entries.map((entry) => [entry.kind, entry.id] as const))),
-  ]);
-  const copies = new Map<string, IndexedCopy>();
-  response.docs.forEach((doc, i) => {
-    const { kind, id } = entries[i]!;
-    if (!('found' in doc) || !doc.found || !doc._source) return;
-    if (doc._version === undefined || states.get(kind)?.get(id)?.version !== doc._version) return;
-    copies.set(syncKey(kind, id), doc._source);
-  });
-  const embedded = [...copies.values()].flatMap((copy) =>
-    EMBEDDED.flatMap(([field, kind]) => (copy[field] ?? []).map((id) => [kind, id] as const)),
+  // Whole sources: Elasticsearch sends them as stored, where picking fields parses each (twice the time).
+  const response = await getIndexed<IndexedCopy>(services, { docs });
+  const found = response.docs.flatMap((doc, i) =>
+    'found' in doc && doc.found && doc._source && doc._version !== undefined
+      ? [{ entry: entries[i]!, copy: doc._source, version: doc._version }]
+      : [],
   );
-  if (embedded.length === 0) return copies;
-  const embeddedStates = await statesOf(services, idsByKind(embedded));
-  const settled = (kind: RecordKind, id: number) => embeddedStates.get(kind)?.get(id)?.pending === false;
-  for (const [key, copy] of copies) {
-    if (!EMBEDDED.every(([field, kind]) => (copy[field] ?? []).every((id) => settled(kind, id)))) copies.delete(key);
+  // What the copies embed is read first: a change of it seen completed was propagated before the
+  // worker completed it, so the embedding event's version read next is past that propagation.
+  await states.load(
+    found.flatMap(({ copy }) =>
+      EMBEDDED.flatMap(([field, kind]) => (copy[field] ?? []).map((id) => [kind, id] as const)),
+    ),
+  );
+  await states.load(found.map(({ entry }) => [entry.kind, entry.id] as const));
+  const settled = (kind: RecordKind, id: number) => states.get(kind, id)?.pending === false;
+  const copies = new Map<string, IndexedCopy>();
+  for (const { entry, copy, version } of found) {
+    if (states.get(entry.kind, entry.id)?.version !== version) continue;
+    if (EMBEDDED.every(([field, kind]) => (copy[field] ?? []).every((id) => settled(kind, id))))
+      copies.set(syncKey(entry.kind, entry.id), copy);
   }
   return copies;
 }
