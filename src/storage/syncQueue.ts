@@ -247,15 +247,23 @@ export class SyncQueue extends EventEmitter {
   }
 
   /**
-   * The version and pending flag of the entries of `ids` now (records without one are absent): a
-   * document indexed at a record's current version holds its latest state.
+   * The versions of the records of `ids` now (records without an entry are absent): a document
+   * indexed at a record's current version holds its latest state.
    */
-  async statesOf(kind: RecordKind, ids: number[]): Promise<Map<number, Pick<SyncEntry, 'version' | 'pending'>>> {
+  async currentVersions(kind: RecordKind, ids: number[]): Promise<Map<number, number>> {
     if (ids.length === 0) return new Map();
     const found = await this.entries
-      .find({ kind, ...idFilter(ids) }, { projection: { _id: 0, id: 1, version: 1, pending: 1 } })
+      .find({ kind, ...idFilter(ids) }, { projection: { _id: 0, id: 1, version: 1 } })
       .toArray();
-    return new Map(keep(found, ids).map(({ id, version, pending }) => [id, { version, pending }]));
+    return new Map(keep(found, ids).map(({ id, version }) => [id, version]));
+  }
+
+  /** The keys (`kind:id`) of the records of `kinds` that wait for the worker now. */
+  async pendingKeys(kinds: RecordKind[]): Promise<Set<string>> {
+    const found = await this.entries
+      .find({ pending: true, kind: { $in: kinds } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(found.map((entry) => entry._id));
   }
 
   /** Whether a record of `kinds` marked dirty at or before `before` still waits for the worker. */

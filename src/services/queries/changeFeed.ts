@@ -11,7 +11,7 @@ import type { ChangeEntry } from '../../storage/changeLog';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import { storeOf } from '../../storage/stores';
 import { syncKey } from '../../storage/syncQueue';
-import { currentIndexedCopies, PageStates, type IndexedCopy } from './indexedChanges';
+import { currentIndexedCopies, idsByKind, pendingEmbedded, type IndexedCopy } from './indexedChanges';
 import { viewOf } from '../views/recordViews';
 
 /** One item of `/changes` (EXTENSIONS 17). */
@@ -101,16 +101,15 @@ async function visibleChanges(
   entries: ChangeEntry[],
   lang: Language,
   principal: Principal,
-  states: PageStates,
+  pending: Set<string>,
 ): Promise<Change[]> {
-  const copies = await currentIndexedCopies(services, entries, lang, states);
+  const copies = await currentIndexedCopies(services, entries, lang, pending);
   const presented = new Map<string, ApiRecord | null>();
-  const unindexed = new Map<RecordKind, number[]>();
   for (const { kind, id } of entries) {
     const copy = copies.get(syncKey(kind, id));
     if (copy) presented.set(syncKey(kind, id), indexedRecord(kind, copy, principal));
-    else unindexed.set(kind, [...(unindexed.get(kind) ?? []), id]);
   }
+  const unindexed = idsByKind(entries.filter(({ kind, id }) => !copies.has(syncKey(kind, id))));
   await Promise.all(
     [...unindexed].map(async ([kind, ids]) => {
       const records = await storedRecords(services, kind, ids, lang, principal);
@@ -143,10 +142,12 @@ export async function visibleChangesJson(
   lang: Language,
   principal: Principal,
 ): Promise<string> {
-  const states = new PageStates(services);
+  // Read once, before any part reads its records' versions (indexedChanges.ts says why).
+  const pending = await pendingEmbedded(services);
   const parts: string[] = [];
   for (let at = 0; at < entries.length; at += CHANGES_PER_PART) {
-    const changes = await visibleChanges(services, entries.slice(at, at + CHANGES_PER_PART), lang, principal, states);
+    const part = entries.slice(at, at + CHANGES_PER_PART);
+    const changes = await visibleChanges(services, part, lang, principal, pending);
     parts.push(JSON.stringify(changes).slice(1, -1));
   }
   return `[${parts.join(',')}]`;
