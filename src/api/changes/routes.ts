@@ -8,8 +8,9 @@ import type { Services } from '../../services/container';
 import { visibleChangesJson } from '../../services/queries/changeFeed';
 
 /**
- * Change pages this process assembles at once: a page of 1,000 records presented holds a few MB,
- * and 32 at once exhausted the API's 160 MB heap in the bench; the others queue.
+ * Change pages this process assembles at once: a page of 1,000 is about 5 MB of JSON beside the
+ * objects of the part being presented, and 32 at once (then presented whole) exhausted the API's
+ * 160 MB heap in the bench; the others queue.
  */
 const CONCURRENT_PAGES = 2;
 
