@@ -12,8 +12,9 @@ import { create, daysFromNow, searchReady, settle, unique } from '../support/lis
  * validators they answered per change mark (src/services/views/embeddedByMark.ts,
  * src/api/resource/knownValidators.ts). CONTRACT part 8: a read after a write's answer shows it at
  * once, also when another API process (its own services and caches, the same database) serves it.
+ * So do the full `/changes` pages a process keeps (src/services/queries/changePages.ts).
  */
-describe('reads by ID reflect another API process’s writes at once (CONTRACT part 8)', function () {
+describe('reads by ID and change pages reflect another API process’s writes at once (CONTRACT part 8)', function () {
   this.timeout(120_000);
   let other: { services: Services; server: RunningServer };
   let venue: { id: number };
@@ -138,5 +139,31 @@ describe('reads by ID reflect another API process’s writes at once (CONTRACT p
     const draft = await read(path, { 'if-none-match': etag! });
     expect(draft.status).to.equal(403);
     expect(draft.body.code).to.not.equal('event-password-protected');
+  });
+
+  it('serves a /changes page it keeps only while no record changed: a write shows on it right after', async () => {
+    const settled = () =>
+      new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+    // A position after every venue change so far.
+    await settled();
+    let since = '';
+    for (let more = true; more;) {
+      const res = await api.get(`/changes?kinds=venues&per_page=1000&since=${since}`);
+      since = encodeURIComponent(res.body.next_since);
+      more = res.body.has_more;
+    }
+    const first = await create('/venues', { venue: unique('First') });
+    const second = await create('/venues', { venue: unique('Second') });
+    await settled();
+    const path = `/changes?kinds=venues&per_page=1&since=${since}`;
+    const kept = await read(path);
+    expect(kept.body.has_more).to.equal(true);
+    expect(kept.body.changes.map((c: { id: number }) => c.id)).to.deep.equal([first.id]);
+    expect((await read(path)).etag).to.equal(kept.etag);
+    // The first venue's change moves past the second's: the page now starts with the second.
+    expect((await api.post(`/venues/${first.id}`, { venue: 'First renamed' })).status).to.equal(200);
+    const after = await read(path);
+    expect(after.body.changes.map((c: { id: number }) => c.id)).to.deep.equal([second.id]);
+    expect(after.etag).to.not.equal(kept.etag);
   });
 });

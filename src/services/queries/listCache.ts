@@ -7,21 +7,25 @@ export const LIST_CACHE_TTL_MS = 1_000;
 /** Keys come from requests (slugs, IDs): beyond this many the oldest are forgotten. */
 const LIST_CACHE_MAX_ENTRIES = 10_000;
 
-const caches = new WeakMap<SyncQueue, Map<number, ExpiringCache>>();
+const caches = new WeakMap<SyncQueue, Map<string, ExpiringCache>>();
 
 /**
  * Per-process memory of slowly changing figures that requests look up on every call (which term
- * IDs and slugs exist, term counts in the index), one cache per time limit. An entry lives at
+ * IDs and slugs exist, term counts in the index), one cache per time limit and size bound. An entry lives at
  * most `ttlMs`, and everything is dropped as soon as this process writes or indexes anything (the
  * sync queue's `dirty` and `indexed` events), and again once what it indexed is searchable (a
  * refresh interval later: what was read in between may predate it): a process sees its own
  * changes at once, others' within the time limit. Keyed by the services' sync queue, shared by
  * every copy of them.
  */
-export function processCacheOf(services: { sync: SyncQueue; config: Config }, ttlMs: number): ExpiringCache {
-  let byTtl = caches.get(services.sync);
-  if (!byTtl) {
-    const created = new Map<number, ExpiringCache>();
+export function processCacheOf(
+  services: { sync: SyncQueue; config: Config },
+  ttlMs: number,
+  maxEntries = LIST_CACHE_MAX_ENTRIES,
+): ExpiringCache {
+  let byBounds = caches.get(services.sync);
+  if (!byBounds) {
+    const created = new Map<string, ExpiringCache>();
     const clear = () => created.forEach((cache) => cache.clear());
     services.sync.on('dirty', clear);
     services.sync.on('indexed', () => {
@@ -29,10 +33,11 @@ export function processCacheOf(services: { sync: SyncQueue; config: Config }, tt
       setTimeout(clear, services.config.elasticsearch.refreshIntervalMs).unref();
     });
     caches.set(services.sync, created);
-    byTtl = created;
+    byBounds = created;
   }
-  let cache = byTtl.get(ttlMs);
-  if (!cache) byTtl.set(ttlMs, (cache = new ExpiringCache(ttlMs, LIST_CACHE_MAX_ENTRIES)));
+  const bounds = `${ttlMs}/${maxEntries}`;
+  let cache = byBounds.get(bounds);
+  if (!cache) byBounds.set(bounds, (cache = new ExpiringCache(ttlMs, maxEntries)));
   return cache;
 }
 
