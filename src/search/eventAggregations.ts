@@ -70,10 +70,11 @@ function filtered(filter: Clause[], name: string, agg: estypes.AggregationsAggre
  * The aggregations of a list's facets, histogram and map tiles, computed in the list's own search.
  * The list applies its facet filters as a `post_filter`, so the aggregations see the matches of
  * its other filters only: a facet whose own filter is applied gets a filter aggregation of the
- * others (disjunctive facets); everything else (the other facets, the histogram, the tiles)
- * counts exactly the listed matches, under one filter aggregation of them all (`listed`), or under
- * the query itself when no facet filter applies (with `alsoListed`, the caller's own). Venue, organizer and location counts leave out
- * the events that show the caller none (password-protected ones, CONTRACT part 6).
+ * others (disjunctive facets); everything else (the other facets, the histogram, the tiles and
+ * `alsoListed`, the caller's own) counts exactly the listed matches, under one filter aggregation
+ * of them all (`listed`: the filters are evaluated once, not once per aggregation), or under the
+ * query itself when no facet filter applies. Venue, organizer and location counts leave out the
+ * events that show the caller none (password-protected ones, CONTRACT part 6).
  */
 export function discoveryAggregations(d: Discovery, scope: Scope, alsoListed: Aggregations = {}): Aggregations {
   const own: Aggregations = {};
