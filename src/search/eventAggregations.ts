@@ -57,60 +57,72 @@ interface Scope {
   bounds?: GeoBounds;
 }
 
-const filtered = (filter: Clause[], aggs: Aggregations): estypes.AggregationsAggregationContainer => ({
-  filter: filter.length > 0 ? boolQuery({ filter }) : { match_all: {} },
-  aggs,
-});
+/** The aggregation holding the discovery aggregations that apply every filter of the list. */
+const LISTED = 'listed';
+
+/** `aggs` under a filter aggregation of `filter`, or `aggs` themselves when there is nothing to filter. */
+function filtered(filter: Clause[], name: string, agg: estypes.AggregationsAggregationContainer): Aggregations {
+  if (filter.length === 0) return { [name]: agg };
+  return { [name]: { filter: filter.length === 1 ? filter[0]! : boolQuery({ filter }), aggs: { [name]: agg } } };
+}
 
 /**
- * The aggregations of a list's facets, histogram and map tiles, computed in the list's own search:
- * each facet applies every filter but its own (the list applies them as a `post_filter`); the
- * histogram and the tiles apply them all. Venue, organizer and location counts leave out the
+ * The aggregations of a list's facets, histogram and map tiles, computed in the list's own search.
+ * The list applies its facet filters as a `post_filter`, so the aggregations see the matches of
+ * its other filters only: a facet whose own filter is applied gets a filter aggregation of the
+ * others (disjunctive facets); everything else (the other facets, the histogram, the tiles and
+ * `alsoListed`, the caller's own) counts exactly the listed matches, under one filter aggregation
+ * of them all (`listed`: the filters are evaluated once, not once per aggregation), or under the
+ * query itself when no facet filter applies. Venue, organizer and location counts leave out the
  * events that show the caller none (password-protected ones, CONTRACT part 6).
  */
-export function discoveryAggregations(d: Discovery, scope: Scope): Aggregations {
-  const aggs: Aggregations = {};
-  const allFacetFilters = Object.values(scope.byFacet);
+export function discoveryAggregations(d: Discovery, scope: Scope, alsoListed: Aggregations = {}): Aggregations {
+  const own: Aggregations = {};
+  let listed: Aggregations = { ...alsoListed };
   const links = scope.shownLinks ? [scope.shownLinks] : [];
   for (const facet of d.facets) {
+    const hidesLinks = facet === 'venue' || facet === 'organizer' ? links : [];
+    const terms = { terms: { field: FACET_FIELDS[facet], size: FACET_CANDIDATES } };
+    if (scope.byFacet[facet] === undefined) {
+      Object.assign(listed, filtered(hidesLinks, `facet_${facet}`, terms));
+      continue;
+    }
     const others = Object.entries(scope.byFacet)
       .filter(([name]) => name !== facet)
       .map(([, clause]) => clause);
-    const hidesLinks = facet === 'venue' || facet === 'organizer';
-    aggs[`facet_${facet}`] = filtered([...others, ...(hidesLinks ? links : [])], {
-      values: { terms: { field: FACET_FIELDS[facet], size: FACET_CANDIDATES } },
-    });
+    Object.assign(own, filtered([...others, ...hidesLinks], `facet_${facet}`, terms));
   }
   if (d.histogram) {
-    aggs.histogram = filtered(allFacetFilters, {
-      buckets: {
-        date_histogram: {
-          field: 'start_utc',
-          calendar_interval: d.histogram.interval,
-          time_zone: d.histogram.timeZone,
-          min_doc_count: 1,
-          format: HISTOGRAM_FORMAT,
-        },
+    listed.histogram = {
+      date_histogram: {
+        field: 'start_utc',
+        calendar_interval: d.histogram.interval,
+        time_zone: d.histogram.timeZone,
+        min_doc_count: 1,
+        format: HISTOGRAM_FORMAT,
       },
-    });
+    };
   }
   if (d.geoGrid !== undefined) {
     const b = scope.bounds;
-    aggs.geo_grid = filtered([...allFacetFilters, ...links], {
-      tiles: {
-        geotile_grid: {
-          field: 'location',
-          precision: d.geoGrid,
-          // Events with several venues would otherwise add tiles outside the box.
-          ...(b
-            ? { bounds: { top_left: { lat: b.top, lon: b.left }, bottom_right: { lat: b.bottom, lon: b.right } } }
-            : {}),
-        },
-        aggs: { centroid: { geo_centroid: { field: 'location' } } },
+    const tiles: estypes.AggregationsAggregationContainer = {
+      geotile_grid: {
+        field: 'location',
+        precision: d.geoGrid,
+        // Events with several venues would otherwise add tiles outside the box.
+        ...(b
+          ? { bounds: { top_left: { lat: b.top, lon: b.left }, bottom_right: { lat: b.bottom, lon: b.right } } }
+          : {}),
       },
-    });
+      aggs: { centroid: { geo_centroid: { field: 'location' } } },
+    };
+    Object.assign(listed, filtered(links, 'geo_grid', tiles));
   }
-  return aggs;
+  const allFacetFilters = Object.values(scope.byFacet);
+  if (allFacetFilters.length > 0 && Object.keys(listed).length > 0) {
+    listed = { [LISTED]: { filter: boolQuery({ filter: allFacetFilters }), aggs: listed } };
+  }
+  return { ...own, ...listed };
 }
 
 interface Bucket {
@@ -118,12 +130,22 @@ interface Bucket {
   doc_count: number;
 }
 
-/** The raw buckets of each discovery aggregation of a search response. */
+/** The result of the aggregation `name` of `discoveryAggregations`, wherever it was put. */
+export function listedAggregate(
+  response: { aggregations?: Record<string, unknown> },
+  name: string,
+): Record<string, unknown> | undefined {
+  type Node = Record<string, unknown>;
+  const aggregations = response.aggregations as Record<string, Node> | undefined;
+  const node = (aggregations?.[LISTED]?.[name] ?? aggregations?.[name]) as Node | undefined;
+  // A filter aggregation holds the aggregation of the same name.
+  return (node?.[name] as Node | undefined) ?? node;
+}
+
+/** The buckets of the discovery aggregation `name` of a search response. */
 export function bucketsOf(
   response: { aggregations?: Record<string, unknown> },
   name: string,
-  inner: string,
 ): (Bucket & Record<string, unknown>)[] {
-  const agg = response.aggregations?.[name] as Record<string, { buckets?: unknown }> | undefined;
-  return (agg?.[inner]?.buckets as (Bucket & Record<string, unknown>)[] | undefined) ?? [];
+  return (listedAggregate(response, name)?.buckets as (Bucket & Record<string, unknown>)[] | undefined) ?? [];
 }

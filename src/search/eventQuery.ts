@@ -1,6 +1,12 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { DateClause } from './dateFilters';
-import { discoveryAggregations, type Discovery, type FacetName, type GeoBounds } from './eventAggregations';
+import {
+  discoveryAggregations,
+  listedAggregate,
+  type Discovery,
+  type FacetName,
+  type GeoBounds,
+} from './eventAggregations';
 import { boolQuery, fullTextQuery } from './fullText';
 
 export type EventOrderBy = 'start_date' | 'title' | 'modified' | 'relevance' | 'distance';
@@ -191,11 +197,8 @@ const SERIES_COUNT = 'series_count';
 
 /** The entries of a list collapsed per series (`collapseSeries`), else null. */
 export function seriesCountOf(response: estypes.SearchResponse<unknown>): number | null {
-  const count = response.aggregations?.[SERIES_COUNT] as
-    | (estypes.AggregationsCardinalityAggregate & { [SERIES_COUNT]?: estypes.AggregationsCardinalityAggregate })
-    | undefined;
-  if (!count) return null;
-  return (count[SERIES_COUNT] ?? count).value;
+  const count = listedAggregate(response, SERIES_COUNT) as estypes.AggregationsCardinalityAggregate | undefined;
+  return count ? count.value : null;
 }
 
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
@@ -219,13 +222,13 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
     _source: ['record', 'password_protected'],
   };
   if (disjunctive) request.post_filter = boolQuery({ filter: facetFilters });
-  if (q.discovery) {
-    request.aggs = discoveryAggregations(q.discovery, {
-      byFacet: disjunctive ? byFacet : {},
-      shownLinks: q.shownLinks ?? null,
-      bounds: q.bounds,
-    });
-  }
+  // The series counted are those the page lists: with facets, past the post filter.
+  const seriesCount: Record<string, estypes.AggregationsAggregationContainer> = q.collapseSeries
+    ? { [SERIES_COUNT]: { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } } }
+    : {};
+  const scope = { byFacet: disjunctive ? byFacet : {}, shownLinks: q.shownLinks ?? null, bounds: q.bounds };
+  const aggs = q.discovery ? discoveryAggregations(q.discovery, scope, seriesCount) : seriesCount;
+  if (Object.keys(aggs).length > 0) request.aggs = aggs;
   if (q.collapseSeries) {
     request.collapse = { field: 'series_id' };
     if (q.collapseSeries.entry === 'next') {
@@ -237,14 +240,6 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
         sort: [nextOccurrenceFirst(q.collapseSeries.now)],
       };
     }
-    // Aggregations ignore the post filter: the series counted are those the page lists.
-    const series = { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } };
-    request.aggs = {
-      ...request.aggs,
-      [SERIES_COUNT]: disjunctive
-        ? { filter: boolQuery({ filter: facetFilters }), aggs: { [SERIES_COUNT]: series } }
-        : series,
-    };
   }
   return { request, distanceSortIndex };
 }

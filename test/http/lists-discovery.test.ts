@@ -130,17 +130,27 @@ describe('lists: GET /events facets, histogram, geo_grid and geoloc_bounds', fun
 
   const roles = (): Caller[] => [who.anonymous, who.author, who.editor];
 
-  /** The answer's facets next to the same facets counted on the lists without each facet's filter. */
-  async function checkFacets(caller: Caller, filters: Partial<Record<Facet, string>>, lang = 'en') {
+  /**
+   * The answer's facets next to the same facets counted on the lists without each facet's filter;
+   * with `extra` (histogram, tiles), those are counted on the list itself.
+   */
+  async function checkFacets(
+    caller: Caller,
+    filters: Partial<Record<Facet, string>>,
+    lang = 'en',
+    facets: readonly Facet[] = ALL_FACETS,
+    extra = '',
+  ) {
     const query = (omit?: Facet) =>
       [scope, ...Object.entries(filters).flatMap(([name, value]) => (name === omit ? [] : [`${name}=${value}`]))].join(
         '&',
       );
-    const res = await api.get(`/events?${query()}&facets=${ALL_FACETS.join(',')}&per_page=2`, as(caller));
+    const res = await api.get(`/events?${query()}&facets=${facets.join(',')}&per_page=2${extra}`, as(caller));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const listed = await allListed(query(), as(caller));
     expect(res.body.total, 'the list is unchanged by facets').to.equal(listed.length);
-    for (const facet of ALL_FACETS) {
+    expect(Object.keys(res.body.facets)).to.deep.equal(facets);
+    for (const facet of facets) {
       const events = await allListed(query(facet), as(caller));
       const expected =
         facet === 'featured' || facet === 'ticketed' ? flagFacetOf(facet, events) : linkFacetOf(facet, events, lang);
@@ -175,6 +185,28 @@ describe('lists: GET /events facets, histogram, geo_grid and geoloc_bounds', fun
       { organizer: `${ids.org1},${ids.org2}`, ticketed: 'false' },
     ];
     for (const filter of filters) for (const caller of roles()) await checkFacets(caller, filter);
+  });
+
+  it('facets without a filter, the histogram and the tiles count exactly the listed events beside filtered facets', async () => {
+    const filters = [
+      { categories: String(ids.jazz) },
+      { categories: String(ids.rock), featured: 'false' },
+      { venue: String(ids.paris), tags: String(ids.tagA) },
+    ];
+    for (const filter of filters) {
+      for (const caller of roles()) {
+        const extra = '&histogram=day&geo_grid=3';
+        const body = await checkFacets(caller, filter, 'en', ['categories', 'tags', 'venue', 'featured'], extra);
+        const listed = await allListed(
+          [scope, ...Object.entries(filter).map(([k, v]) => `${k}=${v}`)].join('&'),
+          as(caller),
+        );
+        const what = `${caller.role} with ${JSON.stringify(filter)}`;
+        expect(body.histogram, what).to.deep.equal(histogramOf(listed, 'day', 'UTC'));
+        const tiles = new Map(body.geo_grid.map((tile: { tile: string; count: number }) => [tile.tile, tile.count]));
+        expect(tiles, what).to.deep.equal(tilesOf(listed, 3));
+      }
+    }
   });
 
   it('records the caller may not see are never named or counted under them', async () => {

@@ -242,6 +242,24 @@ describe('recurring events: occurrences in lists', () => {
     expect(included.body.events[0].id).to.equal(created.body.id);
   });
 
+  it('with facets, a collapsed list counts the series it lists (past the facet filters) and the facets count occurrences', async () => {
+    const word = unique('Faceted series');
+    await writeIndexed('POST', '/events', { ...dailySeries(`${word} featured`, 3).body, featured: true });
+    await writeIndexed('POST', '/events', dailySeries(`${word} plain`, 4).body);
+    const search = `/events?search=${encodeURIComponent(`"${word}"`)}&hide_subsequent_recurrences=true`;
+    const res = await api.get(`${search}&featured=true&facets=featured,tags&histogram=day`);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.total).to.equal(1);
+    expect(res.body.events.map((event: any) => event.title)).to.deep.equal([`${word} featured`]);
+    expect(res.body.facets.featured).to.deep.equal([
+      { value: false, count: 4 },
+      { value: true, count: 3 },
+    ]);
+    expect(res.body.histogram.map((bucket: any) => bucket.count)).to.deep.equal([1, 1, 1]);
+    const both = await api.get(`${search}&facets=featured`);
+    expect(both.body.total).to.equal(2);
+  });
+
   it('the window rolls forward by itself: a new day queues every series and an open-ended one is listed to the horizon', async () => {
     const { services, config } = testWorld();
     const title = unique('Open ended daily series');

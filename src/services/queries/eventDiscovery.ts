@@ -87,7 +87,7 @@ async function linkFacet(
   lang: Language,
   principal: Principal,
 ): Promise<LinkFacetEntry[]> {
-  const buckets = bucketsOf(response, `facet_${facet}`, 'values');
+  const buckets = bucketsOf(response, `facet_${facet}`);
   const kind = FACET_KINDS[facet];
   const ids = buckets.map((bucket) => Number(bucket.key));
   const labels = await labelsOf(services, kind, ids, lang);
@@ -102,7 +102,7 @@ async function linkFacet(
 }
 
 function flagFacet(response: { aggregations?: Record<string, unknown> }, facet: FlagFacet): FlagFacetEntry[] {
-  return bucketsOf(response, `facet_${facet}`, 'values')
+  return bucketsOf(response, `facet_${facet}`)
     .map((bucket) => ({ value: bucket.key === 1 || bucket.key === 'true', count: bucket.doc_count }))
     .sort((a, b) => b.count - a.count || Number(a.value) - Number(b.value));
 }
@@ -127,13 +127,13 @@ export async function discoveryResult(
     result.facets = Object.fromEntries(d.facets.map((facet, i) => [facet, entries[i]]));
   }
   if (d.histogram) {
-    result.histogram = bucketsOf(response, 'histogram', 'buckets').map((bucket) => ({
+    result.histogram = bucketsOf(response, 'histogram').map((bucket) => ({
       start: String(bucket.key_as_string),
       count: bucket.doc_count,
     }));
   }
   if (d.geoGrid !== undefined) {
-    result.geo_grid = bucketsOf(response, 'geo_grid', 'tiles').map((bucket) => {
+    result.geo_grid = bucketsOf(response, 'geo_grid').map((bucket) => {
       const centroid = (bucket.centroid as { location?: { lat: number; lon: number } }).location;
       return { tile: String(bucket.key), lat: centroid?.lat ?? 0, lng: centroid?.lon ?? 0, count: bucket.doc_count };
     });

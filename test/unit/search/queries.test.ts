@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { buildEventSearch, type EventQuery } from '../../../src/search/eventQuery';
+import { buildEventSearch, seriesCountOf, type EventQuery } from '../../../src/search/eventQuery';
+import { bucketsOf, type Discovery } from '../../../src/search/eventAggregations';
+import { boolQuery } from '../../../src/search/fullText';
 import { buildPostSearch } from '../../../src/search/postQuery';
 import { buildTermSearch } from '../../../src/search/termQuery';
 import { statusFilter } from '../../../src/search/visibilityFilters';
@@ -89,5 +91,90 @@ describe('search/queries', () => {
       terms: { status: ['publish', 'future', 'draft', 'pending', 'private'] },
     });
     expect(statusFilter(editor, ['trash'])).to.deep.equal({ terms: { status: ['trash'] } });
+  });
+
+  describe('facets, histogram and series count (EXTENSIONS part 14)', () => {
+    const discovery: Discovery = {
+      facets: ['categories', 'tags', 'venue', 'featured'],
+      histogram: { interval: 'day', timeZone: 'Europe/Paris' },
+    };
+    const shownLinks = { term: { password_protected: false } };
+    const categories = { terms: { category_ids: [1] } };
+    const featured = { term: { featured: true } };
+    const terms = (field: string) => ({ terms: { field, size: 200 } });
+    const histogram = {
+      date_histogram: {
+        field: 'start_utc',
+        calendar_interval: 'day',
+        time_zone: 'Europe/Paris',
+        min_doc_count: 1,
+        format: 'yyyy-MM-dd HH:mm:ss',
+      },
+    };
+
+    it('a filtered facet counts under the other filters; the rest count the listed matches under one filter', () => {
+      const { request } = buildEventSearch('events', {
+        ...base,
+        categoryIds: [1],
+        featured: true,
+        shownLinks,
+        discovery,
+        collapseSeries: { entry: 'first' },
+      });
+      const listed = boolQuery({ filter: [categories, featured] });
+      expect(request.post_filter).to.deep.equal(listed);
+      expect(request.aggs).to.deep.equal({
+        facet_categories: { filter: featured, aggs: { facet_categories: terms('category_ids') } },
+        facet_featured: { filter: categories, aggs: { facet_featured: terms('featured') } },
+        listed: {
+          filter: listed,
+          aggs: {
+            series_count: { cardinality: { field: 'series_id', precision_threshold: 40_000 } },
+            facet_tags: terms('tag_ids'),
+            facet_venue: { filter: shownLinks, aggs: { facet_venue: terms('venue_ids') } },
+            histogram,
+          },
+        },
+      });
+    });
+
+    it('without a facet filter, or without facets, everything counts under the query itself', () => {
+      const unfiltered = buildEventSearch('events', { ...base, discovery }).request;
+      expect(unfiltered.post_filter).to.equal(undefined);
+      expect(unfiltered.aggs).to.deep.equal({
+        facet_categories: terms('category_ids'),
+        facet_tags: terms('tag_ids'),
+        facet_venue: terms('venue_ids'),
+        facet_featured: terms('featured'),
+        histogram,
+      });
+      const calendar = { facets: [], histogram: discovery.histogram };
+      const { request } = buildEventSearch('events', { ...base, categoryIds: [1], discovery: calendar });
+      expect(request.post_filter).to.equal(undefined);
+      expect(JSON.stringify(request.query)).to.include('"category_ids":[1]');
+      expect(request.aggs).to.deep.equal({ histogram });
+    });
+
+    it('reads buckets and the series count wherever the search put them', () => {
+      const buckets = [{ key: 3, doc_count: 2 }];
+      const response = {
+        aggregations: {
+          facet_categories: { doc_count: 5, facet_categories: { buckets } },
+          facet_featured: { buckets },
+          listed: {
+            doc_count: 4,
+            facet_venue: { doc_count: 3, facet_venue: { buckets } },
+            histogram: { buckets },
+            series_count: { value: 2 },
+          },
+        },
+      };
+      for (const name of ['facet_categories', 'facet_featured', 'facet_venue', 'histogram'])
+        expect(bucketsOf(response, name), name).to.deep.equal(buckets);
+      expect(bucketsOf(response, 'facet_tags')).to.deep.equal([]);
+      expect(seriesCountOf(response as never)).to.equal(2);
+      expect(seriesCountOf({ aggregations: { series_count: { value: 7 } } } as never)).to.equal(7);
+      expect(seriesCountOf({ aggregations: {} } as never)).to.equal(null);
+    });
   });
 });
