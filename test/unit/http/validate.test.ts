@@ -31,7 +31,7 @@ describe('http/validate', () => {
     expect(await run(input, { querystring: 'page=3' })).to.deep.equal({ page: 3 });
   });
 
-  it('validates every time what a body or path parameters can change, and a long query string', async () => {
+  it('validates every time what a body can change, and a long read; a read once per path and query string', async () => {
     let validations = 0;
     const counted = schema.keys({ id: Joi.number() }).custom((value) => (validations++, value));
     const input = inputOf<Input>(counted);
@@ -44,10 +44,15 @@ describe('http/validate', () => {
     });
     const byId = await run(input, { querystring: 'page=2', params: { id: '5' } });
     expect(byId).to.deep.equal({ page: 2, id: 5 });
-    expect(await run(input, { querystring: 'page=2', params: { id: '5' } })).not.to.equal(byId);
+    expect(await run(input, { querystring: 'page=2', params: { id: '5' } }), 'the same read by ID').to.equal(byId);
+    expect(await run(input, { querystring: 'page=2', params: { id: '6' } })).to.deep.equal({ page: 2, id: 6 });
+    expect(await run(input, { querystring: 'page=2', params: { id: '05' } }), 'another path').not.to.equal(byId);
     const long = `page=3&${'x'.repeat(600)}=1`;
     expect(await run(input, { querystring: long })).not.to.equal(await run(input, { querystring: long }));
-    expect(validations).to.equal(6);
+    const longId = { id: `${'0'.repeat(600)}5` };
+    const longRead = () => run(input, { querystring: 'page=2', params: longId });
+    expect(await longRead()).not.to.equal(await longRead());
+    expect(validations).to.equal(9);
     const refused = await run(input, { querystring: 'page=x' }).catch((err: unknown) => err);
     expect(refused).to.be.instanceOf(ValidationError);
   });
