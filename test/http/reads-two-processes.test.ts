@@ -144,7 +144,8 @@ describe('reads by ID and change pages reflect another API process’s writes at
   it('serves a /changes page it keeps only while no record changed: a write shows on it right after', async () => {
     const settled = () =>
       new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
-    // A position after every venue change so far.
+    // A position after every venue change so far (the worker's propagations included).
+    await settle();
     await settled();
     let since = '';
     for (let more = true; more;) {
