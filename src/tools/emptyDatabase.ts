@@ -24,6 +24,12 @@ export async function emptyDatabase(services: Services): Promise<void> {
     'settings',
     reindexTargets(db).collectionName,
     ...Object.values(services.stores).map((store) => store.docs.collectionName),
+    ...[
+      services.webhooks.subscriptions.docs,
+      services.webhooks.matches.docs,
+      services.webhooks.deliveries.docs,
+      services.webhooks.deliveries.finished,
+    ].map((docs) => docs.collectionName),
   ];
   await Promise.all(
     [...new Set([...own, ...listed])].map((name) =>

@@ -1,6 +1,7 @@
 import type { Services } from '../../services/container';
+import { Batcher } from '../../lib/batcher';
 import { signature } from '../../lib/standardWebhooks';
-import type { DeliveryDoc, DeliveryStatus } from '../../storage/webhooks/deliveries';
+import type { AttemptRecord, DeliveryDoc, DeliveryStatus } from '../../storage/webhooks/deliveries';
 import type { SubscriptionDoc } from '../../storage/webhooks/subscriptions';
 import { postWebhook, type PostOutcome } from './postWebhook';
 import { ROUNDS_HELD, SendSlots, targetKey } from './sendSlots';
@@ -23,12 +24,14 @@ export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, ra
   return Math.round(full / 2 + random() * (full / 2));
 }
 
-/** A leased message, its subscription as read once leased (undefined: deleted), and its receiver. */
+/** A leased message and its receiver. */
 interface Leased {
   doc: DeliveryDoc;
-  subscription: SubscriptionDoc | undefined;
   target: string;
 }
+
+/** What becomes of a leased message: an attempt recorded, given back untried, or dropped. */
+type Outcome = { record: AttemptRecord } | { release: DeliveryDoc } | { discard: DeliveryDoc };
 
 /**
  * Works the durable delivery queue: leases due messages (the oldest of each subscription and
@@ -44,12 +47,35 @@ export class WebhookDispatcher {
   private wakeRequested = false;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly slots: SendSlots<Leased>;
+  /** Each attempt's subscription, read just before it (a change made since the claim is seen), many a query. */
+  private readonly subscriptionNow: Batcher<number, SubscriptionDoc | undefined>;
+  /** The queue's writes after attempts, many messages a request (an attempt's slot is free meanwhile). */
+  private readonly outcomes: Batcher<Outcome>;
 
   constructor(
     private readonly services: Services,
     private readonly owner: string,
   ) {
     this.slots = new SendSlots(this.settings.concurrency, this.settings.concurrencyPerTarget);
+    const { subscriptions, deliveries } = services.webhooks;
+    this.subscriptionNow = new Batcher(async (ids) => {
+      const current = await subscriptions.byIds([...new Set(ids)]);
+      return ids.map((id) => current.get(id));
+    });
+    this.outcomes = new Batcher<Outcome>(async (outcomes) => {
+      const records: AttemptRecord[] = [];
+      const released: DeliveryDoc[] = [];
+      const discarded: DeliveryDoc[] = [];
+      for (const outcome of outcomes) {
+        if ('record' in outcome) records.push(outcome.record);
+        else if ('release' in outcome) released.push(outcome.release);
+        else discarded.push(outcome.discard);
+      }
+      await deliveries.recordAttempts(owner, records);
+      await deliveries.release(released, owner);
+      await deliveries.discard(discarded, owner);
+      return [];
+    });
   }
 
   private get settings() {
@@ -113,15 +139,16 @@ export class WebhookDispatcher {
       }
     }
     // Leased but not started: give them back now rather than when their leases run out.
-    await Promise.all(this.slots.drain().map(({ doc }) => deliveries.release(doc, this.owner)));
-    await Promise.all(this.inFlight);
+    await deliveries.release(
+      this.slots.drain().map(({ doc }) => doc),
+      this.owner,
+    );
+    // Attempts under way, then their outcomes' writes (each attempt adds one).
+    while (this.inFlight.size) await Promise.all(this.inFlight);
+    await this.outcomes.idle();
   }
 
-  /**
-   * Leases up to `limit` due messages in a few round trips, each receiver within its share, and
-   * reads their subscriptions once they are leased (a change or deletion made meanwhile is seen).
-   * Returns how many it leased.
-   */
+  /** Leases up to `limit` due messages in a few round trips, each receiver within its share. Returns how many it leased. */
   private async claim(limit: number): Promise<number> {
     const { deliveries, subscriptions } = this.services.webhooks;
     const targets = await subscriptions.targets();
@@ -131,20 +158,14 @@ export class WebhookDispatcher {
     const claimed = await deliveries.claim(this.owner, limit, this.leaseMs, disabled, ({ subscription }) =>
       admits(targetOf.get(subscription) ?? ''),
     );
-    const current = await subscriptions.byIds([...new Set(claimed.map((doc) => doc.subscription))]);
-    this.slots.add(
-      claimed.map((doc) => {
-        const subscription = current.get(doc.subscription);
-        return { doc, subscription, target: subscription ? targetKey(subscription.url) : '' };
-      }),
-    );
+    this.slots.add(claimed.map((doc) => ({ doc, target: targetOf.get(doc.subscription) ?? '' })));
     return claimed.length;
   }
 
   /** Starts the attempts that have a free slot; each one ending starts the next. */
   private startReady(): void {
     for (const leased of this.slots.startable()) {
-      const attempt: Promise<void> = this.deliver(leased.doc, leased.subscription)
+      const attempt: Promise<void> = this.deliver(leased.doc)
         .catch((err: unknown) => this.services.log.error({ err, id: leased.doc._id }, 'webhooks: delivery failed'))
         .finally(() => {
           this.inFlight.delete(attempt);
@@ -156,10 +177,15 @@ export class WebhookDispatcher {
     }
   }
 
-  private async deliver(doc: DeliveryDoc, subscription: SubscriptionDoc | undefined): Promise<void> {
-    const { deliveries, box } = this.services.webhooks;
-    if (!subscription) return deliveries.discard(doc, this.owner);
-    if (subscription.status !== 'active') return deliveries.release(doc, this.owner);
+  /**
+   * One attempt. Its outcome is written with others' (`outcomes`) once the attempt ends: the
+   * message stays leased until then, so the next one of its record waits for it.
+   */
+  private async deliver(doc: DeliveryDoc): Promise<void> {
+    const { box } = this.services.webhooks;
+    const subscription = await this.subscriptionNow.run(doc.subscription);
+    if (!subscription) return this.settle({ discard: doc });
+    if (subscription.status !== 'active') return this.settle({ release: doc });
     let outcome: PostOutcome;
     try {
       const secret = box!.open(subscription.secret);
@@ -185,13 +211,30 @@ export class WebhookDispatcher {
     await this.record(doc, outcome, subscription);
   }
 
+  /** Writes an outcome with others; an attempt waiting for the write is no longer in its slot. */
+  private settle(outcome: Outcome): void {
+    const written: Promise<void> = this.outcomes
+      .run(outcome)
+      .catch((err: unknown) =>
+        this.services.log.warn(
+          { err },
+          'webhooks: an outcome was not written; the message is sent again after its lease',
+        ),
+      )
+      .finally(() => {
+        this.inFlight.delete(written);
+        this.requestWake();
+      });
+    this.inFlight.add(written);
+  }
+
   private async record(doc: DeliveryDoc, outcome: PostOutcome, subscription: SubscriptionDoc): Promise<void> {
-    const { deliveries, subscriptions } = this.services.webhooks;
+    const { subscriptions } = this.services.webhooks;
     const reporter = this.services.metrics.webhooks;
     const at = new Date();
     const attempt = { at, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
     if (outcome.error === null) {
-      await deliveries.attempted(doc, this.owner, attempt, { status: 'delivered' });
+      this.settle({ record: { doc, attempt, status: 'delivered' } });
       // Read as the message was claimed: a failure recorded since by another attempt is cleared by the next success.
       if (subscription.failingSince) await subscriptions.deliverySucceeded(doc.subscription);
       reporter.sent();
@@ -217,6 +260,6 @@ export class WebhookDispatcher {
       { id: doc._id, subscription: doc.subscription, error: outcome.error, attempts: doc.attempts + 1, status },
       'webhooks: attempt failed',
     );
-    await deliveries.attempted(doc, this.owner, attempt, { status, nextAttemptAt });
+    this.settle({ record: { doc, attempt, status, nextAttemptAt } });
   }
 }

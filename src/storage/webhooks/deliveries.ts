@@ -62,13 +62,32 @@ export function deliveryId(d: Pick<NewDelivery, 'subscription' | 'event' | 'seq'
   return `msg_${digest.slice(0, 27)}`;
 }
 
-/** The webhook delivery queue (`webhook_deliveries`): pending messages leased by workers, and finished ones. */
+/** An attempt of a leased message and its outcome: delivered, failed for good, or retried at `nextAttemptAt`. */
+export interface AttemptRecord {
+  doc: DeliveryDoc;
+  attempt: Attempt;
+  status: DeliveryStatus;
+  nextAttemptAt?: Date;
+}
+
+/** A message written by another worker meanwhile (queued or logged already). */
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
+/**
+ * The webhook delivery queue: pending messages leased by workers (`webhook_deliveries`), and
+ * the log of finished ones (`webhook_delivery_log`). Finished messages leave the queue, so that
+ * the queue stays as small as the backlog: a claim reads it, and jongodb copies a collection on
+ * each write. Writes go many messages a request (`insertMany`, `updateMany`, `deleteMany`):
+ * a write's cost there grows with its collection, not with the messages it touches.
+ */
 export class DeliveryQueue {
   readonly docs: Collection<DeliveryDoc>;
+  readonly finished: Collection<DeliveryDoc>;
   private lastLeaseEnd = 0;
 
   constructor(db: Db) {
     this.docs = db.collection<DeliveryDoc>('webhook_deliveries');
+    this.finished = db.collection<DeliveryDoc>('webhook_delivery_log');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -76,35 +95,56 @@ export class DeliveryQueue {
       this.docs.createIndex({ status: 1, nextAttemptAt: 1 }),
       this.docs.createIndex({ subscription: 1, event: 1, status: 1, seq: 1 }),
       this.docs.createIndex({ subscription: 1, occurredAt: -1 }),
-      this.docs.createIndex({ finishedAt: 1 }, { expireAfterSeconds: FINISHED_RETENTION_DAYS * 86_400 }),
+      this.finished.createIndex({ subscription: 1, occurredAt: -1 }),
+      this.finished.createIndex({ finishedAt: 1 }, { expireAfterSeconds: FINISHED_RETENTION_DAYS * 86_400 }),
     ]);
   }
 
-  /** Queues messages; one already queued (same ID) is left as it is. */
+  /** Of these message IDs, those queued or logged already. */
+  private async known(ids: string[]): Promise<Set<string>> {
+    const [queued, logged] = await Promise.all(
+      [this.docs, this.finished].map((docs) => docs.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()),
+    );
+    return new Set([...queued!, ...logged!].map((doc) => doc._id));
+  }
+
+  /** Queues messages; one already queued or finished (same ID: the same change seen again) is left as it is. */
   async enqueue(messages: NewDelivery[]): Promise<void> {
     if (messages.length === 0) return;
-    const operations: AnyBulkWriteOperation<DeliveryDoc>[] = messages.map((message) => {
-      const _id = deliveryId(message);
-      const doc: DeliveryDoc = {
-        _id,
-        ...message,
-        status: 'pending',
-        attempts: 0,
-        firstAttemptAt: null,
-        lastAttemptAt: null,
-        nextAttemptAt: message.occurredAt,
-        lastStatusCode: null,
-        lastError: null,
-        log: [],
-        owner: null,
-        leaseUntil: EPOCH,
-        finishedAt: null,
-      };
-      return { updateOne: { filter: { _id }, update: { $setOnInsert: doc }, upsert: true } };
-    });
+    const docs = messages.map((message): DeliveryDoc => ({
+      _id: deliveryId(message),
+      ...message,
+      status: 'pending',
+      attempts: 0,
+      firstAttemptAt: null,
+      lastAttemptAt: null,
+      nextAttemptAt: message.occurredAt,
+      lastStatusCode: null,
+      lastError: null,
+      log: [],
+      owner: null,
+      leaseUntil: EPOCH,
+      finishedAt: null,
+    }));
     // A few hundred messages a request: each stays well within the server's timeout (a batch of
     // events times 200 subscriptions is thousands of records), and one that fails is queued again whole.
-    for (const slice of chunks(operations, WRITE_CHUNK)) await this.docs.bulkWrite(slice, { ordered: true });
+    for (const slice of chunks(docs, WRITE_CHUNK)) {
+      const known = await this.known(slice.map((doc) => doc._id));
+      const fresh = slice.filter((doc) => !known.has(doc._id));
+      if (fresh.length === 0) continue;
+      try {
+        await this.docs.insertMany(fresh, { ordered: true });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // Queued meanwhile by another worker: one at a time, leaving what is there.
+        await this.docs.bulkWrite(
+          fresh.map((doc) => ({
+            updateOne: { filter: { _id: doc._id }, update: { $setOnInsert: doc }, upsert: true },
+          })),
+          { ordered: true },
+        );
+      }
+    }
   }
 
   /**
@@ -190,55 +230,107 @@ export class DeliveryQueue {
     return new Date(this.lastLeaseEnd);
   }
 
-  /** Records an attempt of a leased message: delivered, failed for good, or retried at `nextAttemptAt`. */
-  async attempted(
+  /**
+   * Records attempts of leased messages in a few requests whatever their number: the finished
+   * ones are logged (one insert) and leave the queue (one delete), the retried ones are
+   * rescheduled (one update each; the lease holder alone writes a message, so its log read at
+   * claim is current). A finished message logged before (a crash between the two writes) is
+   * not logged again.
+   */
+  async recordAttempts(owner: string, records: AttemptRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const finishedAt = new Date();
+    const updated = records.map(({ doc, attempt, status, nextAttemptAt }) => {
+      const done = status !== 'pending';
+      return {
+        ...doc,
+        status,
+        lastAttemptAt: attempt.at,
+        firstAttemptAt: doc.firstAttemptAt ?? attempt.at,
+        lastStatusCode: attempt.statusCode,
+        lastError: attempt.error,
+        nextAttemptAt: nextAttemptAt ?? attempt.at,
+        owner: null,
+        leaseUntil: EPOCH,
+        finishedAt: done ? finishedAt : null,
+        log: [...doc.log, attempt].slice(-LOGGED_ATTEMPTS),
+        attempts: doc.attempts + 1,
+      } satisfies DeliveryDoc;
+    });
+    const finished = updated.filter((doc) => doc.status !== 'pending');
+    const retried = updated.filter((doc) => doc.status === 'pending');
+    if (finished.length) {
+      const logged = await this.finished
+        .find({ _id: { $in: finished.map((doc) => doc._id) } }, { projection: { _id: 1 } })
+        .toArray();
+      const loggedIds = new Set(logged.map((doc) => doc._id));
+      const fresh = finished.filter((doc) => !loggedIds.has(doc._id));
+      if (fresh.length)
+        await this.finished.insertMany(fresh, { ordered: true }).catch(async (err: unknown) => {
+          if (!isDuplicateKey(err)) throw err;
+          // Logged meanwhile by another worker (its lease ran out): one at a time, leaving what is there.
+          await this.finished.bulkWrite(
+            fresh.map((doc) => ({
+              updateOne: { filter: { _id: doc._id }, update: { $setOnInsert: doc }, upsert: true },
+            })),
+          );
+        });
+      await this.docs.deleteMany({ _id: { $in: finished.map((doc) => doc._id) }, owner });
+    }
+    if (retried.length)
+      await this.docs.bulkWrite(
+        retried.map(({ _id, ...fields }) => ({ updateOne: { filter: { _id, owner }, update: { $set: fields } } })),
+        { ordered: false },
+      );
+  }
+
+  /** Records one attempt (see recordAttempts). */
+  attempted(
     doc: DeliveryDoc,
     owner: string,
     attempt: Attempt,
     outcome: { status: DeliveryStatus; nextAttemptAt?: Date },
   ): Promise<void> {
-    const finished = outcome.status !== 'pending';
-    await this.docs.updateOne(
-      { _id: doc._id, owner },
-      {
-        $set: {
-          status: outcome.status,
-          lastAttemptAt: attempt.at,
-          firstAttemptAt: doc.firstAttemptAt ?? attempt.at,
-          lastStatusCode: attempt.statusCode,
-          lastError: attempt.error,
-          nextAttemptAt: outcome.nextAttemptAt ?? attempt.at,
-          owner: null,
-          leaseUntil: EPOCH,
-          finishedAt: finished ? new Date() : null,
-          // The lease holder alone writes the message meanwhile: its log read at claim is current.
-          log: [...doc.log, attempt].slice(-LOGGED_ATTEMPTS),
-          attempts: doc.attempts + 1,
-        },
-      },
+    return this.recordAttempts(owner, [{ doc, attempt, ...outcome }]);
+  }
+
+  /** Gives leased messages back untried (their subscriptions are disabled meanwhile). */
+  async release(docs: Pick<DeliveryDoc, '_id'>[], owner: string): Promise<void> {
+    if (docs.length === 0) return;
+    await this.docs.updateMany(
+      { _id: { $in: docs.map((doc) => doc._id) }, owner },
+      { $set: { owner: null, leaseUntil: EPOCH } },
     );
   }
 
-  /** Gives a leased message back untried (its subscription is disabled meanwhile). */
-  async release(doc: DeliveryDoc, owner: string): Promise<void> {
-    await this.docs.updateOne({ _id: doc._id, owner }, { $set: { owner: null, leaseUntil: EPOCH } });
+  /** Drops leased messages whose subscriptions were deleted meanwhile. */
+  async discard(docs: Pick<DeliveryDoc, '_id'>[], owner: string): Promise<void> {
+    if (docs.length === 0) return;
+    await this.docs.deleteMany({ _id: { $in: docs.map((doc) => doc._id) }, owner });
   }
 
-  /** Drops a leased message whose subscription was deleted meanwhile. */
-  async discard(doc: DeliveryDoc, owner: string): Promise<void> {
-    await this.docs.deleteOne({ _id: doc._id, owner });
-  }
-
+  /** A subscription's messages, newest first: pending and finished ones together. */
   async page(subscription: number, skip: number, limit: number): Promise<{ items: DeliveryDoc[]; total: number }> {
-    const [items, total] = await Promise.all([
-      this.docs.find({ subscription }).sort({ occurredAt: -1, seq: -1 }).skip(skip).limit(limit).toArray(),
+    const newest = (docs: Collection<DeliveryDoc>) =>
+      docs
+        .find({ subscription })
+        .sort({ occurredAt: -1, seq: -1 })
+        .limit(skip + limit)
+        .toArray();
+    const [pending, finished, pendingCount, finishedCount] = await Promise.all([
+      newest(this.docs),
+      newest(this.finished),
       this.docs.countDocuments({ subscription }),
+      this.finished.countDocuments({ subscription }),
     ]);
-    return { items, total };
+    const items = [...pending, ...finished]
+      .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || b.seq - a.seq)
+      .slice(skip, skip + limit);
+    return { items, total: pendingCount + finishedCount };
   }
 
   async deleteSubscription(subscription: number): Promise<void> {
-    await this.docs.deleteMany({ subscription });
+    await Promise.all([this.docs.deleteMany({ subscription }), this.finished.deleteMany({ subscription })]);
   }
 
   /** Pending messages and the age of the oldest (for /metrics). */

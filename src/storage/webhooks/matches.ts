@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { chunks } from '../../lib/chunks';
 
 /** One event matching one subscription, as of the last change the worker evaluated. */
@@ -41,15 +41,29 @@ export class MatchStore {
 
   static key = matchId;
 
+  /**
+   * Applies match changes in a few requests whatever their number (jongodb copies a collection
+   * on each write): one delete, one insert, one update per changed record (the same record has
+   * the same new hash for every subscription it still matches).
+   */
   async apply(changes: MatchChange[]): Promise<void> {
     if (changes.length === 0) return;
-    const operations: AnyBulkWriteOperation<MatchDoc>[] = changes.map(({ subscription, event, hash }) => {
-      const _id = matchId(subscription, event);
-      return hash === null
-        ? { deleteOne: { filter: { _id } } }
-        : { replaceOne: { filter: { _id }, replacement: { _id, subscription, event, hash }, upsert: true } };
-    });
-    for (const slice of chunks(operations, WRITE_CHUNK)) await this.docs.bulkWrite(slice, { ordered: false });
+    const ids = changes.map(({ subscription, event }) => matchId(subscription, event));
+    const stored = new Set(
+      (await this.docs.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
+    );
+    const removed: string[] = [];
+    const added: MatchDoc[] = [];
+    const rehashed = new Map<string, string[]>();
+    for (const [i, { subscription, event, hash }] of changes.entries()) {
+      const _id = ids[i]!;
+      if (hash === null) removed.push(_id);
+      else if (!stored.has(_id)) added.push({ _id, subscription, event, hash });
+      else rehashed.set(hash, [...(rehashed.get(hash) ?? []), _id]);
+    }
+    for (const slice of chunks(removed, WRITE_CHUNK)) await this.docs.deleteMany({ _id: { $in: slice } });
+    for (const slice of chunks(added, WRITE_CHUNK)) await this.docs.insertMany(slice, { ordered: true });
+    for (const [hash, same] of rehashed) await this.docs.updateMany({ _id: { $in: same } }, { $set: { hash } });
   }
 
   async deleteSubscription(subscription: number): Promise<void> {
