@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
 import { chunks } from '../../lib/chunks';
+import { insertNew } from './insertNew';
+import { MessagePayloads } from './payloads';
+import { FINISHED_RETENTION_DAYS } from './retention';
 
 export type MatchType = 'match.added' | 'match.updated' | 'match.removed';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -13,17 +16,18 @@ export interface Attempt {
   durationMs: number;
 }
 
-/** A message of the durable delivery queue, and its log. */
-export interface DeliveryDoc {
+/** A message of the durable delivery queue and its log, as stored (its record is a payload of its own). */
+export interface StoredDelivery {
   /** The message ID, sent as `Webhook-Id` on every attempt. */
   _id: string;
+  /** `subscription:event`: a record's messages to one subscription go out one at a time, in order. */
+  chain: string;
   subscription: number;
   event: number;
   /** The event's sync version the change was seen at: orders a record's messages. */
   seq: number;
   type: MatchType;
   occurredAt: Date;
-  record: Record<string, unknown> | null;
   status: DeliveryStatus;
   attempts: number;
   firstAttemptAt: Date | null;
@@ -38,19 +42,21 @@ export interface DeliveryDoc {
   finishedAt: Date | null;
 }
 
+/** A message with its record. */
+export interface DeliveryDoc extends StoredDelivery {
+  record: Record<string, unknown> | null;
+}
+
 export type NewDelivery = Pick<DeliveryDoc, 'subscription' | 'event' | 'seq' | 'type' | 'occurredAt' | 'record'>;
 
 /** A message as a claim sees it: its chain (subscription and record), when it is due, and its lease. */
-export type ChainLink = Pick<DeliveryDoc, '_id' | 'subscription' | 'event' | 'nextAttemptAt' | 'leaseUntil'>;
+export type ChainLink = Pick<DeliveryDoc, '_id' | 'chain' | 'subscription' | 'event' | 'nextAttemptAt' | 'leaseUntil'>;
 
-/** A record's messages to one subscription go out one at a time, in order: a chain. */
 const chainOf = (doc: Pick<DeliveryDoc, 'subscription' | 'event'>) => `${doc.subscription}:${doc.event}`;
 
 const LOGGED_ATTEMPTS = 10;
 /** Messages written per request. */
 const WRITE_CHUNK = 200;
-/** Finished messages stay in the log this long (a TTL index removes them). */
-export const FINISHED_RETENTION_DAYS = 7;
 const EPOCH = new Date(0);
 
 /**
@@ -70,80 +76,79 @@ export interface AttemptRecord {
   nextAttemptAt?: Date;
 }
 
-/** A message written by another worker meanwhile (queued or logged already). */
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
-
 /**
- * The webhook delivery queue: pending messages leased by workers (`webhook_deliveries`), and
- * the log of finished ones (`webhook_delivery_log`). Finished messages leave the queue, so that
- * the queue stays as small as the backlog: a claim reads it, and jongodb copies a collection on
- * each write. Writes go many messages a request (`insertMany`, `updateMany`, `deleteMany`):
- * a write's cost there grows with its collection, not with the messages it touches.
+ * The webhook delivery queue: pending messages leased by workers (`webhook_deliveries`), the
+ * log of finished ones (`webhook_delivery_log`) and their records (`payloads`). Finished
+ * messages leave the queue, and records are written once apart, so that the queue stays as
+ * small as the backlog: jongodb copies a collection on each write, whose cost is what the
+ * collection holds, not what the write touches. Writes go many messages a request for the same
+ * reason (`insertMany`, `updateMany`, `deleteMany`).
  */
 export class DeliveryQueue {
-  readonly docs: Collection<DeliveryDoc>;
-  readonly finished: Collection<DeliveryDoc>;
+  readonly docs: Collection<StoredDelivery>;
+  readonly finished: Collection<StoredDelivery>;
+  readonly payloads: MessagePayloads;
   private lastLeaseEnd = 0;
 
   constructor(db: Db) {
-    this.docs = db.collection<DeliveryDoc>('webhook_deliveries');
-    this.finished = db.collection<DeliveryDoc>('webhook_delivery_log');
+    this.docs = db.collection<StoredDelivery>('webhook_deliveries');
+    this.finished = db.collection<StoredDelivery>('webhook_delivery_log');
+    this.payloads = new MessagePayloads(db);
   }
 
   async ensureIndexes(): Promise<void> {
     await Promise.all([
+      // Claims: the due messages, oldest first; then the pending ones of their chains, in order.
       this.docs.createIndex({ status: 1, nextAttemptAt: 1 }),
-      this.docs.createIndex({ subscription: 1, event: 1, status: 1, seq: 1 }),
+      this.docs.createIndex({ chain: 1, status: 1, seq: 1 }),
       this.docs.createIndex({ subscription: 1, occurredAt: -1 }),
       this.finished.createIndex({ subscription: 1, occurredAt: -1 }),
       this.finished.createIndex({ finishedAt: 1 }, { expireAfterSeconds: FINISHED_RETENTION_DAYS * 86_400 }),
+      this.payloads.ensureIndexes(),
     ]);
   }
 
-  /** Of these message IDs, those queued or logged already. */
-  private async known(ids: string[]): Promise<Set<string>> {
-    const [queued, logged] = await Promise.all(
-      [this.docs, this.finished].map((docs) => docs.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()),
-    );
-    return new Set([...queued!, ...logged!].map((doc) => doc._id));
+  /** These messages with their records. */
+  private async withRecords(docs: StoredDelivery[]): Promise<DeliveryDoc[]> {
+    const records = await this.payloads.of(docs.map((doc) => doc._id));
+    return docs.map((doc) => ({ ...doc, record: records.get(doc._id) ?? null }));
   }
 
   /** Queues messages; one already queued or finished (same ID: the same change seen again) is left as it is. */
   async enqueue(messages: NewDelivery[]): Promise<void> {
-    if (messages.length === 0) return;
-    const docs = messages.map((message): DeliveryDoc => ({
-      _id: deliveryId(message),
-      ...message,
-      status: 'pending',
-      attempts: 0,
-      firstAttemptAt: null,
-      lastAttemptAt: null,
-      nextAttemptAt: message.occurredAt,
-      lastStatusCode: null,
-      lastError: null,
-      log: [],
-      owner: null,
-      leaseUntil: EPOCH,
-      finishedAt: null,
-    }));
+    const created = new Date();
+    const docs = messages.map(({ record, ...message }) => {
+      const doc: StoredDelivery = {
+        _id: deliveryId(message),
+        chain: chainOf(message),
+        ...message,
+        status: 'pending',
+        attempts: 0,
+        firstAttemptAt: null,
+        lastAttemptAt: null,
+        nextAttemptAt: message.occurredAt,
+        lastStatusCode: null,
+        lastError: null,
+        log: [],
+        owner: null,
+        leaseUntil: EPOCH,
+        finishedAt: null,
+      };
+      return { doc, payload: { _id: doc._id, subscription: doc.subscription, record, created } };
+    });
     // A few hundred messages a request: each stays well within the server's timeout (a batch of
     // events times 200 subscriptions is thousands of records), and one that fails is queued again whole.
     for (const slice of chunks(docs, WRITE_CHUNK)) {
-      const known = await this.known(slice.map((doc) => doc._id));
-      const fresh = slice.filter((doc) => !known.has(doc._id));
-      if (fresh.length === 0) continue;
-      try {
-        await this.docs.insertMany(fresh, { ordered: true });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        // Queued meanwhile by another worker: one at a time, leaving what is there.
-        await this.docs.bulkWrite(
-          fresh.map((doc) => ({
-            updateOne: { filter: { _id: doc._id }, update: { $setOnInsert: doc }, upsert: true },
-          })),
-          { ordered: true },
-        );
-      }
+      const ids = slice.map(({ doc }) => doc._id);
+      const logged = await this.finished.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();
+      const loggedIds = new Set(logged.map((doc) => doc._id));
+      const fresh = slice.filter(({ doc }) => !loggedIds.has(doc._id));
+      // The record first: a queued message always has one.
+      await this.payloads.save(fresh.map(({ payload }) => payload));
+      await insertNew(
+        this.docs,
+        fresh.map(({ doc }) => doc),
+      );
     }
   }
 
@@ -162,26 +167,24 @@ export class DeliveryQueue {
     admit: (head: ChainLink) => boolean = () => true,
   ): Promise<DeliveryDoc[]> {
     const now = new Date();
-    const due: Filter<DeliveryDoc> = {
+    const due: Filter<StoredDelivery> = {
       status: 'pending',
       nextAttemptAt: { $lte: now },
       leaseUntil: { $lte: now },
       ...(skipSubscriptions.length ? { subscription: { $nin: skipSubscriptions } } : {}),
     };
     const candidates = await this.docs
-      .find(due, { projection: { _id: 1, subscription: 1, event: 1 } })
+      .find(due, { projection: { _id: 1, chain: 1 } })
       .sort({ nextAttemptAt: 1 })
       .limit(limit * 4)
       .toArray();
-    const firstOfChain = new Map<string, Pick<DeliveryDoc, '_id' | 'subscription' | 'event'>>();
-    for (const candidate of candidates) {
-      const chain = chainOf(candidate);
-      if (!firstOfChain.has(chain)) firstOfChain.set(chain, candidate);
-    }
+    const firstOfChain = new Map<string, Pick<StoredDelivery, '_id' | 'chain'>>();
+    for (const candidate of candidates)
+      if (!firstOfChain.has(candidate.chain)) firstOfChain.set(candidate.chain, candidate);
     if (firstOfChain.size === 0) return [];
-    const heads = await this.headsOf([...firstOfChain.values()]);
+    const heads = await this.headsOf([...firstOfChain.keys()]);
     const leasing: string[] = [];
-    const waiting: AnyBulkWriteOperation<DeliveryDoc>[] = [];
+    const waiting: AnyBulkWriteOperation<StoredDelivery>[] = [];
     for (const [chain, candidate] of firstOfChain) {
       const head = heads.get(chain);
       if (!head || leasing.length >= limit) continue;
@@ -204,20 +207,20 @@ export class DeliveryQueue {
     );
     const leased = await this.docs.find({ _id: { $in: leasing }, owner, leaseUntil }).toArray();
     const order = new Map(leasing.map((id, i) => [id, i]));
-    return leased.sort((a, b) => order.get(a._id)! - order.get(b._id)!);
+    return this.withRecords(leased.sort((a, b) => order.get(a._id)! - order.get(b._id)!));
   }
 
-  /** The oldest pending message of each chain of `links`, by chain. */
-  private async headsOf(links: Pick<DeliveryDoc, 'subscription' | 'event'>[]): Promise<Map<string, ChainLink>> {
+  /** The oldest pending message of each of these chains, by chain. */
+  private async headsOf(chains: string[]): Promise<Map<string, ChainLink>> {
     const pending = await this.docs
       .find(
-        { status: 'pending', $or: links.map(({ subscription, event }) => ({ subscription, event })) },
-        { projection: { _id: 1, subscription: 1, event: 1, nextAttemptAt: 1, leaseUntil: 1 } },
+        { chain: { $in: chains }, status: 'pending' },
+        { projection: { _id: 1, chain: 1, subscription: 1, event: 1, nextAttemptAt: 1, leaseUntil: 1 } },
       )
       .sort({ seq: 1, occurredAt: 1 })
       .toArray();
     const heads = new Map<string, ChainLink>();
-    for (const doc of pending) if (!heads.has(chainOf(doc))) heads.set(chainOf(doc), doc);
+    for (const doc of pending) if (!heads.has(doc.chain)) heads.set(doc.chain, doc);
     return heads;
   }
 
@@ -240,7 +243,7 @@ export class DeliveryQueue {
   async recordAttempts(owner: string, records: AttemptRecord[]): Promise<void> {
     if (records.length === 0) return;
     const finishedAt = new Date();
-    const updated = records.map(({ doc, attempt, status, nextAttemptAt }) => {
+    const updated = records.map(({ doc: { record: _, ...doc }, attempt, status, nextAttemptAt }) => {
       const done = status !== 'pending';
       return {
         ...doc,
@@ -255,26 +258,12 @@ export class DeliveryQueue {
         finishedAt: done ? finishedAt : null,
         log: [...doc.log, attempt].slice(-LOGGED_ATTEMPTS),
         attempts: doc.attempts + 1,
-      } satisfies DeliveryDoc;
+      } satisfies StoredDelivery;
     });
     const finished = updated.filter((doc) => doc.status !== 'pending');
     const retried = updated.filter((doc) => doc.status === 'pending');
     if (finished.length) {
-      const logged = await this.finished
-        .find({ _id: { $in: finished.map((doc) => doc._id) } }, { projection: { _id: 1 } })
-        .toArray();
-      const loggedIds = new Set(logged.map((doc) => doc._id));
-      const fresh = finished.filter((doc) => !loggedIds.has(doc._id));
-      if (fresh.length)
-        await this.finished.insertMany(fresh, { ordered: true }).catch(async (err: unknown) => {
-          if (!isDuplicateKey(err)) throw err;
-          // Logged meanwhile by another worker (its lease ran out): one at a time, leaving what is there.
-          await this.finished.bulkWrite(
-            fresh.map((doc) => ({
-              updateOne: { filter: { _id: doc._id }, update: { $setOnInsert: doc }, upsert: true },
-            })),
-          );
-        });
+      await insertNew(this.finished, finished);
       await this.docs.deleteMany({ _id: { $in: finished.map((doc) => doc._id) }, owner });
     }
     if (retried.length)
@@ -311,7 +300,7 @@ export class DeliveryQueue {
 
   /** A subscription's messages, newest first: pending and finished ones together. */
   async page(subscription: number, skip: number, limit: number): Promise<{ items: DeliveryDoc[]; total: number }> {
-    const newest = (docs: Collection<DeliveryDoc>) =>
+    const newest = (docs: Collection<StoredDelivery>) =>
       docs
         .find({ subscription })
         .sort({ occurredAt: -1, seq: -1 })
@@ -326,11 +315,15 @@ export class DeliveryQueue {
     const items = [...pending, ...finished]
       .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || b.seq - a.seq)
       .slice(skip, skip + limit);
-    return { items, total: pendingCount + finishedCount };
+    return { items: await this.withRecords(items), total: pendingCount + finishedCount };
   }
 
   async deleteSubscription(subscription: number): Promise<void> {
-    await Promise.all([this.docs.deleteMany({ subscription }), this.finished.deleteMany({ subscription })]);
+    await Promise.all([
+      this.docs.deleteMany({ subscription }),
+      this.finished.deleteMany({ subscription }),
+      this.payloads.deleteSubscription(subscription),
+    ]);
   }
 
   /** Pending messages and the age of the oldest (for /metrics). */

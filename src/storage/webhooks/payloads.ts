@@ -1,0 +1,54 @@
+import type { Collection, Db } from 'mongodb';
+import { insertNew } from './insertNew';
+import { FINISHED_RETENTION_DAYS } from './retention';
+
+/** The record a webhook message carries, as the anonymous list showed it when the change was seen. */
+export interface PayloadDoc {
+  /** The message ID. */
+  _id: string;
+  subscription: number;
+  record: Record<string, unknown> | null;
+  created: Date;
+}
+
+/**
+ * A payload outlives its message's longest retries (WEBHOOK_RETRY_HOURS is at most 720) and
+ * then the delivery log's retention.
+ */
+const PAYLOAD_RETENTION_DAYS = 30 + FINISHED_RETENTION_DAYS;
+
+/**
+ * Message payloads (`webhook_payloads`), written once when queued and never updated: the queue
+ * and its log, written on every claim and attempt, carry none (jongodb copies a collection on
+ * each write, so their writes cost what they hold).
+ */
+export class MessagePayloads {
+  readonly docs: Collection<PayloadDoc>;
+
+  constructor(db: Db) {
+    this.docs = db.collection<PayloadDoc>('webhook_payloads');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([
+      this.docs.createIndex({ subscription: 1 }),
+      this.docs.createIndex({ created: 1 }, { expireAfterSeconds: PAYLOAD_RETENTION_DAYS * 86_400 }),
+    ]);
+  }
+
+  /** Saves payloads; one saved before (the same change seen again) is left as it is. */
+  save(payloads: PayloadDoc[]): Promise<void> {
+    return insertNew(this.docs, payloads);
+  }
+
+  /** The records of these messages, by message ID. */
+  async of(ids: string[]): Promise<Map<string, Record<string, unknown> | null>> {
+    if (ids.length === 0) return new Map();
+    const docs = await this.docs.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    return new Map(docs.map((p) => [p._id, p.record]));
+  }
+
+  async deleteSubscription(subscription: number): Promise<void> {
+    await this.docs.deleteMany({ subscription });
+  }
+}
