@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
 import { DeliveryQueue, type NewDelivery } from '../../src/storage/webhooks/deliveries';
+import { MatchStore } from '../../src/storage/webhooks/matches';
 import { testWorld } from '../support/harness';
 
 /** Batched claims of the delivery queue, on a database of their own (no dispatcher takes these messages). */
@@ -17,12 +18,17 @@ describe('webhooks: claiming many messages per round trip keeps each record in o
     await queue.ensureIndexes();
   });
 
+  const emptied = () =>
+    Promise.all(
+      [queue.docs, queue.finished, queue.payloads.docs, db.collection('webhook_matches')].map((c) => c.deleteMany({})),
+    );
+
   after(async () => {
-    await queue.docs.deleteMany({}); // the server here drops neither databases nor collections
+    await emptied(); // the server here drops neither databases nor collections
     await client.close();
   });
 
-  beforeEach(() => queue.docs.deleteMany({}));
+  beforeEach(emptied);
 
   const message = (subscription: number, event: number, seq: number, ago = 0): NewDelivery => ({
     subscription,
@@ -93,5 +99,90 @@ describe('webhooks: claiming many messages per round trip keeps each record in o
     const c = await queue.claim('a', 20, lease, []);
     expect(new Set([...ids, ...c.map((d) => d._id)]).size).to.equal(30);
     expect(a.length + b.length + c.length).to.equal(30);
+  });
+
+  const delivered = (statusCode = 204) => ({ at: new Date(), statusCode, error: null, durationMs: 1 });
+
+  it('records many attempts at once: finished ones leave the queue for the log, with their records; retried ones stay', async () => {
+    await queue.enqueue([message(5, 50, 1), message(5, 51, 1), message(5, 52, 1), message(6, 50, 1)]);
+    const claimed = await queue.claim('a', 10, lease, []);
+    expect(claimed.map((d) => d.record)).to.have.deep.members([{ id: 50 }, { id: 51 }, { id: 52 }, { id: 50 }]);
+    const retryAt = new Date(Date.now() + 60_000);
+    await queue.recordAttempts(
+      'a',
+      claimed.map((doc) =>
+        doc.event === 52
+          ? { doc, attempt: { ...delivered(503), error: 'HTTP 503' }, status: 'pending', nextAttemptAt: retryAt }
+          : { doc, attempt: delivered(), status: doc.event === 51 ? 'failed' : 'delivered' },
+      ),
+    );
+    const queued = await queue.docs.find({}).toArray();
+    expect(queued.map((d) => [d.event, d.status, d.attempts, d.owner])).to.deep.equal([[52, 'pending', 1, null]]);
+    expect(queued[0]!.nextAttemptAt.getTime()).to.equal(retryAt.getTime());
+    expect(queued[0]!, 'the queue carries no record').not.to.have.property('record');
+    const logged = await queue.finished.find({}).sort({ subscription: 1, event: 1 }).toArray();
+    expect(logged.map((d) => [d.subscription, d.event, d.status, d.attempts])).to.deep.equal([
+      [5, 50, 'delivered', 1],
+      [5, 51, 'failed', 1],
+      [6, 50, 'delivered', 1],
+    ]);
+    expect(logged.every((d) => d.finishedAt !== null && d.log.length === 1)).to.equal(true);
+    // The delivery log pages both, newest first, each with its record.
+    const page = await queue.page(5, 0, 10);
+    expect(page.total).to.equal(3);
+    expect(page.items.map((d) => [d.event, d.status, d.record])).to.have.deep.members([
+      [50, 'delivered', { id: 50 }],
+      [51, 'failed', { id: 51 }],
+      [52, 'pending', { id: 52 }],
+    ]);
+    // The same changes seen again (a batch evaluated again after a crash) queue nothing.
+    await queue.enqueue([message(5, 50, 1), message(5, 51, 1), message(5, 52, 1)]);
+    expect(await queue.docs.countDocuments({})).to.equal(1);
+    expect(await queue.finished.countDocuments({})).to.equal(3);
+  });
+
+  it('a finished message logged before (a crash between logging it and taking it off the queue) is logged once', async () => {
+    await queue.enqueue([message(7, 70, 1)]);
+    const [doc] = await queue.claim('a', 10, lease, []);
+    await queue.finished.insertOne({ ...doc!, record: undefined, status: 'delivered', attempts: 1 } as never);
+    await queue.recordAttempts('a', [{ doc: doc!, attempt: delivered(), status: 'delivered' }]);
+    expect(await queue.docs.countDocuments({})).to.equal(0);
+    expect(await queue.finished.countDocuments({ _id: doc!._id })).to.equal(1);
+    // Another owner's outcome (its lease ran out and the message was claimed again) leaves the queue alone.
+    await queue.enqueue([message(7, 71, 1)]);
+    const [again] = await queue.claim('b', 10, lease, []);
+    await queue.recordAttempts('a', [{ doc: again!, attempt: delivered(), status: 'delivered' }]);
+    expect(await queue.docs.countDocuments({ _id: again!._id, owner: 'b' })).to.equal(1);
+  });
+
+  it('gives back and drops leased messages many at once, by their owner only', async () => {
+    await queue.enqueue([message(8, 80, 1), message(8, 81, 1), message(8, 82, 1)]);
+    const claimed = await queue.claim('a', 10, lease, []);
+    await queue.release(claimed.slice(0, 2), 'b');
+    expect(await queue.docs.countDocuments({ owner: 'a' })).to.equal(3);
+    await queue.release(claimed.slice(0, 2), 'a');
+    await queue.discard(claimed.slice(2), 'a');
+    expect((await queue.claim('c', 10, lease, [])).map((d) => d.event)).to.have.members([80, 81]);
+  });
+
+  it('match sets: additions, new hashes and removals applied together', async () => {
+    const matches = new MatchStore(db);
+    await matches.apply([
+      { subscription: 1, event: 10, hash: 'a' },
+      { subscription: 2, event: 10, hash: 'a' },
+      { subscription: 1, event: 11, hash: 'b' },
+    ]);
+    await matches.apply([
+      { subscription: 1, event: 10, hash: 'c' },
+      { subscription: 2, event: 10, hash: 'c' },
+      { subscription: 1, event: 11, hash: null },
+      { subscription: 3, event: 11, hash: 'd' },
+    ]);
+    const stored = await matches.of([1, 2, 3], [10, 11]);
+    expect([...stored.values()].map((m) => [m.subscription, m.event, m.hash]).sort()).to.deep.equal([
+      [1, 10, 'c'],
+      [2, 10, 'c'],
+      [3, 11, 'd'],
+    ]);
   });
 });
