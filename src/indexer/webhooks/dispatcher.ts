@@ -3,6 +3,7 @@ import { Batcher } from '../../lib/batcher';
 import { signature } from '../../lib/standardWebhooks';
 import type { AttemptRecord, DeliveryDoc, DeliveryStatus } from '../../storage/webhooks/deliveries';
 import type { SubscriptionDoc } from '../../storage/webhooks/subscriptions';
+import { CurrentSubscriptions } from './currentSubscriptions';
 import { postWebhook, type PostOutcome } from './postWebhook';
 import { ROUNDS_HELD, SendSlots, targetKey } from './sendSlots';
 
@@ -47,8 +48,8 @@ export class WebhookDispatcher {
   private wakeRequested = false;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly slots: SendSlots<Leased>;
-  /** Each attempt's subscription, read just before it (a change made since the claim is seen), many a query. */
-  private readonly subscriptionNow: Batcher<number, SubscriptionDoc | undefined>;
+  /** Each attempt's subscription, read just before it (a change made since the claim is seen). */
+  private readonly subscriptions: CurrentSubscriptions;
   /** The queue's writes after attempts, many messages a request (an attempt's slot is free meanwhile). */
   private readonly outcomes: Batcher<Outcome>;
 
@@ -58,10 +59,7 @@ export class WebhookDispatcher {
   ) {
     this.slots = new SendSlots(this.settings.concurrency, this.settings.concurrencyPerTarget);
     const { subscriptions, deliveries } = services.webhooks;
-    this.subscriptionNow = new Batcher(async (ids) => {
-      const current = await subscriptions.byIds([...new Set(ids)]);
-      return ids.map((id) => current.get(id));
-    });
+    this.subscriptions = new CurrentSubscriptions(subscriptions);
     this.outcomes = new Batcher<Outcome>(async (outcomes) => {
       const records: AttemptRecord[] = [];
       const released: DeliveryDoc[] = [];
@@ -183,7 +181,7 @@ export class WebhookDispatcher {
    */
   private async deliver(doc: DeliveryDoc): Promise<void> {
     const { box } = this.services.webhooks;
-    const subscription = await this.subscriptionNow.run(doc.subscription);
+    const subscription = await this.subscriptions.get(doc.subscription);
     if (!subscription) return this.settle({ discard: doc });
     if (subscription.status !== 'active') return this.settle({ release: doc });
     let outcome: PostOutcome;

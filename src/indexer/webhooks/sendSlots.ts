@@ -12,7 +12,7 @@ export function targetKey(url: string): string {
  * make fewer, larger claims (a claim costs a few round trips whatever its size); a waiting
  * message starts within ROUNDS_HELD - 1 attempts of its receiver's, which its lease must cover.
  */
-export const ROUNDS_HELD = 4;
+export const ROUNDS_HELD = 8;
 
 /**
  * The messages a dispatcher holds: leased and waiting (`ready`, oldest first) or being sent

@@ -56,7 +56,7 @@ const chainOf = (doc: Pick<DeliveryDoc, 'subscription' | 'event'>) => `${doc.sub
 
 const LOGGED_ATTEMPTS = 10;
 /** Messages written per request. */
-const WRITE_CHUNK = 200;
+const WRITE_CHUNK = 1_000;
 const EPOCH = new Date(0);
 
 /**
@@ -136,8 +136,8 @@ export class DeliveryQueue {
       };
       return { doc, payload: { _id: doc._id, subscription: doc.subscription, record, created } };
     });
-    // A few hundred messages a request: each stays well within the server's timeout (a batch of
-    // events times 200 subscriptions is thousands of records), and one that fails is queued again whole.
+    // At most a thousand messages a request, each one insert: within the server's timeout (a batch
+    // of events times 200 subscriptions is thousands of messages), and one that fails is queued again whole.
     for (const slice of chunks(docs, WRITE_CHUNK)) {
       const ids = slice.map(({ doc }) => doc._id);
       const logged = await this.finished.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();

@@ -19,7 +19,7 @@ export interface MatchChange {
 
 const matchId = (subscription: number, event: number) => `${subscription}:${event}`;
 /** Match changes written per request (each stays well within the server's timeout). */
-const WRITE_CHUNK = 200;
+const WRITE_CHUNK = 1_000;
 
 /** The match set of every subscription: what `match.added` / `match.removed` are measured against. */
 export class MatchStore {
