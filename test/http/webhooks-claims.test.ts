@@ -155,6 +155,30 @@ describe('webhooks: claiming many messages per round trip keeps each record in o
     expect(await queue.docs.countDocuments({ _id: again!._id, owner: 'b' })).to.equal(1);
   });
 
+  it('the delivery log pages pending and finished messages together, newest first', async () => {
+    await queue.enqueue([90, 91, 92, 93].map((event, n) => message(9, event, 1, n * 100)));
+    const claimed = await queue.claim('a', 10, lease, []);
+    await queue.recordAttempts(
+      'a',
+      claimed.filter((doc) => doc.event % 2).map((doc) => ({ doc, attempt: delivered(), status: 'delivered' })),
+    );
+    const events = async (skip: number, limit: number) => {
+      const { items, total } = await queue.page(9, skip, limit);
+      expect(total).to.equal(4);
+      return items.map((d) => [d.event, d.status, d.record]);
+    };
+    expect(await events(0, 2)).to.deep.equal([
+      [90, 'pending', { id: 90 }],
+      [91, 'delivered', { id: 91 }],
+    ]);
+    expect(await events(1, 2)).to.deep.equal([
+      [91, 'delivered', { id: 91 }],
+      [92, 'pending', { id: 92 }],
+    ]);
+    expect(await events(3, 5)).to.deep.equal([[93, 'delivered', { id: 93 }]]);
+    expect(await events(4, 5)).to.deep.equal([]);
+  });
+
   it('gives back and drops leased messages many at once, by their owner only', async () => {
     await queue.enqueue([message(8, 80, 1), message(8, 81, 1), message(8, 82, 1)]);
     const claimed = await queue.claim('a', 10, lease, []);

@@ -298,11 +298,15 @@ export class DeliveryQueue {
     await this.docs.deleteMany({ _id: { $in: docs.map((doc) => doc._id) }, owner });
   }
 
-  /** A subscription's messages, newest first: pending and finished ones together. */
+  /**
+   * A subscription's messages, newest first: pending and finished ones together. The order is
+   * found on keys alone (the newest `skip + limit` of each collection), then the page's messages
+   * are read whole.
+   */
   async page(subscription: number, skip: number, limit: number): Promise<{ items: DeliveryDoc[]; total: number }> {
     const newest = (docs: Collection<StoredDelivery>) =>
       docs
-        .find({ subscription })
+        .find({ subscription }, { projection: { _id: 1, occurredAt: 1, seq: 1 } })
         .sort({ occurredAt: -1, seq: -1 })
         .limit(skip + limit)
         .toArray();
@@ -312,9 +316,16 @@ export class DeliveryQueue {
       this.docs.countDocuments({ subscription }),
       this.finished.countDocuments({ subscription }),
     ]);
-    const items = [...pending, ...finished]
+    const ids = [...pending, ...finished]
       .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || b.seq - a.seq)
-      .slice(skip, skip + limit);
+      .slice(skip, skip + limit)
+      .map((doc) => doc._id);
+    const docs = (
+      await Promise.all([this.docs, this.finished].map((c) => c.find({ _id: { $in: ids } }).toArray()))
+    ).flat();
+    // A message finished between the two reads is in both: the log's copy, read last, wins.
+    const byId = new Map(docs.map((doc) => [doc._id, doc]));
+    const items = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     return { items: await this.withRecords(items), total: pendingCount + finishedCount };
   }
 
