@@ -135,8 +135,10 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     expect(attempts.map((r) => r.answered)).to.deep.equal([503, 503, 200]);
     expect(new Set(attempts.map((r) => r.headers['webhook-id'])).size).to.equal(1);
     expect(attempts.every((r) => r.signatureValid)).to.equal(true);
-    const log = await get(`/subscriptions/${subscription}/deliveries`);
-    const [delivery] = log.body.deliveries;
+    // The attempt is recorded once it ended (with others'): wait for it.
+    const recorded = async () => (await get(`/subscriptions/${subscription}/deliveries`)).body.deliveries;
+    await until(async () => (await recorded())[0]?.status === 'delivered', 10_000, 'the last attempt recorded');
+    const [delivery] = await recorded();
     expect(delivery).to.include({
       type: 'match.added',
       status: 'delivered',
@@ -226,7 +228,9 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
     const read = await get(path);
     expect(read.body.disabled_reason).to.match(/^deliveries failed for 0.001 h; last: HTTP 500$/);
     expect(read.body.failing_since).to.be.a('string');
-    const [delivery] = (await get(`${path}/deliveries`)).body.deliveries;
+    const recorded = async () => (await get(`${path}/deliveries`)).body.deliveries;
+    await until(async () => (await recorded())[0]?.status === 'failed', 10_000, 'the last attempt recorded');
+    const [delivery] = await recorded();
     expect(delivery).to.include({ status: 'failed', status_code: 500, next_retry: null });
     expect(delivery.attempts).to.be.above(2);
     const metrics = (await call(world.baseUrl, 'GET', '/metrics')).body as string;

@@ -77,11 +77,21 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
       expect(attempts.map((r) => r.answered)).to.deep.equal([503, 200]);
       expect(attempts.every((r) => r.signatureValid)).to.equal(true);
     }
-    const log = await admin.get(`/subscriptions/${id}/deliveries?per_page=100`);
-    for (const delivery of log.body.deliveries) {
+    // Attempts are recorded once they ended (with others'): wait for the last ones.
+    const recorded = async () =>
+      (await admin.get(`/subscriptions/${id}/deliveries?per_page=100`)).body.deliveries as {
+        status: string;
+        log: { error: string | null; status_code: number | null }[];
+      }[];
+    await until(
+      async () => (await recorded()).every((d) => d.status === 'delivered'),
+      10_000,
+      'every attempt recorded',
+    );
+    for (const delivery of await recorded()) {
       expect(delivery.status).to.equal('delivered');
-      expect(delivery.log[0].error).to.match(/ECONNREFUSED/);
-      expect(delivery.log.at(-1).status_code).to.equal(200);
+      expect(delivery.log[0]!.error).to.match(/ECONNREFUSED/);
+      expect(delivery.log.at(-1)!.status_code).to.equal(200);
     }
   });
 
@@ -114,9 +124,11 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
       () => `${receiver.accepted.length} of ${EVENTS}\n${second.output()}`,
     );
     expectEveryEventOnce(receiver, ids);
-    expect(
-      await world.services.webhooks.deliveries.docs.countDocuments({ subscription: id, status: { $ne: 'delivered' } }),
-    ).to.equal(0);
+    await until(
+      async () => (await world.services.webhooks.deliveries.docs.countDocuments({ subscription: id })) === 0,
+      10_000,
+      'every attempt recorded, the queue empty',
+    );
   });
 
   it('a slow receiver: attempts time out, connections never pile up past WEBHOOK_CONCURRENCY, all arrive once it is fast', async () => {
