@@ -80,8 +80,8 @@ export interface AttemptRecord {
  * The webhook delivery queue: pending messages leased by workers (`webhook_deliveries`), the
  * log of finished ones (`webhook_delivery_log`) and their records (`payloads`). Finished
  * messages leave the queue, and records are written once apart, so that the queue stays as
- * small as the backlog: jongodb copies a collection on each write, whose cost is what the
- * collection holds, not what the write touches. Writes go many messages a request for the same
+ * small as the backlog: on jongodb a write costs what its collection holds, not what it
+ * touches (docs/performance.md, webhooks). Writes go many messages a request for the same
  * reason (`insertMany`, `updateMany`, `deleteMany`).
  */
 export class DeliveryQueue {

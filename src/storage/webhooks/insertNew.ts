@@ -1,10 +1,10 @@
 import type { Collection, OptionalUnlessRequiredId } from 'mongodb';
 
 /**
- * Inserts documents, leaving as it is any whose `_id` is stored already: one `insertMany`
- * (jongodb copies a collection on each write: once for a whole insert, but once per operation
- * of a bulk write), then, only when one was there (a batch seen again after a crash, another
- * worker), an upsert of each that inserts only what is missing.
+ * Inserts documents, leaving as it is any whose `_id` is stored already: one `insertMany` (on
+ * jongodb a write costs what its collection holds, once for a whole insert but once per
+ * operation of a bulk write), then, only when one was there (a batch seen again after a crash,
+ * another worker), an upsert of each that inserts only what is missing.
  */
 export async function insertNew<T extends { _id: string }>(docs: Collection<T>, items: T[]): Promise<void> {
   if (items.length === 0) return;

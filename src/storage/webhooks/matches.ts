@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { chunks } from '../../lib/chunks';
+import { insertNew } from './insertNew';
 
 /** One event matching one subscription, as of the last change the worker evaluated. */
 export interface MatchDoc {
@@ -42,9 +43,9 @@ export class MatchStore {
   static key = matchId;
 
   /**
-   * Applies match changes in a few requests whatever their number (jongodb copies a collection
-   * on each write): one delete, one insert, one update per changed record (the same record has
-   * the same new hash for every subscription it still matches).
+   * Applies match changes in a few requests whatever their number (on jongodb each write costs
+   * what the collection holds): one delete, one insert, one update per changed record (the same
+   * record has the same new hash for every subscription it still matches).
    */
   async apply(changes: MatchChange[]): Promise<void> {
     if (changes.length === 0) return;
@@ -62,7 +63,7 @@ export class MatchStore {
       else rehashed.set(hash, [...(rehashed.get(hash) ?? []), _id]);
     }
     for (const slice of chunks(removed, WRITE_CHUNK)) await this.docs.deleteMany({ _id: { $in: slice } });
-    for (const slice of chunks(added, WRITE_CHUNK)) await this.docs.insertMany(slice, { ordered: true });
+    for (const slice of chunks(added, WRITE_CHUNK)) await insertNew(this.docs, slice);
     for (const [hash, same] of rehashed) await this.docs.updateMany({ _id: { $in: same } }, { $set: { hash } });
   }
 

@@ -19,8 +19,8 @@ const PAYLOAD_RETENTION_DAYS = 30 + FINISHED_RETENTION_DAYS;
 
 /**
  * Message payloads (`webhook_payloads`), written once when queued and never updated: the queue
- * and its log, written on every claim and attempt, carry none (jongodb copies a collection on
- * each write, so their writes cost what they hold).
+ * and its log, written on every claim and attempt, carry none (on jongodb a write costs what
+ * its collection holds: docs/performance.md, webhooks).
  */
 export class MessagePayloads {
   readonly docs: Collection<PayloadDoc>;
