@@ -29,6 +29,7 @@ export async function emptyDatabase(services: Services): Promise<void> {
       services.webhooks.matches.docs,
       services.webhooks.deliveries.docs,
       services.webhooks.deliveries.finished,
+      services.webhooks.deliveries.payloads.docs,
     ].map((docs) => docs.collectionName),
   ];
   await Promise.all(
