@@ -32,8 +32,10 @@ const KEPT_PAGES = 4;
  * mark before its change is logged and answered, so a page is never served after a write this
  * caller could have seen, from any process. What records show without a write of theirs (term
  * counts from the index, a series' next occurrences) may lag the way lists' lookups do, a second
- * at most. The last page is assembled every time: which of its changes have settled depends on the
- * time (CHANGES_SETTLE_MS). Requests for a page being assembled share it.
+ * at most: a page is served until a second after its assembly was asked for, and assembled again
+ * from half that age on while it is asked for. The last page is assembled every time: which of its
+ * changes have settled depends on the time (CHANGES_SETTLE_MS). Requests for a page being
+ * assembled share it.
  */
 export async function changePage(
   services: Services,
@@ -52,16 +54,47 @@ export async function changePage(
     RECORD_KINDS.map((kind) => marks.get(kind)?.n ?? 0),
   ]);
   const kept = processCacheOf(services, LIST_CACHE_TTL_MS, KEPT_PAGES);
-  const known = kept.get<Promise<{ page: ChangePage; full: boolean }>>(key);
-  const building = known ?? builds.run(() => assemble(services, request, lang, principal, tokenOf));
-  if (!known) {
-    kept.set(key, building);
-    building.then(
-      ({ full }) => full || kept.delete(key),
-      () => kept.delete(key),
+  const start = (): Kept => {
+    const started: Kept = {
+      assembled: builds.run(() => assemble(services, request, lang, principal, tokenOf)),
+      askedAt: Date.now(),
+      busy: true,
+    };
+    const idle = () => (started.busy = false);
+    started.assembled.then(idle, idle);
+    return started;
+  };
+  const forget = (entry: Kept) => kept.last(key) === entry && kept.delete(key);
+  const now = Date.now();
+  let entry = kept.get<Kept>(key);
+  if (!entry || now - entry.askedAt >= LIST_CACHE_TTL_MS) {
+    const fresh = start();
+    kept.set(key, fresh);
+    fresh.assembled.then(
+      ({ full }) => full || forget(fresh),
+      () => forget(fresh),
+    );
+    entry = fresh;
+  } else if (now - entry.askedAt >= LIST_CACHE_TTL_MS / 2 && !entry.busy) {
+    // Assembled again ahead of its time, so that the followers asking meanwhile are not all held
+    // by the next assembly once it expires.
+    const old = entry;
+    old.busy = true;
+    const next = start();
+    next.assembled.then(
+      ({ full }) => (full ? kept.set(key, next) : forget(old)),
+      () => (old.busy = false),
     );
   }
-  return (await building).page;
+  return (await entry.assembled).page;
+}
+
+/** A full page kept, or being assembled: what it shows was read after `askedAt`. */
+interface Kept {
+  assembled: Promise<{ page: ChangePage; full: boolean }>;
+  askedAt: number;
+  /** Being assembled, or assembled again ahead of its time. */
+  busy: boolean;
 }
 
 async function assemble(
