@@ -59,30 +59,24 @@ function isUnavailable(err: unknown): boolean {
   return status === 429 || status >= 500 || e.meta?.body?.error?.type === 'index_not_found_exception';
 }
 
-/** Fetches documents by ID (`mget`), failing as list searches do (`searchIndex`). */
-export async function getIndexed<T>(
-  services: Services,
-  request: estypes.MgetRequest,
-): Promise<estypes.MgetResponse<T>> {
+/** What a list's request to the index answers; an unreachable, overloaded or not yet created index is a 503. */
+async function fromIndex<T>(request: Promise<T>): Promise<T> {
   try {
-    return await services.search.mget<T>(request, giveUpAfter(requestTimeoutOf(services)));
+    return await request;
   } catch (err) {
     if (isUnavailable(err)) throw new DependencyUnavailableError('search', err);
     throw err;
   }
 }
 
-/** Runs a list search; an unreachable, overloaded or not yet created index is a 503. */
-export async function searchIndex<T>(
-  services: Services,
-  request: estypes.SearchRequest,
-): Promise<estypes.SearchResponse<T>> {
-  try {
-    return await services.search.search<T>(request, giveUpAfter(requestTimeoutOf(services)));
-  } catch (err) {
-    if (isUnavailable(err)) throw new DependencyUnavailableError('search', err);
-    throw err;
-  }
+/** Fetches documents by ID (`mget`), failing as list searches do. */
+export function getIndexed<T>(services: Services, request: estypes.MgetRequest): Promise<estypes.MgetResponse<T>> {
+  return fromIndex(services.search.mget<T>(request, giveUpAfter(requestTimeoutOf(services))));
+}
+
+/** Runs a list search. */
+export function searchIndex<T>(services: Services, request: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
+  return fromIndex(services.search.search<T>(request, giveUpAfter(requestTimeoutOf(services))));
 }
 
 /**
