@@ -239,6 +239,18 @@ export function details(date: DateTime): DateDetails {
   };
 }
 
+/** details() of the instant `date` in UTC, without luxon's zone work. */
+export function utcDetails(date: Date): DateDetails {
+  return {
+    year: pad(date.getUTCFullYear(), 4),
+    month: pad(date.getUTCMonth() + 1),
+    day: pad(date.getUTCDate()),
+    hour: pad(date.getUTCHours()),
+    minutes: pad(date.getUTCMinutes()),
+    seconds: pad(date.getUTCSeconds()),
+  };
+}
+
 /**
  * The IANA name of `zone` (any case, links resolved: `europe/paris` → `Europe/Paris`,
  * `Asia/Calcutta` → `Asia/Kolkata`), or null when it is not an IANA time zone: offsets such as

@@ -10,6 +10,7 @@ import {
   toLocalIso,
   toWire,
   WIRE_FORMAT,
+  utcDetails,
   wireDateIn,
   wireUtc,
 } from '../../../src/domain/dates';
@@ -170,7 +171,7 @@ describe('domain/dates', () => {
     });
   });
 
-  it('wireUtc and wireDateIn format an instant as luxon does in that zone, however often asked', () => {
+  it('wireUtc, utcDetails and wireDateIn format an instant as luxon does in that zone, however often asked', () => {
     const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe'];
     fc.assert(
       fc.property(
@@ -180,7 +181,16 @@ describe('domain/dates', () => {
           const expected = DateTime.fromJSDate(date, { zone }).toFormat(WIRE_FORMAT);
           expect(wireDateIn(date, zone)).to.equal(expected);
           expect(wireDateIn(new Date(date.getTime()), zone), 'remembered').to.equal(expected);
-          expect(wireUtc(date)).to.equal(DateTime.fromJSDate(date, { zone: 'UTC' }).toFormat(WIRE_FORMAT));
+          const utc = DateTime.fromJSDate(date, { zone: 'UTC' });
+          expect(wireUtc(date)).to.equal(utc.toFormat(WIRE_FORMAT));
+          expect(utcDetails(date)).to.deep.equal({
+            year: utc.toFormat('yyyy'),
+            month: utc.toFormat('MM'),
+            day: utc.toFormat('dd'),
+            hour: utc.toFormat('HH'),
+            minutes: utc.toFormat('mm'),
+            seconds: utc.toFormat('ss'),
+          });
         },
       ),
       { numRuns: 500 },
