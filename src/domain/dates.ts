@@ -182,6 +182,33 @@ export function toWire(date: DateTime): string {
   return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)} ${pad(date.hour)}:${pad(date.minute)}:${pad(date.second)}`;
 }
 
+/** The instant `date` as WIRE_FORMAT in UTC: toWire of it in UTC, without luxon's zone work. */
+export function wireUtc(date: Date): string {
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+}
+
+/**
+ * The instant `date` as WIRE_FORMAT in `zone`. Memoised by instant and zone: a record shows its
+ * dates in each of its languages (and a reindex presents every record), and luxon's zone
+ * conversion costs several times the lookup (by the instant's number: no key string per call).
+ */
+export function wireDateIn(date: Date, zone: string): string {
+  let byTime = wireDates.get(zone);
+  if (!byTime) wireDates.set(zone, (byTime = new Map()));
+  const time = date.getTime();
+  let wire = byTime.get(time);
+  if (wire === undefined) {
+    if (byTime.size >= WIRE_DATES_KEPT) byTime.clear();
+    wire = toWire(DateTime.fromJSDate(date, { zone }));
+    byTime.set(time, wire);
+  }
+  return wire;
+}
+
+/** Instants kept per zone by wireDateIn: a few batches' worth of records. */
+const WIRE_DATES_KEPT = 10_000;
+const wireDates = new Map<string, Map<number, string>>();
+
 /** A wire date (`2026-05-10 23:30:00`) as ISO 8601 without a zone (`2026-05-10T23:30:00`). */
 export function wireToLocalIso(wire: string): string {
   return wire.replace(' ', 'T');
@@ -209,6 +236,18 @@ export function details(date: DateTime): DateDetails {
     hour: pad(date.hour),
     minutes: pad(date.minute),
     seconds: pad(date.second),
+  };
+}
+
+/** details() of the instant `date` in UTC, without luxon's zone work. */
+export function utcDetails(date: Date): DateDetails {
+  return {
+    year: pad(date.getUTCFullYear(), 4),
+    month: pad(date.getUTCMonth() + 1),
+    day: pad(date.getUTCDate()),
+    hour: pad(date.getUTCHours()),
+    minutes: pad(date.getUTCMinutes()),
+    seconds: pad(date.getUTCSeconds()),
   };
 }
 

@@ -10,6 +10,8 @@ import {
   refusedDateMessage,
   sameWallClockIn,
   toWire,
+  utcDetails,
+  wireUtc,
   type DateDetails,
 } from './dates';
 import { boundedMemo, deepFreeze } from '../lib/memo';
@@ -160,18 +162,16 @@ export const presentEventDates: (dates: StoredEventDates) => PresentedEventDates
 function computeEventDates(dates: StoredEventDates): PresentedEventDates {
   const start = DateTime.fromJSDate(dates.start, { zone: dates.timezone });
   const end = DateTime.fromJSDate(dates.end, { zone: dates.timezone });
-  const utcStart = start.setZone('UTC');
-  const utcEnd = end.setZone('UTC');
   return {
     all_day: dates.all_day,
     start_date: toWire(start),
     start_date_details: details(start),
     end_date: toWire(end),
     end_date_details: details(end),
-    utc_start_date: toWire(utcStart),
-    utc_start_date_details: details(utcStart),
-    utc_end_date: toWire(utcEnd),
-    utc_end_date_details: details(utcEnd),
+    utc_start_date: wireUtc(dates.start),
+    utc_start_date_details: utcDetails(dates.start),
+    utc_end_date: wireUtc(dates.end),
+    utc_end_date_details: utcDetails(dates.end),
     timezone: dates.timezone,
     timezone_abbr: timezoneAbbreviation(start),
   };

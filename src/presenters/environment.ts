@@ -1,7 +1,6 @@
-import { DateTime } from 'luxon';
 import type { Language } from '../../config';
 import { inLanguage, languagesOf, type BaseDoc, type StoredRecord } from '../storage/storedRecord';
-import { toWire } from '../domain/dates';
+import { wireDateIn, wireUtc } from '../domain/dates';
 import { documentRestUrl, publicUrl, translationUrls } from '../domain/recordUrls';
 import type { RecordKind } from '../domain/kinds';
 
@@ -48,8 +47,8 @@ export function presentRecord<D extends BaseDoc & { date?: Date; status?: string
 ): CommonFields & T {
   const doc = inLanguage(record, lang);
   const published = doc.date ?? doc.createdAt;
-  const local = (d: Date) => toWire(DateTime.fromJSDate(d, { zone: env.timezone }));
-  const utc = (d: Date) => toWire(DateTime.fromJSDate(d, { zone: 'UTC' }));
+  const local = (d: Date) => wireDateIn(d, env.timezone);
+  const utc = wireUtc;
   const url = publicUrl(env.siteUrl, kind, doc.slug);
   return {
     id: record.id,

@@ -1,5 +1,6 @@
 import type { Language } from '../../config';
 import { parseCost } from '../domain/cost';
+import { boundedMemo, deepFreeze } from '../lib/memo';
 import { presentEventDates } from '../domain/eventDates';
 import { presentImage, presentRecord, type PresentEnv } from './environment';
 import type { StoredRecord } from '../storage/storedRecord';
@@ -18,10 +19,24 @@ export interface EventLinks {
 const pick = (ids: number[] | undefined, from: Map<number, ApiRecord>): ApiRecord[] =>
   (ids ?? []).flatMap((id) => (from.has(id) ? [from.get(id)!] : []));
 
+/** The site's host, parsed once per site URL (an event shows it in each of its languages). */
+const hostOf = boundedMemo(
+  10,
+  (url: string) => url,
+  (url) => new URL(url).host,
+);
+
 /** `example.com?id=12`, as The Events Calendar identifies events across sites. */
 function globalId(siteUrl: string, id: number): string {
-  return `${new URL(siteUrl).host}?id=${id}`;
+  return `${hostOf(siteUrl)}?id=${id}`;
 }
+
+/** parseCost, remembered per stored cost (frozen: its `cost_details` is shared). */
+const presentCost = boundedMemo(
+  1_000,
+  (stored: Parameters<typeof parseCost>[0]) => `${typeof stored}:${String(stored)}`,
+  (stored) => deepFreeze(parseCost(stored)),
+);
 
 /**
  * An event's own map setting, else its venue's; with a venue and no setting anywhere a map is
@@ -58,7 +73,7 @@ export function presentEvent(
       excerpt: doc.excerpt ?? null,
       image: presentImage(doc.image),
       ...presentEventDates({ start: doc.start, end: doc.end, timezone: doc.timezone, all_day: doc.all_day ?? false }),
-      ...parseCost(doc.cost),
+      ...presentCost(doc.cost),
       website: doc.website || url,
       show_map: mapSetting(doc.show_map, venues[0], 'show_map'),
       show_map_link: mapSetting(doc.show_map_link, venues[0], 'show_map_link'),

@@ -90,19 +90,20 @@ export function nextIndexName(config: Config, state: AliasState): string {
   return versionedIndexName(config, state.kind, state.lang, Math.max(state.highestVersion, INDEX_SCHEMA_VERSION) + 1);
 }
 
-/** Documents in `index` (refreshed first). */
+/** Documents in `index` (as of its last refresh). */
 export async function documentCount(client: Client, index: string): Promise<number> {
-  await client.indices.refresh({ index });
   return (await client.count({ index })).count;
 }
 
 /**
- * The records an event index holds (after documentCount refreshed it): its single events, and
- * each series once however many occurrence documents it has (counted exactly, page by page).
+ * The records an event index holds (as of its last refresh): its single events, and each series
+ * once however many occurrence documents it has (counted exactly, page by page).
  */
 export async function eventRecordCount(client: Client, index: string): Promise<number> {
   const occurrence: estypes.QueryDslQueryContainer = { exists: { field: 'recurrence_id' } };
-  let records = (await client.count({ index, query: boolQuery({ must_not: [occurrence] }) })).count;
+  const singles = client.count({ index, query: boolQuery({ must_not: [occurrence] }) });
+  singles.catch(() => undefined); // awaited after the first page of series
+  let records = 0;
   let after: Record<string, number> | undefined;
   for (;;) {
     const response = await client.search({
@@ -122,7 +123,7 @@ export async function eventRecordCount(client: Client, index: string): Promise<n
     const series = response.aggregations?.series as
       { buckets: unknown[]; after_key?: Record<string, number> } | undefined;
     records += series?.buckets.length ?? 0;
-    if (!series?.after_key || series.buckets.length === 0) return records;
+    if (!series?.after_key || series.buckets.length === 0) return records + (await singles).count;
     after = series.after_key;
   }
 }
@@ -145,10 +146,12 @@ export async function createBuildIndex(
   await client.cluster.health({ index, wait_for_status: 'yellow', timeout: '60s' });
 }
 
-/** After loading: the index refreshes like the live ones and is refreshed now. */
+/** After loading: the index refreshes like the live ones and is refreshed now (both at once). */
 export async function finishBuildIndex(client: Client, config: Config, index: string): Promise<void> {
-  await client.indices.putSettings({ index, settings: { refresh_interval: config.elasticsearch.refreshInterval } });
-  await client.indices.refresh({ index });
+  await Promise.all([
+    client.indices.putSettings({ index, settings: { refresh_interval: config.elasticsearch.refreshInterval } }),
+    client.indices.refresh({ index }),
+  ]);
 }
 
 /** Deletes indexes, ignoring those already gone. */

@@ -10,6 +10,9 @@ import {
   toLocalIso,
   toWire,
   WIRE_FORMAT,
+  utcDetails,
+  wireDateIn,
+  wireUtc,
 } from '../../../src/domain/dates';
 
 const NOW = DateTime.fromISO('2026-03-10T15:30:00Z');
@@ -166,5 +169,35 @@ describe('domain/dates', () => {
       minutes: '04',
       seconds: '05',
     });
+  });
+
+  it('wireUtc, utcDetails and wireDateIn format an instant as luxon does in that zone, however often asked', () => {
+    const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe'];
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+        fc.constantFrom(...zones),
+        (date, zone) => {
+          const expected = DateTime.fromJSDate(date, { zone }).toFormat(WIRE_FORMAT);
+          expect(wireDateIn(date, zone)).to.equal(expected);
+          expect(wireDateIn(new Date(date.getTime()), zone), 'remembered').to.equal(expected);
+          const utc = DateTime.fromJSDate(date, { zone: 'UTC' });
+          expect(wireUtc(date)).to.equal(utc.toFormat(WIRE_FORMAT));
+          expect(utcDetails(date)).to.deep.equal({
+            year: utc.toFormat('yyyy'),
+            month: utc.toFormat('MM'),
+            day: utc.toFormat('dd'),
+            hour: utc.toFormat('HH'),
+            minutes: utc.toFormat('mm'),
+            seconds: utc.toFormat('ss'),
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // Either side of a clock change: the same wall-clock hour twice, an hour apart in UTC.
+    expect(wireDateIn(new Date('2026-10-25T00:30:00Z'), 'Europe/Berlin')).to.equal('2026-10-25 02:30:00');
+    expect(wireDateIn(new Date('2026-10-25T01:30:00Z'), 'Europe/Berlin')).to.equal('2026-10-25 02:30:00');
+    expect(wireDateIn(new Date('2026-10-25T01:30:00Z'), 'UTC')).to.equal('2026-10-25 01:30:00');
   });
 });
