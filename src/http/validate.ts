@@ -64,16 +64,21 @@ export function inputOf<I>(schema: Joi.ObjectSchema<I>, pathKeys: Record<string,
     for (const [name, value] of Object.entries(ctx.params ?? {})) params[pathKeys[name] ?? name] = value as string;
     return params;
   };
-  const readKey = (ctx: AppContext) => JSON.stringify([ctx.querystring, ...Object.values(ctx.params ?? {})]);
-  const rememberedInput = boundedMemo(REMEMBERED_QUERIES, readKey, (ctx) =>
-    deepFreeze(validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, paramsOf(ctx)), pathNames)),
+  const rememberedInput = boundedMemo(
+    REMEMBERED_QUERIES,
+    (read: { ctx: AppContext; key: string }) => read.key,
+    ({ ctx }) =>
+      deepFreeze(validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, paramsOf(ctx)), pathNames)),
   );
   return (ctx) => {
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
-    const readOnly = ctx.method === 'GET' || ctx.method === 'HEAD';
-    return readOnly && readKey(ctx).length <= REMEMBERED_QUERY_MAX_CHARS
-      ? rememberedInput(ctx)
+    const key =
+      ctx.method === 'GET' || ctx.method === 'HEAD'
+        ? JSON.stringify([ctx.querystring, ...Object.values(ctx.params ?? {})])
+        : undefined;
+    return key !== undefined && key.length <= REMEMBERED_QUERY_MAX_CHARS
+      ? rememberedInput({ ctx, key })
       : validateInput<I>(schema, collectInput(requestQuery(ctx), body, paramsOf(ctx)), pathNames);
   };
 }
