@@ -184,7 +184,8 @@ export function toWire(date: DateTime): string {
 
 /** The instant `date` as WIRE_FORMAT in UTC: toWire of it in UTC, without luxon's zone work. */
 export function wireUtc(date: Date): string {
-  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+  const d = utcDetails(date);
+  return `${d.year}-${d.month}-${d.day} ${d.hour}:${d.minutes}:${d.seconds}`;
 }
 
 /**
