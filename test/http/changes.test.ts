@@ -160,4 +160,28 @@ describe('the change feed (EXTENSIONS 17)', () => {
     const restart = await api.get('/changes');
     expect(restart.status).to.equal(200);
   });
+
+  it('answers 304 to a page revalidated unchanged, a kept full page and the last page alike, and 200 once a record in it changes', async () => {
+    await create('/venues', { venue: unique('Tagged') });
+    const venue = await create('/venues', { venue: unique('Tagged') });
+    await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+    // The feed's first page of one change (full: other venues changed after it), then the rest.
+    const firstPath = '/changes?kinds=venues&per_page=1';
+    const first = await api.get(firstPath);
+    expect(first.body.has_more).to.equal(true);
+    const lastPath = `/changes?kinds=venues&per_page=1000&since=${encodeURIComponent(first.body.next_since)}`;
+    const last = await api.get(lastPath);
+    expect(last.body.has_more).to.equal(false);
+    expect(last.body.changes.map((c: { id: number }) => c.id)).to.include(venue.id);
+    for (const [path, etag] of [
+      [firstPath, first.headers.get('etag')!],
+      [lastPath, last.headers.get('etag')!],
+    ] as const) {
+      expect(etag, path).to.match(/^W\/"/);
+      expect((await api.get(path, { headers: { 'if-none-match': etag } })).status, path).to.equal(304);
+    }
+    expect((await api.post(`/venues/${venue.id}`, { venue: unique('Retagged') })).status).to.equal(200);
+    const changed = await api.get(lastPath, { headers: { 'if-none-match': last.headers.get('etag')! } });
+    expect(changed.status).to.equal(200);
+  });
 });

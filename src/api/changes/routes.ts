@@ -83,7 +83,7 @@ export function changesRoutes(services: Services): RouteSpec[] {
       tokenOf: (seq) => changesToken(services, seq),
       builds: pages,
     });
-    // The tag the caching middleware would make of these bytes, hashed once per page kept.
+    // Made of what the page lists, so that the same changes revalidate though next_since's time moves.
     if (answeredNotModified(ctx, { etag: weakEtag([page.digest]) })) return;
     ctx.type = 'application/json';
     ctx.body = page.body;

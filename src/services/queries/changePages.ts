@@ -7,7 +7,7 @@ import type { Services } from '../container';
 import { visibleChangesJson } from './changeFeed';
 import { LIST_CACHE_TTL_MS, processCacheOf } from './listCache';
 
-/** A page of `/changes` as sent: its JSON, and the SHA-1 of those bytes (what its entity tag is made of). */
+/** A page of `/changes` as sent: its JSON, and a SHA-1 of the changes it lists and where it ends (its entity tag's). */
 export interface ChangePage {
   body: Buffer;
   digest: string;
@@ -114,5 +114,10 @@ async function assemble(
   // The changes come as JSON already (presented in parts): the envelope is written around them,
   // and the text encoded once (measured, its length and the socket each took as long again).
   const body = Buffer.from(`{"changes":${changes},${rest.slice(1)}`);
-  return { page: { body, digest: createHash('sha1').update(body).digest('base64url') }, full };
+  // Of what the page shows, not of its bytes: next_since carries the time it was given.
+  const digest = createHash('sha1')
+    .update(JSON.stringify([last, full]))
+    .update(changes)
+    .digest('base64url');
+  return { page: { body, digest }, full };
 }
