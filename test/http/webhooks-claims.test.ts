@@ -192,15 +192,15 @@ describe('webhooks: claiming many messages per round trip keeps each record in o
   it('match sets: additions, new hashes and removals applied together', async () => {
     const matches = new MatchStore(db);
     await matches.apply([
-      { subscription: 1, event: 10, hash: 'a' },
-      { subscription: 2, event: 10, hash: 'a' },
-      { subscription: 1, event: 11, hash: 'b' },
+      { subscription: 1, event: 10, hash: 'a', stored: false },
+      { subscription: 2, event: 10, hash: 'a', stored: false },
+      { subscription: 1, event: 11, hash: 'b', stored: false },
     ]);
     await matches.apply([
-      { subscription: 1, event: 10, hash: 'c' },
-      { subscription: 2, event: 10, hash: 'c' },
-      { subscription: 1, event: 11, hash: null },
-      { subscription: 3, event: 11, hash: 'd' },
+      { subscription: 1, event: 10, hash: 'c', stored: true },
+      { subscription: 2, event: 10, hash: 'c', stored: true },
+      { subscription: 1, event: 11, hash: null, stored: true },
+      { subscription: 3, event: 11, hash: 'd', stored: false },
     ]);
     const stored = await matches.of([1, 2, 3], [10, 11]);
     expect([...stored.values()].map((m) => [m.subscription, m.event, m.hash]).sort()).to.deep.equal([

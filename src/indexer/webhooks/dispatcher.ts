@@ -233,7 +233,7 @@ export class WebhookDispatcher {
     const attempt = { at, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
     if (outcome.error === null) {
       this.settle({ record: { doc, attempt, status: 'delivered' } });
-      // Read as the message was claimed: a failure recorded since by another attempt is cleared by the next success.
+      // Read just before the attempt (currentSubscriptions.ts): a failure recorded since by another attempt is cleared by the next success.
       if (subscription.failingSince) await subscriptions.deliverySucceeded(doc.subscription);
       reporter.sent();
       return;
@@ -252,7 +252,8 @@ export class WebhookDispatcher {
       const delay = retryDelayMs(doc.attempts + 1, this.settings.retryBaseMs, this.settings.retryMaxMs);
       nextAttemptAt = new Date(Math.min(at.getTime() + delay, firstAttempt.getTime() + windowMs));
       reporter.retried();
-      await subscriptions.deliveryFailed(doc.subscription, firstAttempt);
+      // Only the first failure is stored (the update matches nothing once failingSince is set).
+      if (!subscription.failingSince) await subscriptions.deliveryFailed(doc.subscription, firstAttempt);
     }
     this.services.log.info(
       { id: doc._id, subscription: doc.subscription, error: outcome.error, attempts: doc.attempts + 1, status },

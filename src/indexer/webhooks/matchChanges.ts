@@ -52,7 +52,12 @@ export async function queueMatchChanges(services: Services, entries: readonly Cl
         occurredAt,
         record: now?.record ?? null,
       });
-      changes.push({ subscription: subscription._id, event: entry.id, hash: now?.hash ?? null });
+      changes.push({
+        subscription: subscription._id,
+        event: entry.id,
+        hash: now?.hash ?? null,
+        stored: Boolean(before),
+      });
     }
   }
   await webhooks.deliveries.enqueue(messages);

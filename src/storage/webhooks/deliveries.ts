@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
 import { chunks } from '../../lib/chunks';
-import { insertNew } from './insertNew';
+import { ensureIndexes, insertNew } from '../mongo';
 import { MessagePayloads } from './payloads';
 import { FINISHED_RETENTION_DAYS } from './retention';
 
@@ -99,11 +99,23 @@ export class DeliveryQueue {
   async ensureIndexes(): Promise<void> {
     await Promise.all([
       // Claims: the due messages, oldest first; then the pending ones of their chains, in order.
-      this.docs.createIndex({ status: 1, nextAttemptAt: 1 }),
-      this.docs.createIndex({ chain: 1, status: 1, seq: 1 }),
-      this.docs.createIndex({ subscription: 1, occurredAt: -1 }),
-      this.finished.createIndex({ subscription: 1, occurredAt: -1 }),
-      this.finished.createIndex({ finishedAt: 1 }, { expireAfterSeconds: FINISHED_RETENTION_DAYS * 86_400 }),
+      ensureIndexes(
+        this.docs,
+        [
+          { key: { status: 1, nextAttemptAt: 1 }, options: { name: 'status_1_nextAttemptAt_1' } },
+          { key: { chain: 1, status: 1, seq: 1 }, options: { name: 'chain_1_status_1_seq_1' } },
+          { key: { subscription: 1, occurredAt: -1 }, options: { name: 'subscription_1_occurredAt_-1' } },
+        ],
+        // Chains by subscription and event, and finished messages kept in the queue, before the log.
+        ['subscription_1_event_1_status_1_seq_1', 'finishedAt_1'],
+      ),
+      ensureIndexes(this.finished, [
+        { key: { subscription: 1, occurredAt: -1 }, options: { name: 'subscription_1_occurredAt_-1' } },
+        {
+          key: { finishedAt: 1 },
+          options: { name: 'finishedAt_1', expireAfterSeconds: FINISHED_RETENTION_DAYS * 86_400 },
+        },
+      ]),
       this.payloads.ensureIndexes(),
     ]);
   }
@@ -143,8 +155,8 @@ export class DeliveryQueue {
       const logged = await this.finished.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray();
       const loggedIds = new Set(logged.map((doc) => doc._id));
       const fresh = slice.filter(({ doc }) => !loggedIds.has(doc._id));
-      // The record first: a queued message always has one.
-      await this.payloads.save(fresh.map(({ payload }) => payload));
+      // The record first, so that a queued message finds it (a removal has none: read as null).
+      await this.payloads.save(fresh.flatMap(({ payload }) => (payload.record === null ? [] : [payload])));
       await insertNew(
         this.docs,
         fresh.map(({ doc }) => doc),

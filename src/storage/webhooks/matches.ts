@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { chunks } from '../../lib/chunks';
-import { insertNew } from './insertNew';
+import { ensureIndexes, insertNew } from '../mongo';
 
 /** One event matching one subscription, as of the last change the worker evaluated. */
 export interface MatchDoc {
@@ -16,6 +16,8 @@ export interface MatchChange {
   event: number;
   /** The new hash; null: it no longer matches. */
   hash: string | null;
+  /** Whether a match was stored for it when the changes were worked out (`of`). */
+  stored: boolean;
 }
 
 const matchId = (subscription: number, event: number) => `${subscription}:${event}`;
@@ -31,7 +33,10 @@ export class MatchStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await Promise.all([this.docs.createIndex({ event: 1 }), this.docs.createIndex({ subscription: 1 })]);
+    await ensureIndexes(this.docs, [
+      { key: { event: 1 }, options: { name: 'event_1' } },
+      { key: { subscription: 1 }, options: { name: 'subscription_1' } },
+    ]);
   }
 
   /** The stored matches of these events for these subscriptions, by `subscription:event`. */
@@ -49,18 +54,18 @@ export class MatchStore {
    */
   async apply(changes: MatchChange[]): Promise<void> {
     if (changes.length === 0) return;
-    const ids = changes.map(({ subscription, event }) => matchId(subscription, event));
-    const stored = new Set(
-      (await this.docs.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
-    );
     const removed: string[] = [];
     const added: MatchDoc[] = [];
     const rehashed = new Map<string, string[]>();
-    for (const [i, { subscription, event, hash }] of changes.entries()) {
-      const _id = ids[i]!;
+    for (const { subscription, event, hash, stored } of changes) {
+      const _id = matchId(subscription, event);
       if (hash === null) removed.push(_id);
-      else if (!stored.has(_id)) added.push({ _id, subscription, event, hash });
-      else rehashed.set(hash, [...(rehashed.get(hash) ?? []), _id]);
+      else if (!stored) added.push({ _id, subscription, event, hash });
+      else {
+        let same = rehashed.get(hash);
+        if (!same) rehashed.set(hash, (same = []));
+        same.push(_id);
+      }
     }
     for (const slice of chunks(removed, WRITE_CHUNK)) await this.docs.deleteMany({ _id: { $in: slice } });
     for (const slice of chunks(added, WRITE_CHUNK)) await insertNew(this.docs, slice);

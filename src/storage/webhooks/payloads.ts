@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { insertNew } from './insertNew';
+import { ensureIndexes, insertNew } from '../mongo';
 import { FINISHED_RETENTION_DAYS } from './retention';
 
 /** The record a webhook message carries, as the anonymous list showed it when the change was seen. */
@@ -30,9 +30,9 @@ export class MessagePayloads {
   }
 
   async ensureIndexes(): Promise<void> {
-    await Promise.all([
-      this.docs.createIndex({ subscription: 1 }),
-      this.docs.createIndex({ created: 1 }, { expireAfterSeconds: PAYLOAD_RETENTION_DAYS * 86_400 }),
+    await ensureIndexes(this.docs, [
+      { key: { subscription: 1 }, options: { name: 'subscription_1' } },
+      { key: { created: 1 }, options: { name: 'created_1', expireAfterSeconds: PAYLOAD_RETENTION_DAYS * 86_400 } },
     ]);
   }
 
