@@ -33,6 +33,13 @@ export const DEFAULT_BULK_FLUSH_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_BULK_FLUSH_MS = 50;
 export const DEFAULT_BULK_CONCURRENCY = 2;
 export const DEFAULT_REFRESH_INTERVAL = '500ms';
+/**
+ * How long an API process trusts a key it verified: a revocation takes effect at once in the
+ * process that makes it, within this time in the others (keyed requests then skip MongoDB).
+ */
+export const DEFAULT_API_KEY_CACHE_MS = 1_000;
+/** Longest accepted: a revoked key must stop working soon everywhere. */
+export const MAX_API_KEY_CACHE_MS = 60_000;
 /** Rate limits, per minute (token buckets refilled continuously; the burst is one minute's worth). */
 export const DEFAULT_RATE_LIMIT_WRITES_PER_KEY = 600;
 export const DEFAULT_RATE_LIMIT_WRITES_PER_IP = 1200;
@@ -116,7 +123,11 @@ export interface Config {
     flushMs: number;
     concurrency: number;
   };
-  auth: { bootstrapAdminKey: boolean };
+  auth: {
+    bootstrapAdminKey: boolean;
+    /** How long a verified key is trusted without MongoDB (0: every request reads it). */
+    keyCacheMs: number;
+  };
   /** Per-minute limits on writes (per key, per client IP) and on failed authentications (per IP). */
   rateLimit: {
     enabled: boolean;
@@ -224,6 +235,7 @@ const schema = Joi.object({
   BULK_FLUSH_MS: Joi.number().integer().min(1).max(MAX_DURATION_MS).default(DEFAULT_BULK_FLUSH_MS),
   BULK_CONCURRENCY: Joi.number().integer().min(1).max(16).default(DEFAULT_BULK_CONCURRENCY),
   BOOTSTRAP_ADMIN_KEY: Joi.boolean(),
+  API_KEY_CACHE_MS: Joi.number().integer().min(0).max(MAX_API_KEY_CACHE_MS).default(DEFAULT_API_KEY_CACHE_MS),
   RATE_LIMIT: Joi.boolean(),
   RATE_LIMIT_WRITES_PER_KEY: Joi.number()
     .integer()
@@ -351,7 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: v.BULK_CONCURRENCY,
     },
     // The first-run convenience key is for the embedded setup only, never production.
-    auth: { bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY ?? envName === 'development' },
+    auth: { bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY ?? envName === 'development', keyCacheMs: v.API_KEY_CACHE_MS },
     // Tests send many writes from one address; a test that checks the limits turns them on.
     rateLimit: {
       enabled: v.RATE_LIMIT ?? envName !== 'test',

@@ -37,7 +37,7 @@ export async function openServices(config: Config, log: Logger): Promise<Service
   const { client, db } = await connectMongo({ ...config.mongo, url: config.mongo.url });
   const search = createSearchClient({ url: config.elasticsearch.url, timeoutMs: config.elasticsearch.timeoutMs });
   const sync = new SyncQueue(db);
-  const apiKeys = new ApiKeyStore(db);
+  const apiKeys = new ApiKeyStore(db, config.auth.keyCacheMs);
   const stores = createStores(db, sync);
   const webhooks = openWebhookStores(db, config);
   const [instanceId] = await Promise.all([

@@ -3,10 +3,13 @@ import type { Collection, Db } from 'mongodb';
 import type { Role } from '../domain/principal';
 import { nextId } from './counters';
 import { ensureIndexes } from './mongo';
+import { ExpiringCache } from '../lib/expiringCache';
 
 export const ROLES: Role[] = ['administrator', 'editor', 'author', 'contributor'];
 const KEY_PREFIX = 'cal_';
 const KEY_SHAPE = /^cal_[A-Za-z0-9_-]{43}$/;
+/** Verifications remembered at most (by hash; past it, the oldest go first). */
+const MAX_CACHED_KEYS = 10_000;
 
 export interface ApiKeyRecord {
   id: string;
@@ -26,12 +29,21 @@ function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** API keys, stored only as SHA-256 hashes of 256-bit random secrets. */
+/**
+ * API keys, stored only as SHA-256 hashes of 256-bit random secrets. A verification is
+ * remembered for `cacheMs` (by hash; concurrent requests with one key share one read): a
+ * revocation by this store shows at once, one made elsewhere (another process) within `cacheMs`.
+ */
 export class ApiKeyStore {
   private readonly keys: Collection<ApiKeyDoc>;
+  private readonly verified: ExpiringCache | null;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    cacheMs = 0,
+  ) {
     this.keys = db.collection<ApiKeyDoc>('api_keys');
+    this.verified = cacheMs > 0 ? new ExpiringCache(cacheMs, MAX_CACHED_KEYS) : null;
   }
 
   async ensureIndexes(): Promise<void> {
@@ -77,6 +89,7 @@ export class ApiKeyStore {
 
   async revoke(id: string): Promise<boolean> {
     const result = await this.keys.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: new Date() } });
+    this.verified?.clear();
     return result.modifiedCount === 1;
   }
 
@@ -84,6 +97,10 @@ export class ApiKeyStore {
   async verify(key: string): Promise<ApiKeyRecord | null> {
     if (!KEY_SHAPE.test(key)) return null;
     const hash = hashKey(key);
+    return this.verified ? this.verified.shared(hash, () => this.active(hash)) : this.active(hash);
+  }
+
+  private async active(hash: string): Promise<ApiKeyRecord | null> {
     const doc = await this.keys.findOne({ hash });
     // Found by its hash, an index lookup: nothing secret is compared here.
     if (!doc || doc.revokedAt) return null;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { allRoutes } from '../../src/api/routeTable';
 import { startServer, type RunningServer } from '../../src/app/server';
 import type { Config } from '../../config';
@@ -58,6 +59,22 @@ describe('access: API keys', () => {
     );
     expectUnauthorized(await request('GET', `${ROOT}/venues/${before.body.id}`, undefined, { key }), 'read');
     expect((await request('GET', `${ROOT}/venues/${before.body.id}`)).status).to.equal(200);
+  });
+
+  it('a key revoked by another process stops working within API_KEY_CACHE_MS, trusted until then', async () => {
+    const { services } = testWorld();
+    const { keyCacheMs } = services.config.auth;
+    expect(keyCacheMs, 'the default applies in tests').to.equal(1_000);
+    const { key, record } = await services.apiKeys.create(unique('revoked elsewhere'), 'author');
+    const verifiedAt = Date.now();
+    expect((await request('GET', ROOT, undefined, { key })).status).to.equal(200);
+    // Another process's revocation: the document changes, this process's store is not told.
+    await services.db.collection('api_keys').updateOne({ id: record.id }, { $set: { revokedAt: new Date() } });
+    const trusted = await request('GET', ROOT, undefined, { key });
+    if (Date.now() - verifiedAt < keyCacheMs / 2) expect(trusted.status, 'remembered, not read again').to.equal(200);
+    await sleep(keyCacheMs - (Date.now() - verifiedAt) + 50);
+    expectUnauthorized(await request('GET', ROOT, undefined, { key }), 'read');
+    expectUnauthorized(await request('POST', `${ROOT}/venues`, { venue: unique('After') }, { key }), 'write');
   });
 
   it('stores keys only as hashes', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../support/api';
 import { testWorld } from '../support/harness';
 
@@ -79,6 +80,8 @@ describe('npm run apikey', function () {
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.equal(`revoked API key ${keyId}\n`);
 
+    // Revoked by another process: this API process trusts what it verified for API_KEY_CACHE_MS.
+    await sleep(testWorld().services.config.auth.keyCacheMs);
     const res = await api.get('', { key });
     expect(res.status).to.equal(401);
     expect(res.headers.get('www-authenticate')).to.match(/^Bearer\b/);

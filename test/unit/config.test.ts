@@ -58,7 +58,7 @@ describe('config', () => {
         flushMs: 50,
         concurrency: 2,
       },
-      auth: { bootstrapAdminKey: true },
+      auth: { bootstrapAdminKey: true, keyCacheMs: 1_000 },
       rateLimit: { enabled: true, writesPerKey: 600, writesPerIp: 1200, authFailuresPerIp: 30, trustedProxies: 0 },
       integration: { tokenSecret: undefined, changesRetentionMs: 30 * 86_400_000, changesSettleMs: 1000 },
       webhooks: {
@@ -185,6 +185,13 @@ describe('config', () => {
     expect(loadConfig({ NODE_ENV: 'development', BOOTSTRAP_ADMIN_KEY: 'false' }).auth.bootstrapAdminKey).to.equal(
       false,
     );
+  });
+
+  it('trusts a verified API key for API_KEY_CACHE_MS, a second by default, at most a minute', () => {
+    expect(loadConfig({}).auth.keyCacheMs).to.equal(1_000);
+    expect(loadConfig({ API_KEY_CACHE_MS: '0' }).auth.keyCacheMs).to.equal(0);
+    expect(configError({ API_KEY_CACHE_MS: '60001' }).message).to.match(/^invalid setting API_KEY_CACHE_MS: /);
+    expect(configError({ API_KEY_CACHE_MS: '-1' }).message).to.match(/^invalid setting API_KEY_CACHE_MS: /);
   });
 
   it('rate-limits outside tests unless told otherwise, with limits from the environment', () => {
