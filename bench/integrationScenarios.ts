@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
 import type { MeasureContext } from './measure';
@@ -6,7 +9,8 @@ import type { Row } from './report';
 /**
  * Issue 30's scenarios, each against the API's own reference request (there is no bare baseline
  * of a cursor or a change feed): a cursor page at depth against the list's first page, a
- * `/changes` page of 1,000 against a 50-event list page, and one export streamed to the end
+ * `/changes` page of 1,000 against a 50-event list page (as they are, the page's bytes from a
+ * plain Node server, then both gzipped), and one export streamed to the end
  * (records/s per second of the stream, and the API's peak RSS meanwhile).
  */
 const ROOT = '/calendar/events/v1';
@@ -57,7 +61,7 @@ async function cursorsAtDepth(apiUrl: string): Promise<{ depth: number; cursors:
   return { depth, cursors };
 }
 
-function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, peak: number, note: string): Row {
+function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, peak: number | null, note: string): Row {
   const failed = problems(api) + problems(reference);
   return {
     scenario,
@@ -69,6 +73,15 @@ function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, p
     peakRssMb: peak,
     notes: `${note}; reference p50/p99 ${reference.latency.p50}/${reference.latency.p99} ms${failed ? `; ${failed} FAILED requests` : ''}`,
   };
+}
+
+/** A server on 127.0.0.1 answering every request with `body` as JSON, and nothing else. */
+async function servingBytes(body: Buffer): Promise<{ url: string; close: () => void }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body);
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
 /** Streams one export to its end: lines per second of the stream, and the API's peak RSS. */
@@ -181,10 +194,35 @@ export async function measureIntegrations(
     (await ctx.apiRss.take()) / MB,
     'reference: 50 events',
   );
+  // The load generator's share: the same bytes from a server that does nothing else.
+  log('the same page from a plain Node server (what reading 1,000 records costs the load generator)');
+  const plain = await servingBytes(
+    Buffer.from(await (await fetch(`${ctx.api.url}${ROOT}/changes?per_page=1000`)).arrayBuffer()),
+  );
+  const plainChanges = await runLoad({ ...spec(['/']), url: plain.url }, ctx.workDir).finally(plain.close);
+  const plainRow = comparedRow(
+    '12b. the same bytes, plain Node server',
+    plainChanges,
+    listPage,
+    null,
+    'reference: 50 events from the API; the floor of row 12 here',
+  );
+  // As HTTP clients ask by default (fetch, Python's requests): the page is compressed once while kept, lists per request.
+  log('the same two, compressed (Accept-Encoding: gzip)');
+  const gzipped = (path: string) => ({ ...spec([path]), headers: { 'accept-encoding': 'gzip' } });
+  const listPageGzip = await runLoad(gzipped(`${ROOT}/events?${ALL_DATES}&per_page=50`), ctx.workDir);
+  const changesGzip = await runLoad(gzipped(`${ROOT}/changes?per_page=1000`), ctx.workDir);
+  const changesGzipRow = comparedRow(
+    '12c. GET /changes per_page=1000, gzip',
+    changesGzip,
+    listPageGzip,
+    (await ctx.apiRss.take()) / MB,
+    'reference: 50 events, gzip',
+  );
   const [cursorRow, exportRow] = depth.rows;
   return {
-    rows: [cursorRow!, changesRow, exportRow!],
-    details: { ...depth.details, changes: { changes, listPage } },
+    rows: [cursorRow!, changesRow, plainRow, changesGzipRow, exportRow!],
+    details: { ...depth.details, changes: { changes, listPage, plainChanges, changesGzip, listPageGzip } },
     cursorRatio: depth.cursorRatio,
     changesRatio: changes.rps / listPage.rps,
     exportPeakRssMb: depth.exportPeakRssMb,

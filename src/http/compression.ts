@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
-import { constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import compress from 'koa-compress';
 import type { Middleware } from 'koa';
-import type { AppState } from './types';
+import type { AppContext, AppState } from './types';
 
 /** Answers smaller than this are sent as they are: the headers and the CPU cost more than they save. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -39,4 +40,44 @@ export function compression(): Middleware<AppState> {
       source.once('error', (err) => sent.destroy(err));
     }
   };
+}
+
+type Encoding = 'br' | 'gzip';
+
+const ENCODERS: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }),
+  gzip: (body) => promisify(gzip)(body, { level: GZIP_LEVEL }),
+};
+
+/** The encoded forms of bodies sent more than once, made once each and kept as long as their body. */
+const encodedForms = new WeakMap<Buffer, Map<Encoding, Promise<Buffer>>>();
+
+/**
+ * Sends JSON `body` encoded as the request prefers (its own order on a tie), with the compression
+ * middleware's encodings, levels and threshold (none for HEAD or without Accept-Encoding), but
+ * each encoded form of one Buffer is made once, off the event loop, and kept while the Buffer
+ * lives: a body kept and sent again (a `/changes` page) is compressed once, not per request.
+ */
+export async function sendJsonOnce(ctx: AppContext, body: Buffer): Promise<void> {
+  ctx.type = 'application/json';
+  const accepted = ctx.get('Accept-Encoding') && ctx.acceptsEncodings('br', 'gzip', 'identity');
+  if (
+    ctx.method === 'HEAD' ||
+    body.length < COMPRESSION_THRESHOLD_BYTES ||
+    (accepted !== 'br' && accepted !== 'gzip')
+  ) {
+    ctx.body = body;
+    return;
+  }
+  let forms = encodedForms.get(body);
+  if (!forms) encodedForms.set(body, (forms = new Map()));
+  let encoded = forms.get(accepted);
+  if (!encoded) {
+    encoded = ENCODERS[accepted](body);
+    forms.set(accepted, encoded);
+    encoded.catch(() => forms.delete(accepted));
+  }
+  const sent = await encoded;
+  ctx.set('Content-Encoding', accepted);
+  ctx.body = sent;
 }

@@ -161,6 +161,29 @@ describe('the change feed (EXTENSIONS 17)', () => {
     expect(restart.status).to.equal(200);
   });
 
+  it('sends a page compressed as the client accepts, decoding to the same page, and the same ETag', async () => {
+    for (let i = 0; i < 3; i++) await create('/venues', { venue: unique('Compressed') });
+    await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+    const url = `${testWorld().baseUrl}/calendar/events/v1/changes?kinds=venues&per_page=3`;
+    const plain = await fetch(url, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).to.equal(null);
+    const text = await plain.text();
+    const page = JSON.parse(text);
+    expect(page.changes).to.have.length(3);
+    expect(text.length, 'over the compression threshold').to.be.above(1024);
+    for (const encoding of ['br', 'gzip']) {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(url, { headers: { 'Accept-Encoding': encoding } });
+        expect(res.headers.get('content-encoding'), encoding).to.equal(encoding);
+        expect(res.headers.get('vary'), encoding).to.match(/\bAccept-Encoding\b/);
+        expect(res.headers.get('etag'), encoding).to.equal(plain.headers.get('etag'));
+        // next_since carries the time the last page is assembled at.
+        const { next_since: _, ...rest } = JSON.parse(await res.text());
+        expect(rest, encoding).to.deep.equal({ changes: page.changes, has_more: page.has_more });
+      }
+    }
+  });
+
   it('answers 304 to a page revalidated unchanged, a kept full page and the last page alike, and 200 once a record in it changes', async () => {
     await create('/venues', { venue: unique('Tagged') });
     const venue = await create('/venues', { venue: unique('Tagged') });

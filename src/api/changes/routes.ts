@@ -7,6 +7,7 @@ import type { RequestContext, RouteSpec } from '../../http/types';
 import type { Services } from '../../services/container';
 import { changePage } from '../../services/queries/changePages';
 import { answeredNotModified, weakEtag } from '../../http/caching';
+import { sendJsonOnce } from '../../http/compression';
 
 /**
  * Change pages this process assembles at once: a page of 1,000 is about 5 MB of JSON beside the
@@ -85,7 +86,6 @@ export function changesRoutes(services: Services): RouteSpec[] {
     });
     // Made of what the page lists, so that the same changes revalidate though next_since's time moves.
     if (answeredNotModified(ctx, { etag: weakEtag([page.digest]) })) return;
-    ctx.type = 'application/json';
-    ctx.body = page.body;
+    await sendJsonOnce(ctx, page.body);
   }
 }

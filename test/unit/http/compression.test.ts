@@ -1,0 +1,67 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { COMPRESSION_THRESHOLD_BYTES, sendJsonOnce } from '../../../src/http/compression';
+import type { AppContext } from '../../../src/http/types';
+
+function contextOf(headers: Record<string, string>, method = 'GET'): AppContext {
+  const req = new IncomingMessage(new Socket());
+  req.method = method;
+  req.url = '/changes';
+  req.headers = headers;
+  return new Koa().createContext(req, new ServerResponse(req)) as unknown as AppContext;
+}
+
+const page = Buffer.from(JSON.stringify({ changes: Array.from({ length: 200 }, (_, id) => ({ id, type: 'upsert' })) }));
+
+describe('http/compression: sendJsonOnce', () => {
+  it('encodes as the request prefers (its order on a tie), decoding to the same bytes', async () => {
+    for (const [accept, encoding, decode] of [
+      ['br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+      ['gzip, br', 'gzip', gunzipSync],
+      ['br;q=0.5, gzip', 'gzip', gunzipSync],
+      ['identity;q=0, br', 'br', brotliDecompressSync],
+    ] as const) {
+      const ctx = contextOf({ 'accept-encoding': accept });
+      await sendJsonOnce(ctx, page);
+      expect(ctx.response.get('Content-Encoding'), accept).to.equal(encoding);
+      expect(ctx.type, accept).to.equal('application/json');
+      expect(decode(ctx.body as Buffer).equals(page), accept).to.equal(true);
+    }
+  });
+
+  it('makes each encoded form of one body once: the same bytes are sent again', async () => {
+    const body = Buffer.from(page);
+    const sent = [];
+    for (let i = 0; i < 3; i++) {
+      const ctx = contextOf({ 'accept-encoding': 'gzip' });
+      await sendJsonOnce(ctx, body);
+      sent.push(ctx.body);
+    }
+    expect(sent[1]).to.equal(sent[0]);
+    expect(sent[2]).to.equal(sent[0]);
+    const other = contextOf({ 'accept-encoding': 'gzip' });
+    await sendJsonOnce(other, Buffer.from(page));
+    expect(other.body, 'another body of the same bytes').to.not.equal(sent[0]);
+  });
+
+  it('sends the body as it is without Accept-Encoding, for identity, for HEAD and under the threshold', async () => {
+    const small = Buffer.from(JSON.stringify({ changes: [] }));
+    expect(small.length).to.be.below(COMPRESSION_THRESHOLD_BYTES);
+    for (const [headers, method, body] of [
+      [{}, 'GET', page],
+      [{ 'accept-encoding': 'identity' }, 'GET', page],
+      [{ 'accept-encoding': 'deflate' }, 'GET', page],
+      [{ 'accept-encoding': 'br' }, 'HEAD', page],
+      [{ 'accept-encoding': 'br' }, 'GET', small],
+    ] as const) {
+      const ctx = contextOf(headers, method);
+      await sendJsonOnce(ctx, body);
+      expect(ctx.body, JSON.stringify([headers, method])).to.equal(body);
+      expect(ctx.response.get('Content-Encoding')).to.equal(undefined);
+    }
+  });
+});
