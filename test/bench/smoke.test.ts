@@ -77,6 +77,8 @@ describe('bench: smoke run', function () {
       /^10\. GET \/events\.ics \(\d+ events\)$/,
       /^11\. cursor page at depth \d+$/,
       /^12\. GET \/changes per_page=1000$/,
+      /^12b\. the same bytes, plain Node server$/,
+      /^12c\. GET \/changes per_page=1000, gzip$/,
       /^13\. GET \/events\/export \(\d+ events\)$/,
       /^14\. GET \/events at \d+ docs$/,
       /^14\. GET \/events at \d+ docs \(\d+ daily series\)$/,
