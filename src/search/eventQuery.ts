@@ -229,6 +229,10 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   const scope = { byFacet: disjunctive ? byFacet : {}, shownLinks: q.shownLinks ?? null, bounds: q.bounds };
   const aggs = q.discovery ? discoveryAggregations(q.discovery, scope, seriesCount) : seriesCount;
   if (Object.keys(aggs).length > 0) request.aggs = aggs;
+  // Elasticsearch keeps only size-0 answers unless asked: a discovery page (the same request until
+  // a day's bounds move) is answered from its shard request cache until the next refresh that
+  // changed the shard, exactly as a fresh search would answer.
+  if (q.discovery) request.request_cache = true;
   if (q.collapseSeries) {
     request.collapse = { field: 'series_id' };
     if (q.collapseSeries.entry === 'next') {

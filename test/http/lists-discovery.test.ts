@@ -14,6 +14,8 @@ import {
 } from '../support/discovery';
 import { expectInvalid } from '../support/errors';
 import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
+import { testWorld } from '../support/harness';
+import { aliasName } from '../../src/search/indexNames';
 
 const ALL_FACETS = ['categories', 'tags', 'venue', 'organizer', 'featured', 'ticketed'] as const;
 type Facet = (typeof ALL_FACETS)[number];
@@ -350,5 +352,34 @@ describe('lists: GET /events facets, histogram, geo_grid and geoloc_bounds', fun
       ['geoloc_bounds=a,b,c,d', 'geoloc_bounds'],
     ];
     for (const [query, param] of bad) expectInvalid(await api.get(`/events?${query}`), param);
+  });
+
+  // Last: it adds an event to the file's scope.
+  it("answers a discovery page again from Elasticsearch's request cache until a change is indexed, then counts it", async () => {
+    const { services, config } = testWorld();
+    const index = aliasName(config, 'event', 'en');
+    const cacheHits = async () =>
+      (await services.search.indices.stats({ index, metric: 'request_cache' }))._all.total?.request_cache?.hit_count ??
+      0;
+    const path = `/events?${scope}&facets=categories&histogram=day&per_page=2`;
+    const first = await api.get(path);
+    expect(first.status).to.equal(200);
+    const hitsBefore = await cacheHits();
+    const again = await api.get(path);
+    expect(again.body).to.deep.equal(first.body);
+    expect(await cacheHits(), 'answered from the cache').to.be.greaterThan(hitsBefore);
+    const jazz = (body: { facets: { categories: { id: number; count: number }[] } }) =>
+      body.facets.categories.find((c) => c.id === ids.jazz)?.count ?? 0;
+    await create('/events', {
+      title: unique('cached jazz'),
+      start_date: daysFromNow(27, '12:00:00'),
+      end_date: daysFromNow(27, '13:00:00'),
+      post_parent: Number(scope.split('=')[1]),
+      categories: [ids.jazz],
+    });
+    await settle();
+    const after = await api.get(path);
+    expect(after.body.total).to.equal(first.body.total + 1);
+    expect(jazz(after.body)).to.equal(jazz(first.body) + 1);
   });
 });

@@ -72,7 +72,8 @@ export async function walkPage(
   size: number,
   options: { countTotal?: boolean } = {},
 ): Promise<WalkPage> {
-  const { index: _index, ...request } = query.request;
+  // A point in time names its indexes; answers from one are never kept in the request cache.
+  const { index: _index, request_cache: _cache, ...request } = query.request;
   const counting = position.total < 0 && options.countTotal !== false;
   let response: estypes.SearchResponse<unknown>;
   try {
