@@ -9,6 +9,16 @@ import type { AppContext, AppState } from './types';
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 /** Brotli's quality for answers made per request: 4 compresses JSON about as well as gzip -9, at a fraction of 11's CPU. */
 const BROTLI_QUALITY = 4;
+/**
+ * Brotli's window: 2^18 = 256 KiB instead of its 4 MiB default. An encoder holds a ring buffer of
+ * the window's size for as long as its answer streams, so 32 list pages compressed at once held
+ * over 100 MB more; pages are a few hundred KB, and compress as well.
+ */
+const BROTLI_WINDOW_BITS = 18;
+const BROTLI_PARAMS = {
+  [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+  [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS,
+};
 /** gzip's level: 6 (zlib's default) is within a few per cent of 9 on JSON, for about half the CPU. */
 const GZIP_LEVEL = 6;
 
@@ -21,7 +31,7 @@ const GZIP_LEVEL = 6;
 export function compression(): Middleware<AppState> {
   const compressing = compress({
     threshold: COMPRESSION_THRESHOLD_BYTES,
-    br: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+    br: { params: BROTLI_PARAMS },
     gzip: { level: GZIP_LEVEL },
     deflate: false,
     encodingPreference: ['br', 'gzip', 'identity'],
@@ -45,7 +55,7 @@ export function compression(): Middleware<AppState> {
 type Encoding = 'br' | 'gzip';
 
 const ENCODERS: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }),
+  br: (body) => promisify(brotliCompress)(body, { params: BROTLI_PARAMS }),
   gzip: (body) => promisify(gzip)(body, { level: GZIP_LEVEL }),
 };
 

@@ -33,6 +33,15 @@ describe('http/compression: sendJsonOnce', () => {
     }
   });
 
+  it('uses a brotli window of 256 KiB (its stream header says so), not the 4 MiB default', async () => {
+    const ctx = contextOf({ 'accept-encoding': 'br' });
+    await sendJsonOnce(ctx, page);
+    const first = (ctx.body as Buffer)[0]!;
+    // RFC 7932 9.1: WBITS is 1 then three bits n, the window being 2^(17 + n) bytes.
+    expect(first & 1).to.equal(1);
+    expect(17 + ((first >> 1) & 7)).to.equal(18);
+  });
+
   it('makes each encoded form of one body once: the same bytes are sent again', async () => {
     const body = Buffer.from(page);
     const sent = [];
