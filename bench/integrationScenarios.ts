@@ -19,6 +19,8 @@ const ALL_DATES = 'start_date=1970-01-01&end_date=9999-12-31';
 /** The depth the issue measures at; smaller worlds are walked to 80% of their events. */
 const TARGET_DEPTH = 50_000;
 const DEPTH_CURSORS = 20;
+const LIST_PAGE = `${ROOT}/events?${ALL_DATES}&per_page=50`;
+const CHANGES_PAGE = `${ROOT}/changes?per_page=1000`;
 const MB = 2 ** 20;
 /**
  * Connections of these scenarios and their references: they compare what one request costs, and
@@ -46,7 +48,7 @@ async function getJson(url: string, headers: Record<string, string> = {}): Promi
 
 /** Walks the event list to about `depth` and returns the cursors of the pages there. */
 async function cursorsAtDepth(apiUrl: string): Promise<{ depth: number; cursors: string[] }> {
-  const first = await getJson(`${apiUrl}${ROOT}/events?${ALL_DATES}&per_page=50&cursor=`);
+  const first = await getJson(`${apiUrl}${LIST_PAGE}&cursor=`);
   const total = Number(first.total);
   const depth = Math.max(0, Math.min(TARGET_DEPTH, Math.floor(total * 0.8) - DEPTH_CURSORS * 50));
   let cursor = first.next_cursor as string | null;
@@ -54,7 +56,7 @@ async function cursorsAtDepth(apiUrl: string): Promise<{ depth: number; cursors:
   const cursors: string[] = [];
   while (cursor && cursors.length < DEPTH_CURSORS) {
     if (seen >= depth) cursors.push(cursor);
-    const page = await getJson(`${apiUrl}${ROOT}/events?${ALL_DATES}&per_page=50&cursor=${encodeURIComponent(cursor)}`);
+    const page = await getJson(`${apiUrl}${LIST_PAGE}&cursor=${encodeURIComponent(cursor)}`);
     cursor = page.next_cursor as string | null;
     seen += 50;
   }
@@ -134,10 +136,10 @@ export async function measureDepth(
   const rows: Row[] = [];
   const { depth, cursors } = await cursorsAtDepth(ctx.api.url);
   log(`measuring a cursor page at depth ${depth} (${cursors.length} cursors) against the first page`);
-  const firstPage = await runLoad(spec([`${ROOT}/events?${ALL_DATES}&per_page=50`]), ctx.workDir);
+  const firstPage = await runLoad(spec([LIST_PAGE]), ctx.workDir);
   await ctx.apiRss.take();
   const deep = await runLoad(
-    spec(cursors.map((cursor) => `${ROOT}/events?${ALL_DATES}&per_page=50&cursor=${encodeURIComponent(cursor)}`)),
+    spec(cursors.map((cursor) => `${LIST_PAGE}&cursor=${encodeURIComponent(cursor)}`)),
     ctx.workDir,
   );
   rows.push(
@@ -183,22 +185,19 @@ export async function measureIntegrations(
   const spec = loadSpec(ctx);
   const depth = await measureDepth(ctx, log);
 
+  /** A 50-event list page, then a `/changes` page of 1,000, both with `headers`; the API's RSS after. */
+  const changesAndListPage = async (headers: Record<string, string>) => {
+    const listPage = await runLoad({ ...spec([LIST_PAGE]), headers }, ctx.workDir);
+    await ctx.apiRss.take();
+    const changes = await runLoad({ ...spec([CHANGES_PAGE]), headers }, ctx.workDir);
+    return { listPage, changes, rssMb: (await ctx.apiRss.take()) / MB };
+  };
   log('measuring a /changes page of 1,000 against a 50-event list page');
-  const listPage = await runLoad(spec([`${ROOT}/events?${ALL_DATES}&per_page=50`]), ctx.workDir);
-  await ctx.apiRss.take();
-  const changes = await runLoad(spec([`${ROOT}/changes?per_page=1000`]), ctx.workDir);
-  const changesRow = comparedRow(
-    '12. GET /changes per_page=1000',
-    changes,
-    listPage,
-    (await ctx.apiRss.take()) / MB,
-    'reference: 50 events',
-  );
+  const { listPage, changes, rssMb } = await changesAndListPage({});
+  const changesRow = comparedRow('12. GET /changes per_page=1000', changes, listPage, rssMb, 'reference: 50 events');
   // The load generator's share: the same bytes from a server that does nothing else.
   log('the same page from a plain Node server (what reading 1,000 records costs the load generator)');
-  const plain = await servingBytes(
-    Buffer.from(await (await fetch(`${ctx.api.url}${ROOT}/changes?per_page=1000`)).arrayBuffer()),
-  );
+  const plain = await servingBytes(Buffer.from(await (await fetch(`${ctx.api.url}${CHANGES_PAGE}`)).arrayBuffer()));
   const plainChanges = await runLoad({ ...spec(['/']), url: plain.url }, ctx.workDir).finally(plain.close);
   const plainRow = comparedRow(
     '12b. the same bytes, plain Node server',
@@ -209,20 +208,21 @@ export async function measureIntegrations(
   );
   // As HTTP clients ask by default (fetch, Python's requests): the page is compressed once while kept, lists per request.
   log('the same two, compressed (Accept-Encoding: gzip)');
-  const gzipped = (path: string) => ({ ...spec([path]), headers: { 'accept-encoding': 'gzip' } });
-  const listPageGzip = await runLoad(gzipped(`${ROOT}/events?${ALL_DATES}&per_page=50`), ctx.workDir);
-  const changesGzip = await runLoad(gzipped(`${ROOT}/changes?per_page=1000`), ctx.workDir);
+  const gzipped = await changesAndListPage({ 'accept-encoding': 'gzip' });
   const changesGzipRow = comparedRow(
     '12c. GET /changes per_page=1000, gzip',
-    changesGzip,
-    listPageGzip,
-    (await ctx.apiRss.take()) / MB,
+    gzipped.changes,
+    gzipped.listPage,
+    gzipped.rssMb,
     'reference: 50 events, gzip',
   );
   const [cursorRow, exportRow] = depth.rows;
   return {
     rows: [cursorRow!, changesRow, plainRow, changesGzipRow, exportRow!],
-    details: { ...depth.details, changes: { changes, listPage, plainChanges, changesGzip, listPageGzip } },
+    details: {
+      ...depth.details,
+      changes: { changes, listPage, plainChanges, changesGzip: gzipped.changes, listPageGzip: gzipped.listPage },
+    },
     cursorRatio: depth.cursorRatio,
     changesRatio: changes.rps / listPage.rps,
     exportPeakRssMb: depth.exportPeakRssMb,
