@@ -48,6 +48,8 @@ export const DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP = 30;
 export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
 /** Webhooks (EXTENSIONS part 18): how long a failing delivery is retried before its subscription is disabled. */
 export const DEFAULT_WEBHOOK_RETRY_HOURS = 24;
+/** Thirty days: a receiver down longer than that is gone. */
+export const MAX_WEBHOOK_RETRY_HOURS = 720;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** The first retry comes after about a second; each next one waits twice as long, at most an hour. */
 export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 1_000;
@@ -267,7 +269,7 @@ const schema = Joi.object({
   }, 'AES-256 key'),
   WEBHOOK_SECRET_KEY_FILE: Joi.string().default(DEFAULT_WEBHOOK_SECRET_KEY_FILE),
   WEBHOOK_ALLOW_PRIVATE: Joi.boolean().default(false),
-  WEBHOOK_RETRY_HOURS: Joi.number().positive().max(720).default(DEFAULT_WEBHOOK_RETRY_HOURS),
+  WEBHOOK_RETRY_HOURS: Joi.number().positive().max(MAX_WEBHOOK_RETRY_HOURS).default(DEFAULT_WEBHOOK_RETRY_HOURS),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_TIMEOUT_MS),
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).max(MAX_DURATION_MS).default(DEFAULT_WEBHOOK_RETRY_BASE_MS),
   WEBHOOK_RETRY_MAX_MS: Joi.number().integer().min(10).max(86_400_000).default(DEFAULT_WEBHOOK_RETRY_MAX_MS),

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { ensureIndexes, insertNew } from '../mongo';
 import { FINISHED_RETENTION_DAYS } from './retention';
+import { MAX_WEBHOOK_RETRY_HOURS } from '../../../config';
 
 /** The record a webhook message carries, as the anonymous list showed it when the change was seen. */
 export interface PayloadDoc {
@@ -11,11 +12,8 @@ export interface PayloadDoc {
   created: Date;
 }
 
-/**
- * A payload outlives its message's longest retries (WEBHOOK_RETRY_HOURS is at most 720) and
- * then the delivery log's retention.
- */
-const PAYLOAD_RETENTION_DAYS = 30 + FINISHED_RETENTION_DAYS;
+/** A payload outlives its message's longest retries, then the delivery log's retention. */
+const PAYLOAD_RETENTION_DAYS = Math.ceil(MAX_WEBHOOK_RETRY_HOURS / 24) + FINISHED_RETENTION_DAYS;
 
 /**
  * Message payloads (`webhook_payloads`), written once when queued and never updated: the queue
