@@ -48,15 +48,14 @@ export function presentRecord<D extends BaseDoc & { date?: Date; status?: string
   const doc = inLanguage(record, lang);
   const published = doc.date ?? doc.createdAt;
   const local = (d: Date) => wireDateIn(d, env.timezone);
-  const utc = wireUtc;
   const url = publicUrl(env.siteUrl, kind, doc.slug);
   return {
     id: record.id,
     status: doc.status ?? 'publish',
     date: local(published),
-    date_utc: utc(published),
+    date_utc: wireUtc(published),
     modified: local(doc.modifiedAt),
-    modified_utc: utc(doc.modifiedAt),
+    modified_utc: wireUtc(doc.modifiedAt),
     slug: doc.slug,
     url,
     rest_url: documentRestUrl(env, kind, record.id, doc.lang),

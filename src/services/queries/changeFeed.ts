@@ -1,8 +1,7 @@
-import { DateTime } from 'luxon';
 import type { Language } from '../../../config';
 import { listScope, seesHiddenEvents, type Ownership } from '../../domain/policy';
 import { listedEventFor, ownershipOf, recordOwnership } from '../../storage/recordAccess';
-import { toWire } from '../../domain/dates';
+import { wireUtc } from '../../domain/dates';
 import { PLURAL, type RecordKind } from '../../domain/kinds';
 import type { Principal } from '../../domain/principal';
 import { withCurrentTermCounts } from './termCounts';
@@ -104,12 +103,15 @@ async function visibleChanges(
   pending: Set<string>,
 ): Promise<Change[]> {
   const copies = await currentIndexedCopies(services, entries, lang, pending);
+  const keys = entries.map(({ kind, id }) => syncKey(kind, id));
   const presented = new Map<string, ApiRecord | null>();
-  for (const { kind, id } of entries) {
-    const copy = copies.get(syncKey(kind, id));
-    if (copy) presented.set(syncKey(kind, id), indexedRecord(kind, copy, principal));
-  }
-  const unindexed = idsByKind(entries.filter(({ kind, id }) => !copies.has(syncKey(kind, id))));
+  const unindexedEntries: ChangeEntry[] = [];
+  entries.forEach((entry, i) => {
+    const copy = copies.get(keys[i]!);
+    if (copy) presented.set(keys[i]!, indexedRecord(entry.kind, copy, principal));
+    else unindexedEntries.push(entry);
+  });
+  const unindexed = idsByKind(unindexedEntries);
   await Promise.all(
     [...unindexed].map(async ([kind, ids]) => {
       const records = await storedRecords(services, kind, ids, lang, principal);
@@ -117,19 +119,19 @@ async function visibleChanges(
     }),
   );
   // Embedded term counts as lists show them: the term index's current ones.
-  const events = entries.flatMap(({ kind, id }) => {
-    const record = kind === 'event' ? presented.get(syncKey(kind, id)) : null;
+  const events = entries.flatMap(({ kind }, i) => {
+    const record = kind === 'event' ? presented.get(keys[i]!) : null;
     return record ? [record] : [];
   });
   const counted = await withCurrentTermCounts(services, events, lang);
   counted.forEach((record) => presented.set(syncKey('event', Number(record.id)), record));
-  return entries.map((entry) => {
-    const record = presented.get(syncKey(entry.kind, entry.id)) ?? null;
+  return entries.map((entry, i) => {
+    const record = presented.get(keys[i]!) ?? null;
     return {
       kind: PLURAL[entry.kind],
       id: entry.id,
       action: record ? 'upsert' : 'delete',
-      modified_utc: toWire(DateTime.fromJSDate(entry.at, { zone: 'UTC' })),
+      modified_utc: wireUtc(entry.at),
       record,
     };
   });
@@ -142,8 +144,9 @@ export async function visibleChangesJson(
   lang: Language,
   principal: Principal,
 ): Promise<string> {
-  // Read once, before any part reads its records' versions (indexedChanges.ts says why).
-  const pending = await pendingEmbedded(services);
+  // Read once, before any part reads its records' versions (indexedChanges.ts says why); only
+  // events embed records.
+  const pending = entries.some((entry) => entry.kind === 'event') ? await pendingEmbedded(services) : new Set<string>();
   const parts: string[] = [];
   for (let at = 0; at < entries.length; at += CHANGES_PER_PART) {
     const part = entries.slice(at, at + CHANGES_PER_PART);
