@@ -3,6 +3,7 @@ import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
 import { chunks } from '../../lib/chunks';
 import { ensureIndexes, insertNew } from '../mongo';
 import { MessagePayloads } from './payloads';
+import { subscriptionEventKey } from './matches';
 import { FINISHED_RETENTION_DAYS } from './retention';
 
 export type MatchType = 'match.added' | 'match.updated' | 'match.removed';
@@ -51,8 +52,6 @@ export type NewDelivery = Pick<DeliveryDoc, 'subscription' | 'event' | 'seq' | '
 
 /** A message as a claim sees it: its chain (subscription and record), when it is due, and its lease. */
 export type ChainLink = Pick<DeliveryDoc, '_id' | 'chain' | 'subscription' | 'event' | 'nextAttemptAt' | 'leaseUntil'>;
-
-const chainOf = (doc: Pick<DeliveryDoc, 'subscription' | 'event'>) => `${doc.subscription}:${doc.event}`;
 
 const LOGGED_ATTEMPTS = 10;
 /** Messages written per request. */
@@ -132,7 +131,7 @@ export class DeliveryQueue {
     const docs = messages.map(({ record, ...message }) => {
       const doc: StoredDelivery = {
         _id: deliveryId(message),
-        chain: chainOf(message),
+        chain: subscriptionEventKey(message.subscription, message.event),
         ...message,
         status: 'pending',
         attempts: 0,

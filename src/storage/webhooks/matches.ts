@@ -20,7 +20,8 @@ export interface MatchChange {
   stored: boolean;
 }
 
-const matchId = (subscription: number, event: number) => `${subscription}:${event}`;
+/** `subscription:event`: a match's ID, and the chain of messages a subscription gets about an event. */
+export const subscriptionEventKey = (subscription: number, event: number) => `${subscription}:${event}`;
 /** Match changes written per request (each stays well within the server's timeout). */
 const WRITE_CHUNK = 1_000;
 
@@ -45,7 +46,7 @@ export class MatchStore {
     return new Map(docs.map((doc) => [doc._id, doc]));
   }
 
-  static key = matchId;
+  static key = subscriptionEventKey;
 
   /**
    * Applies match changes in a few requests whatever their number (on jongodb each write costs
@@ -58,7 +59,7 @@ export class MatchStore {
     const added: MatchDoc[] = [];
     const rehashed = new Map<string, string[]>();
     for (const { subscription, event, hash, stored } of changes) {
-      const _id = matchId(subscription, event);
+      const _id = subscriptionEventKey(subscription, event);
       if (hash === null) removed.push(_id);
       else if (!stored) added.push({ _id, subscription, event, hash });
       else {
