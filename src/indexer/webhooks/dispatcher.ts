@@ -141,9 +141,8 @@ export class WebhookDispatcher {
       this.slots.drain().map(({ doc }) => doc),
       this.owner,
     );
-    // Attempts under way, then their outcomes' writes (each attempt adds one).
+    // Attempts under way, then their outcomes' writes (each attempt adds one to inFlight: settle).
     while (this.inFlight.size) await Promise.all(this.inFlight);
-    await this.outcomes.idle();
   }
 
   /** Leases up to `limit` due messages in a few round trips, each receiver within its share. Returns how many it leased. */
