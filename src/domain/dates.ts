@@ -188,27 +188,29 @@ export function wireUtc(date: Date): string {
   return `${d.year}-${d.month}-${d.day} ${d.hour}:${d.minutes}:${d.seconds}`;
 }
 
-/**
- * The instant `date` as WIRE_FORMAT in `zone`. Memoised by instant and zone: a record shows its
- * dates in each of its languages (and a reindex presents every record), and luxon's zone
- * conversion costs several times the lookup (by the instant's number: no key string per call).
- */
-export function wireDateIn(date: Date, zone: string): string {
-  let byTime = wireDates.get(zone);
-  if (!byTime) wireDates.set(zone, (byTime = new Map()));
-  const time = date.getTime();
-  let wire = byTime.get(time);
-  if (wire === undefined) {
-    if (byTime.size >= WIRE_DATES_KEPT) byTime.clear();
-    wire = toWire(DateTime.fromJSDate(date, { zone }));
-    byTime.set(time, wire);
-  }
-  return wire;
-}
-
 /** Instants kept per zone by wireDateIn: a few batches' worth of records. */
 const WIRE_DATES_KEPT = 10_000;
-const wireDates = new Map<string, Map<number, string>>();
+
+/**
+ * Per zone, the instant `date` as WIRE_FORMAT there. Memoised by instant (its number: no key
+ * string per call): a record shows its dates in each of its languages (and a reindex presents
+ * every record), and luxon's zone conversion costs several times the lookup.
+ */
+const wireDatesIn = boundedMemo(
+  1_000,
+  (zone: string) => zone,
+  (zone) =>
+    boundedMemo(
+      WIRE_DATES_KEPT,
+      (date: Date) => date.getTime(),
+      (date) => toWire(DateTime.fromJSDate(date, { zone })),
+    ),
+);
+
+/** The instant `date` as WIRE_FORMAT in `zone`. */
+export function wireDateIn(date: Date, zone: string): string {
+  return wireDatesIn(zone)(date);
+}
 
 /** A wire date (`2026-05-10 23:30:00`) as ISO 8601 without a zone (`2026-05-10T23:30:00`). */
 export function wireToLocalIso(wire: string): string {

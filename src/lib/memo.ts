@@ -2,8 +2,12 @@
  * `compute` remembered by key, forgetting everything once `max` keys are held (the keys used
  * together, such as one batch's events, stay cheap; memory stays bounded).
  */
-export function boundedMemo<A, V>(max: number, keyOf: (arg: A) => string, compute: (arg: A) => V): (arg: A) => V {
-  const memo = new Map<string, V>();
+export function boundedMemo<A, V, K = string>(
+  max: number,
+  keyOf: (arg: A) => K,
+  compute: (arg: A) => V,
+): (arg: A) => V {
+  const memo = new Map<K, V>();
   return (arg) => {
     const key = keyOf(arg);
     let found = memo.get(key);
