@@ -16,6 +16,11 @@ export interface MeasureContext {
   connections: number;
   duration: number;
   warmup: number;
+  /**
+   * Smoke runs only: each throughput load sends this many requests instead of lasting `duration`,
+   * so every row has answers however slow a busy machine makes them (the run checks the harness).
+   */
+  requests?: number;
   writeRate: number;
   writeSeconds: number;
   workDir: string;
@@ -52,6 +57,7 @@ export async function measureThroughput(
     connections: ctx.connections,
     duration: ctx.duration,
     warmup: ctx.warmup,
+    ...(ctx.requests ? { amount: ctx.requests } : {}),
     method: 'GET',
     paths: list,
   });

@@ -87,6 +87,9 @@ const OWN_WORLD_SCENARIOS = ['write', 'recurring'];
 /** Reads by ID whose CPU each server spends is timed after the load (issue 32). */
 const READ_CPU_REQUESTS = 2000;
 
+/** Requests of each throughput load in a smoke run: two per connection at the default 32. */
+const SMOKE_REQUESTS = 64;
+
 /** Scenarios whose targets are their own (issue 29), not the lists' of issue 8. */
 const DISCOVERY_SCENARIOS = ['facets', 'suggest'];
 
@@ -159,6 +162,7 @@ async function main(): Promise<number> {
       connections: options.connections,
       duration: options.duration,
       warmup: options.smoke ? 1 : 3,
+      ...(options.smoke ? { requests: SMOKE_REQUESTS } : {}),
       writeSeconds: options.smoke ? options.duration : Math.max(options.duration, 10),
       writeRate: options.writeRate,
       workDir,
