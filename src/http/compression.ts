@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import compress from 'koa-compress';
 import type { Middleware } from 'koa';
+import Negotiator from 'negotiator';
 import type { AppContext, AppState } from './types';
 
 /** Answers smaller than this are sent as they are: the headers and the CPU cost more than they save. */
@@ -22,11 +23,37 @@ const BROTLI_PARAMS = {
 /** gzip's level: 6 (zlib's default) is within a few per cent of 9 on JSON, for about half the CPU. */
 const GZIP_LEVEL = 6;
 
+/** The encodings answers are sent in, the first preferred when `Accept-Encoding` ranks them equal. */
+const ENCODINGS = ['br', 'gzip', 'identity'] as const;
+type Negotiated = (typeof ENCODINGS)[number];
+type Encoding = Exclude<Negotiated, 'identity'>;
+
 /**
- * `br` or `gzip`, as `Accept-Encoding` prefers (br on a tie), for answers over 1 KiB, with
- * `Vary: Accept-Encoding` on every answer; none for `HEAD`, 204 and 304 (koa-compress). A
- * streamed body (a feed) is compressed as it streams; if it fails midway, the compressed stream
- * fails with it, so the connection is cut instead of ending as if the answer were whole.
+ * The encoding of an answer to a request with this `Accept-Encoding`: the one it ranks highest, br
+ * on a tie (negotiator, as koa-compress negotiates); identity without the header; gzip for `*`
+ * alone (koa-compress's default); undefined when none is acceptable (`identity;q=0`).
+ */
+export function answerEncoding(acceptEncoding: string): Negotiated | undefined {
+  if (!acceptEncoding) return 'identity';
+  const headers = { 'accept-encoding': acceptEncoding.trim() === '*' ? 'gzip' : acceptEncoding };
+  return new Negotiator({ headers }).encoding(ENCODINGS, { preferred: ENCODINGS }) as Negotiated | undefined;
+}
+
+/** What the compression middleware may use for the encoding chosen: only that one. */
+const ONLY: Record<Negotiated, false | { br?: false; gzip?: false }> = {
+  br: { gzip: false },
+  gzip: { br: false },
+  identity: false,
+};
+
+/**
+ * `br` or `gzip` as `answerEncoding` chooses, for answers over 1 KiB, with `Vary: Accept-Encoding`
+ * on every answer; none for `HEAD`, 204 and 304 (koa-compress, left only the encoding chosen, so
+ * that the answers made here and by `sendJsonOnce` agree). When the request accepts none of them,
+ * the answer is sent as is (RFC 9110 12.5.3), where koa-compress would set an undefined
+ * Content-Encoding and fail. A streamed body (a feed) is compressed as it streams; if it fails
+ * midway, the compressed stream fails with it, so the connection is cut instead of ending as if
+ * the answer were whole.
  */
 export function compression(): Middleware<AppState> {
   const compressing = compress({
@@ -34,12 +61,11 @@ export function compression(): Middleware<AppState> {
     br: { params: BROTLI_PARAMS },
     gzip: { level: GZIP_LEVEL },
     deflate: false,
-    encodingPreference: ['br', 'gzip', 'identity'],
+    zstd: false,
+    encodingPreference: [...ENCODINGS],
   }) as Middleware<AppState>;
   return async (ctx, next) => {
-    // Nothing it lists acceptable (`identity;q=0`): sent as is (RFC 9110 12.5.3), where koa-compress
-    // would set an undefined Content-Encoding and fail.
-    if (!ctx.acceptsEncodings('br', 'gzip', 'identity')) ctx.compress = false;
+    ctx.compress = ONLY[answerEncoding(ctx.get('Accept-Encoding')) ?? 'identity'];
     let source: unknown;
     await compressing(ctx, async () => {
       await next();
@@ -52,8 +78,6 @@ export function compression(): Middleware<AppState> {
   };
 }
 
-type Encoding = 'br' | 'gzip';
-
 const ENCODERS: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
   br: (body) => promisify(brotliCompress)(body, { params: BROTLI_PARAMS }),
   gzip: (body) => promisify(gzip)(body, { level: GZIP_LEVEL }),
@@ -63,19 +87,18 @@ const ENCODERS: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
 const encodedForms = new WeakMap<Buffer, Map<Encoding, Promise<Buffer>>>();
 
 /**
- * Sends JSON `body` encoded as the request prefers (its own order on a tie), with the compression
- * middleware's encodings, levels and threshold (none for HEAD or without Accept-Encoding), but
+ * Sends JSON `body` in the encoding the compression middleware would choose, with its levels and
+ * threshold (none for HEAD or without Accept-Encoding), but
  * each encoded form of one Buffer is made once, off the event loop, and kept while the Buffer
  * lives: a body kept and sent again (a `/changes` page) is compressed once, not per request.
  */
 export async function sendJsonOnce(ctx: AppContext, body: Buffer): Promise<void> {
   ctx.type = 'application/json';
-  const accepted = ctx.get('Accept-Encoding') && ctx.acceptsEncodings('br', 'gzip', 'identity');
-  if (
-    ctx.method === 'HEAD' ||
-    body.length < COMPRESSION_THRESHOLD_BYTES ||
-    (accepted !== 'br' && accepted !== 'gzip')
-  ) {
+  const accepted =
+    ctx.method === 'HEAD' || body.length < COMPRESSION_THRESHOLD_BYTES
+      ? 'identity'
+      : answerEncoding(ctx.get('Accept-Encoding'));
+  if (accepted !== 'br' && accepted !== 'gzip') {
     ctx.body = body;
     return;
   }

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { COMPRESSION_THRESHOLD_BYTES, sendJsonOnce } from '../../../src/http/compression';
+import { answerEncoding, compression, COMPRESSION_THRESHOLD_BYTES, sendJsonOnce } from '../../../src/http/compression';
 import type { AppContext } from '../../../src/http/types';
 
 function contextOf(headers: Record<string, string>, method = 'GET'): AppContext {
@@ -16,12 +16,73 @@ function contextOf(headers: Record<string, string>, method = 'GET'): AppContext 
 
 const page = Buffer.from(JSON.stringify({ changes: Array.from({ length: 200 }, (_, id) => ({ id, type: 'upsert' })) }));
 
+describe('http/compression: one choice of encoding', () => {
+  const HEADERS = [
+    '',
+    'br',
+    'gzip',
+    'gzip, br',
+    'gzip, deflate, br',
+    'br;q=0.5, gzip',
+    'gzip;q=0.5, br;q=0.5',
+    'deflate',
+    'identity',
+    'identity;q=0',
+    'identity;q=0, br',
+    'br;q=0.5, identity',
+    '*',
+    '*;q=0',
+    'x-unknown, gzip;q=0.1',
+    ' BR , GZIP ',
+  ];
+
+  it('ranks by quality, br on a tie, gzip for a bare *, identity without the header, none when nothing is acceptable (`*;q=0` refuses identity too)', () => {
+    expect(HEADERS.map(answerEncoding)).to.deep.equal([
+      'identity',
+      'br',
+      'gzip',
+      'br',
+      'br',
+      'gzip',
+      'br',
+      'identity',
+      'identity',
+      undefined,
+      'br',
+      'identity',
+      'gzip',
+      undefined,
+      'gzip',
+      'br',
+    ]);
+  });
+
+  it('the middleware and sendJsonOnce send the same encoding for every header', async () => {
+    const value = JSON.parse(page.toString()) as unknown;
+    for (const accept of HEADERS) {
+      const headers: Record<string, string> = accept ? { 'accept-encoding': accept } : {};
+      const viaMiddleware = contextOf(headers);
+      await compression()(viaMiddleware, async () => {
+        viaMiddleware.body = value;
+      });
+      const kept = contextOf(headers);
+      await sendJsonOnce(kept, page);
+      const chosen = answerEncoding(accept);
+      const expected = chosen === 'identity' || chosen === undefined ? undefined : chosen;
+      expect(viaMiddleware.response.get('Content-Encoding') || undefined, accept).to.equal(expected);
+      expect(kept.response.get('Content-Encoding') || undefined, accept).to.equal(expected);
+    }
+  });
+});
+
 describe('http/compression: sendJsonOnce', () => {
-  it('encodes as the request prefers (its order on a tie), decoding to the same bytes', async () => {
+  it('encodes as the request prefers (br on a tie), decoding to the same bytes', async () => {
     for (const [accept, encoding, decode] of [
       ['br', 'br', brotliDecompressSync],
       ['gzip', 'gzip', gunzipSync],
-      ['gzip, br', 'gzip', gunzipSync],
+      ['gzip, br', 'br', brotliDecompressSync],
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['*', 'gzip', gunzipSync],
       ['br;q=0.5, gzip', 'gzip', gunzipSync],
       ['identity;q=0, br', 'br', brotliDecompressSync],
     ] as const) {
