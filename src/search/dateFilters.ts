@@ -75,6 +75,30 @@ function clause(
   return { field: `${kind}_utc`, op, value: supported.toISO() as string };
 }
 
+type Window = Readonly<Record<'start' | 'end', DateClause>>;
+
+/** The default window from `now`: from its day in `zone` (its instant when strict), two years on. */
+function defaultWindow(zone: string, now: DateTime, strict: boolean): Window {
+  const there = now.setZone(zone);
+  return {
+    start: Object.freeze(clause('start', 'gte', { instant: there }, 'start', strict)),
+    end: Object.freeze(clause('start', 'lte', { instant: there.plus({ years: DEFAULT_WINDOW_YEARS }) }, 'end', strict)),
+  };
+}
+
+/** The last default window made (not strict), and the instants of the day in its zone it holds for. */
+let today: { zone: string; from: number; until: number; window: Window } | undefined;
+
+/** Not strict, the default window is the same all day in `zone`: made once a day, not per list. */
+function defaultWindowOfDay(zone: string, now: DateTime): Window {
+  const at = now.toMillis();
+  if (today && today.zone === zone && at >= today.from && at < today.until) return today.window;
+  const there = now.setZone(zone);
+  const window = defaultWindow(zone, now, false);
+  today = { zone, from: there.startOf('day').toMillis(), until: there.endOf('day').toMillis() + 1, window };
+  return window;
+}
+
 /**
  * The date bounds of an event list (CONTRACT part 7). Without `strict_dates`, `start_date` is
  * the start of its day and every other bound the end of its day. Days and times written without
@@ -96,10 +120,12 @@ export function eventDateClauses(input: DateFilterInput, zone: string, now?: Dat
   const startsEnds = (['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const).filter(given);
   const windowDropped = startsEnds.length > 0 && !given('start_date') && !given('end_date');
   if (!windowDropped) {
-    const nowThere = () => clock().setZone(zone);
-    const start = given('start_date') ? date('start_date') : { instant: nowThere() };
-    const end = given('end_date') ? date('end_date') : { instant: nowThere().plus({ years: DEFAULT_WINDOW_YEARS }) };
-    clauses.push(clause('start', 'gte', start, 'start', strict), clause('start', 'lte', end, 'end', strict));
+    let window: Window | undefined;
+    const defaults = () => (window ??= strict ? defaultWindow(zone, clock(), true) : defaultWindowOfDay(zone, clock()));
+    clauses.push(
+      given('start_date') ? clause('start', 'gte', date('start_date'), 'start', strict) : defaults().start,
+      given('end_date') ? clause('start', 'lte', date('end_date'), 'end', strict) : defaults().end,
+    );
   }
   for (const param of startsEnds) {
     const [kind, direction] = param.split('_') as ['starts' | 'ends', 'before' | 'after'];

@@ -29,6 +29,34 @@ describe('search/eventDates', () => {
     });
   });
 
+  it('gives the default window of the day each instant falls on in its zone, in whatever order instants and zones come', () => {
+    const zones = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'Pacific/Chatham'];
+    const first = DateTime.fromISO('2026-03-01T00:00:00Z').toMillis();
+    // Instants over two months across both DST changes of 2026, and instants within two minutes of
+    // a local midnight, on a few days (DST changes in New York and Paris among them), so that one
+    // day's window is often asked just before the next day's in the same zone.
+    const nearMidnight = fc
+      .tuple(fc.constantFrom(...zones), fc.constantFrom(1, 8, 9, 29, 30), fc.integer({ min: -120_000, max: 120_000 }))
+      .map(
+        ([zone, day, ms]) =>
+          [DateTime.fromObject({ year: 2026, month: 3, day }, { zone }).toMillis() + ms, zone] as const,
+      );
+    const anywhere = fc.tuple(fc.integer({ min: first, max: first + 61 * 86_400_000 }), fc.constantFrom(...zones));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(nearMidnight, anywhere), { minLength: 1, maxLength: 20 }), (asked) => {
+        for (const [ms, zone] of asked) {
+          const at = DateTime.fromMillis(ms);
+          const there = at.setZone(zone);
+          expect(eventDateClauses({}, zone, at), `${at.toISO()} in ${zone}`).to.deep.equal([
+            { field: 'start_utc', op: 'gte', value: there.startOf('day').toUTC().toISO() },
+            { field: 'start_utc', op: 'lte', value: there.plus({ years: 2 }).endOf('day').toUTC().toISO() },
+          ]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('with strict_dates and no start_date starts at this instant, in UTC', () => {
     expect(eventDateClauses({ strict_dates: true }, 'Europe/Paris', now)).to.deep.equal([
       { field: 'start_utc', op: 'gte', value: '2026-03-10T15:45:30.000Z' },
