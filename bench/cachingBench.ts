@@ -2,7 +2,7 @@ import http from 'node:http';
 import { cpuSecondsOf } from './cpu';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
-import type { MeasureContext } from './measure';
+import { loadWindow, type MeasureContext } from './measure';
 import { rssOf } from './processes';
 import type { Row } from './report';
 
@@ -43,7 +43,7 @@ async function loadWithCpu(ctx: MeasureContext, spec: LoadSpec, status: string) 
   const result = await runLoad(spec, ctx.workDir);
   const cpu = (await cpuSecondsOf(ctx.api.pid)) - before;
   // Warm-up requests used CPU too: per request of the whole run, warm-up included.
-  const requests = Math.max(1, answered(result, status) * ((spec.duration + spec.warmup) / spec.duration));
+  const requests = Math.max(1, answered(result, status) * ((result.seconds + spec.warmup) / result.seconds));
   return { result, cpuMsPerRequest: (cpu * 1000) / requests };
 }
 
@@ -59,8 +59,7 @@ async function revalidation(ctx: MeasureContext, scenario: string, paths: string
   const spec = (pathHeaders?: Record<string, string>[]): LoadSpec => ({
     url: ctx.api.url,
     connections: ctx.connections,
-    duration: ctx.duration,
-    warmup: ctx.warmup,
+    ...loadWindow(ctx),
     method: 'GET',
     paths: tagged,
     headers: ENCODING,
@@ -144,8 +143,7 @@ export async function measureCaching(
     {
       url: ctx.api.url,
       connections: 4,
-      duration: ctx.duration,
-      warmup: ctx.warmup,
+      ...loadWindow(ctx),
       method: 'GET',
       paths: [feedPath],
       headers: ENCODING,

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
-import type { MeasureContext } from './measure';
+import { loadWindow, type MeasureContext } from './measure';
 import type { Row } from './report';
 
 /**
@@ -120,8 +120,7 @@ const loadSpec =
   (paths: string[]): LoadSpec => ({
     url: ctx.api.url,
     connections: CONNECTIONS,
-    duration: ctx.duration,
-    warmup: ctx.warmup,
+    ...loadWindow(ctx),
     method: 'GET',
     paths,
   });

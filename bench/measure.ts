@@ -17,8 +17,8 @@ export interface MeasureContext {
   duration: number;
   warmup: number;
   /**
-   * Smoke runs only: each throughput load sends this many requests instead of lasting `duration`,
-   * so every row has answers however slow a busy machine makes them (the run checks the harness).
+   * Smoke runs only: each read load sends this many requests instead of lasting `duration`, so
+   * every row has answers however slow a busy machine makes them (the run checks the harness).
    */
   requests?: number;
   writeRate: number;
@@ -36,6 +36,14 @@ export interface Measurement {
 }
 
 const MB = 2 ** 20;
+
+/** Requests of each read load in a smoke run: two per connection at the default 32. */
+export const SMOKE_REQUESTS = 64;
+
+/** How long a read load runs: `duration` after `warmup` seconds, or in a smoke run a fixed count. */
+export function loadWindow(ctx: Pick<MeasureContext, 'duration' | 'warmup' | 'requests'>) {
+  return { duration: ctx.duration, warmup: ctx.warmup, ...(ctx.requests ? { amount: ctx.requests } : {}) };
+}
 
 function problems(result: LoadResult): string {
   const bad = result.non2xx + result.errors;
@@ -55,9 +63,7 @@ export async function measureThroughput(
   const spec = (url: string, list: string[]): LoadSpec => ({
     url,
     connections: ctx.connections,
-    duration: ctx.duration,
-    warmup: ctx.warmup,
-    ...(ctx.requests ? { amount: ctx.requests } : {}),
+    ...loadWindow(ctx),
     method: 'GET',
     paths: list,
   });

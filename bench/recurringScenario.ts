@@ -4,7 +4,7 @@ import { hostileRows, timeHostileRules, type HostileTiming } from './hostileRule
 import { measureDepth } from './integrationScenarios';
 import { runLoad } from './load/runLoad';
 import type { LoadResult } from './load/spec';
-import type { MeasureContext } from './measure';
+import { loadWindow, SMOKE_REQUESTS, type MeasureContext } from './measure';
 import type { Row } from './report';
 import { drawSamples, seededRandom, type Samples } from './scenarios';
 import { seedAndIndex } from './seed';
@@ -163,6 +163,7 @@ export async function measureRecurringOnFreshWorld(
         connections: LIST_CONNECTIONS,
         duration: settings.duration,
         warmup: settings.warmup,
+        ...(settings.smoke ? { requests: SMOKE_REQUESTS } : {}),
         writeRate: 0,
         writeSeconds: 0,
         workDir: settings.workDir,
@@ -172,8 +173,7 @@ export async function measureRecurringOnFreshWorld(
           {
             url: ctx.api.url,
             connections: LIST_CONNECTIONS,
-            duration: ctx.duration,
-            warmup: ctx.warmup,
+            ...loadWindow(ctx),
             method: 'GET',
             paths,
           },

@@ -2,7 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { BenchUsageError, parseBenchArgs, type BenchOptions } from './args';
 import { buildApi, buildFolder, SOURCE_SCRIPTS } from './build';
 import { measureIntegrations } from './integrationScenarios';
-import { measureThroughput, type MeasureContext } from './measure';
+import { measureThroughput, SMOKE_REQUESTS, type MeasureContext } from './measure';
 import { resultsPath } from './processes';
 import { summariseProfiles } from './profile';
 import { measureReindex } from './reindexBench';
@@ -86,9 +86,6 @@ const OWN_WORLD_SCENARIOS = ['write', 'recurring'];
 
 /** Reads by ID whose CPU each server spends is timed after the load (issue 32). */
 const READ_CPU_REQUESTS = 2000;
-
-/** Requests of each throughput load in a smoke run: two per connection at the default 32. */
-const SMOKE_REQUESTS = 64;
 
 /** Scenarios whose targets are their own (issue 29), not the lists' of issue 8. */
 const DISCOVERY_SCENARIOS = ['facets', 'suggest'];

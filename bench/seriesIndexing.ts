@@ -49,6 +49,27 @@ export interface BatchTimes {
   total: number;
 }
 
+/** How long the worker may take to log a batch it has completed (a busy machine writes it late). */
+const LOG_WAIT_MS = 10_000;
+
+/** The worker's line for a batch of the one event written, logged past `offset` of its log. */
+async function loggedBatch(workerLog: string, offset: number): Promise<BatchLine & { total_ms: number }> {
+  const deadline = Date.now() + LOG_WAIT_MS;
+  for (;;) {
+    const batch = (await readFile(workerLog))
+      .subarray(offset)
+      .toString('utf8')
+      .split('\n')
+      .slice(0, -1) // the last line may be half written
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as BatchLine)
+      .find((line) => line.msg === 'sync: batch done' && line.entries === 1 && line.kinds?.event === 1);
+    if (typeof batch?.total_ms === 'number') return batch as BatchLine & { total_ms: number };
+    if (Date.now() > deadline) throw new Error('the worker logged no batch of the weekly series');
+    await sleep(100);
+  }
+}
+
 /**
  * Writes two-year weekly series one at a time and reads, from the worker's own log (debug level),
  * how long its batch of that one event took from the claim to indexed and completed: the
@@ -70,13 +91,7 @@ export async function weeklyIndexTimes(ctx: MeasureContext, workerLog: string, c
       recurrence: [`RRULE:FREQ=WEEKLY;UNTIL=${until}`],
     });
     await drained(ctx.world);
-    await sleep(200);
-    const lines = (await readFile(workerLog)).subarray(offset).toString('utf8').split('\n');
-    const batch = lines
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as BatchLine)
-      .find((line) => line.msg === 'sync: batch done' && line.entries === 1 && line.kinds?.event === 1);
-    if (typeof batch?.total_ms !== 'number') throw new Error('the worker logged no batch of the weekly series');
+    const batch = await loggedBatch(workerLog, offset);
     times.push({ prepared: batch.prepared_ms ?? 0, flushed: batch.flushed_ms ?? 0, total: batch.total_ms });
   }
   return times.sort((a, b) => a.total - b.total);

@@ -175,7 +175,8 @@ describe('npm start: startup and graceful shutdown', function () {
 
     const { code, signal, at } = await started.exited;
     expect({ code, signal }, started.output()).to.deep.equal({ code: 0, signal: null });
-    expect(at - signalledAt, 'seconds from SIGTERM to exit').to.be.below(5_000);
+    // Under the 8 s grace after which the process would be ended with the connection still open.
+    expect(at - signalledAt, 'seconds from SIGTERM to exit').to.be.below(7_000);
   });
 
   it('creates the bootstrap administrator key on the first start only, not again on the same database', async () => {

@@ -8,6 +8,11 @@ import type { PrivateWorld } from './support/privateWorld';
 const EVENTS = 20;
 /** Shorter attempts and fewer of them at once than the delivery tests, for the slow receiver. */
 const FAST = { ...FAST_WEBHOOKS, WEBHOOK_RETRY_MAX_MS: '500', WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_CONCURRENCY: '2' };
+/**
+ * Where each attempt's answer is checked: a receiver on loopback answers at once, but a busy
+ * machine may hold the answer past a short timeout, and the attempt would be made again.
+ */
+const PATIENT = { ...FAST, WEBHOOK_TIMEOUT_MS: '2000' };
 
 describe('reliability: webhooks through receiver outages, a killed worker and a slow receiver', function () {
   this.timeout(180_000);
@@ -15,7 +20,7 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
   const children: Child[] = [];
   const receivers: WebhookReceiver[] = [];
   const admin = adminCalls(() => world);
-  const open = (inProcessWorker: boolean) => openWebhookWorld(FAST, inProcessWorker);
+  const open = (inProcessWorker: boolean, env = FAST) => openWebhookWorld(env, inProcessWorker);
   const writeEvents = (title: string) => admin.newEvents(title, EVENTS);
 
   afterEach(async () => {
@@ -48,7 +53,7 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
   }
 
   it('receiver down, then failing, then up: every message arrives, with the same Webhook-Id on each retry', async () => {
-    world = await open(true);
+    world = await open(true, PATIENT);
     const receiver = await downReceiver();
     const id = await admin.subscribe(receiver, { search: 'outage' });
     const ids = await writeEvents('Outage concert');
@@ -153,7 +158,7 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
       'all delivered',
     );
     expectEveryEventOnce(receiver, ids);
-    await sleep(300);
-    expect(receiver.openConnections).to.equal(0);
+    // Attempts that timed out while the receiver was slow may still be answered and closed.
+    await until(async () => receiver.openConnections === 0, 10_000, 'every connection closed');
   });
 });
