@@ -250,12 +250,19 @@ describe('server shutdown deadline', () => {
     let response = '';
     slow.on('data', (chunk: Buffer) => (response += chunk.toString()));
     const closed = new Promise<number>((resolve) => slow.on('close', () => resolve(Date.now())));
-    // A keyed write whose body never comes in full: only the deadline ends this request.
+    // A keyed write whose body never comes in full: only the deadline ends this request. Its
+    // "100 Continue" says the server has parsed it (an idle connection would be closed at once).
     slow.write(
       `POST /calendar/events/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${testWorld().adminKey}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: 2000\r\n\r\n{"title":`,
+        `Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2000\r\n\r\n`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(
+      () => response.includes('100 Continue'),
+      10_000,
+      () => `"100 Continue" (${response})`,
+    );
+    response = '';
+    slow.write('{"title":');
     const started = Date.now();
     await running.close(500);
     const stoppedIn = Date.now() - started;

@@ -8,16 +8,21 @@ import { unique } from '../support/lists';
 const ROOT = '/calendar/events/v1';
 
 /** Writes `raw` on a new connection; `answer` is all that came back once the server closed it. */
-function exchange(server: RunningServer, raw: string): { socket: Socket; answer: Promise<string> } {
+function exchange(
+  server: RunningServer,
+  raw: string,
+): { socket: Socket; sent: Promise<void>; answer: Promise<string> } {
   const { port, hostname } = new URL(server.url);
-  const socket = connect(Number(port), hostname, () => socket.write(raw));
+  let written: () => void;
+  const sent = new Promise<void>((resolve) => (written = resolve));
+  const socket = connect(Number(port), hostname, () => socket.write(raw, () => written()));
   const answer = new Promise<string>((resolve) => {
     let text = '';
     socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     socket.on('close', () => resolve(text));
     socket.on('error', () => undefined);
   });
-  return { socket, answer };
+  return { socket, sent, answer };
 }
 
 /** The headers of a tag creation and the first 8 bytes of its body. */
@@ -79,7 +84,8 @@ describe('clients that stall or leave while sending a body', () => {
       `Content-Type: multipart/form-data; boundary=zz\r\nContent-Length: 500\r\n\r\n--zz\r\nContent-Disposition: form-data; name="name"\r\n\r\nhalf`;
     const before = await refusedCreates();
     for (const raw of [unfinishedCreate(unique('left')), multipart]) {
-      const { socket, answer } = exchange(running, raw);
+      const { socket, sent, answer } = exchange(running, raw);
+      await sent;
       await sleep(100);
       socket.end();
       expect(await answer).to.equal('');
@@ -98,10 +104,11 @@ describe('clients that stall or leave while sending a body', () => {
 
   it('answers the requests pipelined before one its client left unfinished, then closes', async () => {
     const running = await serve(60_000);
-    const { socket, answer } = exchange(
+    const { socket, sent, answer } = exchange(
       running,
       `GET ${ROOT} HTTP/1.1\r\nHost: localhost\r\n\r\n${unfinishedCreate(unique('pipelined'))}`,
     );
+    await sent;
     await sleep(100);
     socket.end();
     const text = await answer;
