@@ -88,9 +88,9 @@ const encodedForms = new WeakMap<Buffer, Map<Encoding, Promise<Buffer>>>();
 
 /**
  * Sends JSON `body` in the encoding the compression middleware would choose, with its levels and
- * threshold (none for HEAD or without Accept-Encoding), but
- * each encoded form of one Buffer is made once, off the event loop, and kept while the Buffer
- * lives: a body kept and sent again (a `/changes` page) is compressed once, not per request.
+ * threshold (none for HEAD or without Accept-Encoding), but each encoded form of one Buffer is
+ * made once, off the event loop, and kept while the Buffer lives: a body kept and sent again (a
+ * `/changes` page) is compressed once, not per request.
  */
 export async function sendJsonOnce(ctx: AppContext, body: Buffer): Promise<void> {
   ctx.type = 'application/json';

@@ -77,9 +77,8 @@ function clause(
 
 type Window = Readonly<Record<'start' | 'end', DateClause>>;
 
-/** The default window from `now`: from its day in `zone` (its instant when strict), two years on. */
-function defaultWindow(zone: string, now: DateTime, strict: boolean): Window {
-  const there = now.setZone(zone);
+/** The default window from `there` (now, in the site zone): from its day (its instant when strict), two years on. */
+function defaultWindow(there: DateTime, strict: boolean): Window {
   return {
     start: Object.freeze(clause('start', 'gte', { instant: there }, 'start', strict)),
     end: Object.freeze(clause('start', 'lte', { instant: there.plus({ years: DEFAULT_WINDOW_YEARS }) }, 'end', strict)),
@@ -94,7 +93,7 @@ function defaultWindowOfDay(zone: string, now: DateTime): Window {
   const at = now.toMillis();
   if (today && today.zone === zone && at >= today.from && at < today.until) return today.window;
   const there = now.setZone(zone);
-  const window = defaultWindow(zone, now, false);
+  const window = defaultWindow(there, false);
   today = { zone, from: there.startOf('day').toMillis(), until: there.endOf('day').toMillis() + 1, window };
   return window;
 }
@@ -121,7 +120,8 @@ export function eventDateClauses(input: DateFilterInput, zone: string, now?: Dat
   const windowDropped = startsEnds.length > 0 && !given('start_date') && !given('end_date');
   if (!windowDropped) {
     let window: Window | undefined;
-    const defaults = () => (window ??= strict ? defaultWindow(zone, clock(), true) : defaultWindowOfDay(zone, clock()));
+    const defaults = () =>
+      (window ??= strict ? defaultWindow(clock().setZone(zone), true) : defaultWindowOfDay(zone, clock()));
     clauses.push(
       given('start_date') ? clause('start', 'gte', date('start_date'), 'start', strict) : defaults().start,
       given('end_date') ? clause('start', 'lte', date('end_date'), 'end', strict) : defaults().end,
