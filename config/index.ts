@@ -40,6 +40,8 @@ export const DEFAULT_REFRESH_INTERVAL = '500ms';
 export const DEFAULT_API_KEY_CACHE_MS = 1_000;
 /** Longest accepted: a revoked key must stop working soon everywhere. */
 export const MAX_API_KEY_CACHE_MS = 60_000;
+/** How long a write with `Prefer: wait-for-index` waits to be searchable (CONTRACT part 8: 5 s). */
+export const DEFAULT_WAIT_FOR_INDEX_MS = 5_000;
 /** Rate limits, per minute (token buckets refilled continuously; the burst is one minute's worth). */
 export const DEFAULT_RATE_LIMIT_WRITES_PER_KEY = 600;
 export const DEFAULT_RATE_LIMIT_WRITES_PER_IP = 1200;
@@ -124,6 +126,8 @@ export interface Config {
     flushBytes: number;
     flushMs: number;
     concurrency: number;
+    /** The longest a write with `Prefer: wait-for-index` waits for its change to be searchable. */
+    waitForIndexMs: number;
   };
   auth: {
     bootstrapAdminKey: boolean;
@@ -236,6 +240,7 @@ const schema = Joi.object({
   BULK_FLUSH_BYTES: Joi.number().integer().min(1024).max(MAX_BULK_FLUSH_BYTES).default(DEFAULT_BULK_FLUSH_BYTES),
   BULK_FLUSH_MS: Joi.number().integer().min(1).max(MAX_DURATION_MS).default(DEFAULT_BULK_FLUSH_MS),
   BULK_CONCURRENCY: Joi.number().integer().min(1).max(16).default(DEFAULT_BULK_CONCURRENCY),
+  WAIT_FOR_INDEX_MS: Joi.number().integer().min(100).max(MAX_DURATION_MS).default(DEFAULT_WAIT_FOR_INDEX_MS),
   BOOTSTRAP_ADMIN_KEY: Joi.boolean(),
   API_KEY_CACHE_MS: Joi.number().integer().min(0).max(MAX_API_KEY_CACHE_MS).default(DEFAULT_API_KEY_CACHE_MS),
   RATE_LIMIT: Joi.boolean(),
@@ -363,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       flushBytes: v.BULK_FLUSH_BYTES,
       flushMs: v.BULK_FLUSH_MS,
       concurrency: v.BULK_CONCURRENCY,
+      waitForIndexMs: v.WAIT_FOR_INDEX_MS,
     },
     // The first-run convenience key is for the embedded setup only, never production.
     auth: { bootstrapAdminKey: v.BOOTSTRAP_ADMIN_KEY ?? envName === 'development', keyCacheMs: v.API_KEY_CACHE_MS },

@@ -14,7 +14,7 @@ function prefersWaitForIndex(ctx: AppContext): boolean {
 /**
  * For a write handler, after the write: with `Prefer: wait-for-index` (CONTRACT part 8) answers
  * only once the change is searchable and sets `Preference-Applied: wait-for-index`; after
- * WAIT_FOR_INDEX_TIMEOUT_MS (5 s) it lets the response go without that header. Without the
+ * WAIT_FOR_INDEX_MS (5 s by default) it lets the response go without that header. Without the
  * preference it returns at once.
  */
 export async function waitForIndex(ctx: AppContext, services: Services, kind: RecordKind, id: number): Promise<void> {

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from './container';
 import type { RecordKind } from '../domain/kinds';
 
-export const WAIT_FOR_INDEX_TIMEOUT_MS = 5_000;
 const POLL_MS = 20;
 
 /** Kinds whose index documents are refreshed when a record of `kind` changes. */
@@ -25,13 +24,14 @@ async function until(deadline: number, done: () => Promise<boolean>): Promise<bo
 /**
  * Waits until the write to record `kind`/`id` is searchable: its current sync version indexed,
  * then the dependent records the worker marked dirty on the way (events of a renamed venue, the
- * terms of a changed event...), then a refresh. Resolves to false after `timeoutMs`.
+ * terms of a changed event...), then a refresh. Resolves to false after `timeoutMs` (by default
+ * WAIT_FOR_INDEX_MS).
  */
 export async function waitUntilSearchable(
   services: Services,
   kind: RecordKind,
   id: number,
-  timeoutMs = WAIT_FOR_INDEX_TIMEOUT_MS,
+  timeoutMs = services.config.sync.waitForIndexMs,
 ): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   const { version: target, indexedVersion } = await services.sync.versionsOf(kind, id);

@@ -57,6 +57,7 @@ describe('config', () => {
         flushBytes: 5 * 1024 * 1024,
         flushMs: 50,
         concurrency: 2,
+        waitForIndexMs: 5_000,
       },
       auth: { bootstrapAdminKey: true, keyCacheMs: 1_000 },
       rateLimit: { enabled: true, writesPerKey: 600, writesPerIp: 1200, authFailuresPerIp: 30, trustedProxies: 0 },
@@ -185,6 +186,13 @@ describe('config', () => {
     expect(loadConfig({ NODE_ENV: 'development', BOOTSTRAP_ADMIN_KEY: 'false' }).auth.bootstrapAdminKey).to.equal(
       false,
     );
+  });
+
+  it('waits for a write to be searchable up to WAIT_FOR_INDEX_MS, 5 s by default (CONTRACT part 8)', () => {
+    expect(loadConfig({}).sync.waitForIndexMs).to.equal(5_000);
+    expect(loadConfig({ WAIT_FOR_INDEX_MS: '20000' }).sync.waitForIndexMs).to.equal(20_000);
+    expect(configError({ WAIT_FOR_INDEX_MS: '99' }).message).to.match(/^invalid setting WAIT_FOR_INDEX_MS: /);
+    expect(configError({ WAIT_FOR_INDEX_MS: 'soon' }).message).to.match(/^invalid setting WAIT_FOR_INDEX_MS: /);
   });
 
   it('trusts a verified API key for API_KEY_CACHE_MS, a second by default, at most a minute', () => {
