@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { freePort } from '../../src/dev/managedProcess';
 import { WebhookReceiver } from '../support/webhookReceiver';
 import { adminCalls, FAST_WEBHOOKS, openWebhookWorld } from '../support/webhookScenario';
 import { envOf, kill, spawnScript, type Child } from './support/childProcess';
@@ -100,41 +101,50 @@ describe('reliability: webhooks through receiver outages, a killed worker and a 
     }
   });
 
-  it('the worker killed (SIGKILL) with messages pending, then restarted: nothing is lost', async () => {
-    world = await open(false);
-    const env = envOf(world.config, { ...FAST, LOG_LEVEL: 'silent' });
-    const startWorker = () => {
-      const child = spawnScript('src/app/worker.ts', env);
-      children.push(child);
-      return child;
-    };
-    const receiver = await downReceiver();
-    const id = await admin.subscribe(receiver, { search: 'crash' });
-    const first = startWorker();
-    const ids = await writeEvents('Crash recital');
-    await until(
-      async () => (await pendingAttempted(id)) >= EVENTS / 2,
-      60_000,
-      () => `attempts by the first worker\n${first.output()}`,
-    );
-    kill(first);
-    expect((await first.exited).signal).to.equal('SIGKILL');
-    await receiver.start();
-    await sleep(500);
-    expect(receiver.received, 'nobody delivers while no worker runs').to.have.length(0);
-    const second = startWorker();
-    await until(
-      async () => receiver.accepted.length >= EVENTS,
-      90_000,
-      () => `${receiver.accepted.length} of ${EVENTS}\n${second.output()}`,
-    );
-    expectEveryEventOnce(receiver, ids);
-    await until(
-      async () => (await world.services.webhooks.deliveries.docs.countDocuments({ subscription: id })) === 0,
-      10_000,
-      'every attempt recorded, the queue empty',
-    );
-  });
+  // The worker alone (`npm run worker`), and the API with its worker in-process (the default).
+  for (const [what, script] of [
+    ['the worker', 'src/app/worker.ts'],
+    ['the API', 'src/app/main.ts'],
+  ] as const) {
+    it(`${what} killed (SIGKILL) with messages pending, then restarted: nothing is lost`, async () => {
+      world = await open(false);
+      const startWorker = async () => {
+        const port = String(await freePort());
+        const child = spawnScript(
+          script,
+          envOf(world.config, { ...FAST, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: port }),
+        );
+        children.push(child);
+        return child;
+      };
+      const receiver = await downReceiver();
+      const id = await admin.subscribe(receiver, { search: 'crash' });
+      const first = await startWorker();
+      const ids = await writeEvents('Crash recital');
+      await until(
+        async () => (await pendingAttempted(id)) >= EVENTS / 2,
+        60_000,
+        () => `attempts by the first ${what}\n${first.output()}`,
+      );
+      kill(first);
+      expect((await first.exited).signal).to.equal('SIGKILL');
+      await receiver.start();
+      await sleep(500);
+      expect(receiver.received, 'nobody delivers while no worker runs').to.have.length(0);
+      const second = await startWorker();
+      await until(
+        async () => receiver.accepted.length >= EVENTS,
+        90_000,
+        () => `${receiver.accepted.length} of ${EVENTS}\n${second.output()}`,
+      );
+      expectEveryEventOnce(receiver, ids);
+      await until(
+        async () => (await world.services.webhooks.deliveries.docs.countDocuments({ subscription: id })) === 0,
+        10_000,
+        'every attempt recorded, the queue empty',
+      );
+    });
+  }
 
   it('a slow receiver: attempts time out, connections never pile up past WEBHOOK_CONCURRENCY, all arrive once it is fast', async () => {
     world = await open(true);
