@@ -4,7 +4,7 @@ import { hostileRows, timeHostileRules, type HostileTiming } from './hostileRule
 import { measureDepth } from './integrationScenarios';
 import { runLoad } from './load/runLoad';
 import type { LoadResult } from './load/spec';
-import { loadWindow, SMOKE_REQUESTS, type MeasureContext } from './measure';
+import { loadWindow, type MeasureContext } from './measure';
 import type { Row } from './report';
 import { drawSamples, seededRandom, type Samples } from './scenarios';
 import { seedAndIndex } from './seed';
@@ -50,6 +50,8 @@ export interface RecurringSettings extends ServerSettings {
   smoke: boolean;
   duration: number;
   warmup: number;
+  /** A smoke run's fixed count of requests per load (MeasureContext.requests). */
+  requests?: number;
 }
 
 /** Copies the seeded events' index documents under new IDs until each language holds `target`. */
@@ -163,7 +165,7 @@ export async function measureRecurringOnFreshWorld(
         connections: LIST_CONNECTIONS,
         duration: settings.duration,
         warmup: settings.warmup,
-        ...(settings.smoke ? { requests: SMOKE_REQUESTS } : {}),
+        requests: settings.requests,
         writeRate: 0,
         writeSeconds: 0,
         workDir: settings.workDir,

@@ -250,6 +250,7 @@ async function main(): Promise<number> {
           smoke: options.smoke,
           duration: options.duration,
           warmup: context.warmup,
+          requests: context.requests,
         });
         rows.push(...recurring.rows);
         details.recurring = recurring.details;

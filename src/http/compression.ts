@@ -78,9 +78,11 @@ export function compression(): Middleware<AppState> {
   };
 }
 
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 const ENCODERS: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(brotliCompress)(body, { params: BROTLI_PARAMS }),
-  gzip: (body) => promisify(gzip)(body, { level: GZIP_LEVEL }),
+  br: (body) => brotliAsync(body, { params: BROTLI_PARAMS }),
+  gzip: (body) => gzipAsync(body, { level: GZIP_LEVEL }),
 };
 
 /** The encoded forms of bodies sent more than once, made once each and kept as long as their body. */
