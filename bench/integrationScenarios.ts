@@ -10,7 +10,7 @@ import type { Row } from './report';
  * Issue 30's scenarios, each against the API's own reference request (there is no bare baseline
  * of a cursor or a change feed): a cursor page at depth against the list's first page, a
  * `/changes` page of 1,000 against a 50-event list page (as they are, the page's bytes from a
- * plain Node server, then both gzipped), and one export streamed to the end
+ * plain Node server, pages from many positions of the feed, then both gzipped), and one export streamed to the end
  * (records/s per second of the stream, and the API's peak RSS meanwhile).
  */
 const ROOT = '/calendar/events/v1';
@@ -22,6 +22,9 @@ const DEPTH_CURSORS = 20;
 const LIST_PAGE = `${ROOT}/events?${ALL_DATES}&per_page=50`;
 const CHANGES_PAGE = `${ROOT}/changes?per_page=1000`;
 const MB = 2 ** 20;
+const POSITION_STEP = 20;
+/** Fresh change pages in a smoke run: each costs about 25 list pages. */
+const SMOKE_FRESH_PAGES = 8;
 /**
  * Connections of these scenarios and their references: they compare what one request costs, and
  * the API assembles two change pages at once (more connections would measure its queue).
@@ -61,6 +64,27 @@ async function cursorsAtDepth(apiUrl: string): Promise<{ depth: number; cursors:
     seen += 50;
   }
   return { depth, cursors };
+}
+
+/**
+ * Positions of the change feed every `POSITION_STEP` changes (their tokens) from which a page of
+ * `perPage` is full: 1,000, or half the feed in a smaller world. Followers catching up from their
+ * own positions: each page is assembled afresh, where row 12 asks for the one kept for the
+ * feed's first position.
+ */
+async function changePositions(apiUrl: string): Promise<{ tokens: string[]; perPage: number }> {
+  const tokens: string[] = [];
+  let page = await getJson(`${apiUrl}${ROOT}/changes?per_page=${POSITION_STEP}`);
+  let total = page.changes.length as number;
+  while (page.has_more) {
+    tokens.push(page.next_since as string);
+    page = await getJson(
+      `${apiUrl}${ROOT}/changes?per_page=${POSITION_STEP}&since=${encodeURIComponent(page.next_since)}`,
+    );
+    total += page.changes.length as number;
+  }
+  const perPage = Math.min(1000, Math.floor(total / 2));
+  return { tokens: tokens.filter((_, k) => total - (k + 1) * POSITION_STEP > perPage), perPage };
 }
 
 function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, peak: number | null, note: string): Row {
@@ -205,6 +229,26 @@ export async function measureIntegrations(
     null,
     'reference: 50 events from the API; the floor of row 12 here',
   );
+  log('change pages from many positions of the feed (each assembled afresh)');
+  const positions = await changePositions(ctx.api.url);
+  const spread = await runLoad(
+    {
+      ...spec(
+        positions.tokens.map(
+          (token) => `${ROOT}/changes?per_page=${positions.perPage}&since=${encodeURIComponent(token)}`,
+        ),
+      ),
+      ...(ctx.requests ? { amount: Math.min(ctx.requests, SMOKE_FRESH_PAGES) } : {}),
+    },
+    ctx.workDir,
+  );
+  const spreadRow = comparedRow(
+    `12d. GET /changes per_page=${positions.perPage} from ${positions.tokens.length} positions`,
+    spread,
+    listPage,
+    (await ctx.apiRss.take()) / MB,
+    'reference: 50 events',
+  );
   // As HTTP clients ask by default (fetch, Python's requests): the page is compressed once while kept, lists per request.
   log('the same two, compressed (Accept-Encoding: gzip)');
   const gzipped = await changesAndListPage({ 'accept-encoding': 'gzip' });
@@ -217,10 +261,17 @@ export async function measureIntegrations(
   );
   const [cursorRow, exportRow] = depth.rows;
   return {
-    rows: [cursorRow!, changesRow, plainRow, changesGzipRow, exportRow!],
+    rows: [cursorRow!, changesRow, plainRow, spreadRow, changesGzipRow, exportRow!],
     details: {
       ...depth.details,
-      changes: { changes, listPage, plainChanges, changesGzip: gzipped.changes, listPageGzip: gzipped.listPage },
+      changes: {
+        changes,
+        listPage,
+        plainChanges,
+        spread,
+        changesGzip: gzipped.changes,
+        listPageGzip: gzipped.listPage,
+      },
     },
     cursorRatio: depth.cursorRatio,
     changesRatio: changes.rps / listPage.rps,

@@ -78,6 +78,7 @@ describe('bench: smoke run', function () {
       /^11\. cursor page at depth \d+$/,
       /^12\. GET \/changes per_page=1000$/,
       /^12b\. the same bytes, plain Node server$/,
+      /^12d\. GET \/changes per_page=\d+ from \d+ positions$/,
       /^12c\. GET \/changes per_page=1000, gzip$/,
       /^13\. GET \/events\/export \(\d+ events\)$/,
       /^14\. GET \/events at \d+ docs$/,

@@ -25,7 +25,7 @@ const KEPT_PAGES = 4;
 
 /**
  * One page of `/changes` for `principal`, in `lang`: `tokenOf` makes `next_since`; `builds`
- * bounds the pages assembled at once (each holds a few MB while presented).
+ * bounds the changes presented at once (a page weighs its length: each holds a few MB while presented).
  *
  * A full page (`has_more`) is kept per process up to LIST_CACHE_TTL_MS, under the change marks of
  * every kind read afresh for each request (storage/changeMarks.ts): every write bumps its kind's
@@ -56,7 +56,7 @@ export async function changePage(
   const kept = processCacheOf(services, LIST_CACHE_TTL_MS, KEPT_PAGES);
   const start = (): Kept => {
     const started: Kept = {
-      assembled: builds.run(() => assemble(services, request, lang, principal, tokenOf)),
+      assembled: builds.run(() => assemble(services, request, lang, principal, tokenOf), request.perPage),
       askedAt: Date.now(),
       busy: true,
     };
