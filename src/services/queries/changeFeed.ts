@@ -137,21 +137,25 @@ async function visibleChanges(
   });
 }
 
-/** `visibleChanges` of `entries` as a JSON array, presented CHANGES_PER_PART at a time. */
-export async function visibleChangesJson(
+/**
+ * `visibleChanges` of `entries` as the items of a JSON array (the text between its brackets),
+ * presented CHANGES_PER_PART at a time, each part encoded as UTF-8 at once: a page of 1,000 is
+ * held as about 5 MB of buffers beside the part being presented, not as strings on the heap.
+ */
+export async function visibleChangesUtf8(
   services: Services,
   entries: ChangeEntry[],
   lang: Language,
   principal: Principal,
-): Promise<string> {
+): Promise<Buffer[]> {
   // Read once, before any part reads its records' versions (indexedChanges.ts says why); only
   // events embed records.
   const pending = entries.some((entry) => entry.kind === 'event') ? await pendingEmbedded(services) : new Set<string>();
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   for (let at = 0; at < entries.length; at += CHANGES_PER_PART) {
     const part = entries.slice(at, at + CHANGES_PER_PART);
     const changes = await visibleChanges(services, part, lang, principal, pending);
-    parts.push(JSON.stringify(changes).slice(1, -1));
+    parts.push(Buffer.from(JSON.stringify(changes).slice(1, -1)));
   }
-  return `[${parts.join(',')}]`;
+  return parts;
 }
