@@ -83,6 +83,35 @@ export class ExpiringCache {
     return Promise.all(keys.map((key) => lookups.get(key)!));
   }
 
+  /**
+   * The values of `ids` (undefined: none) from one table remembered under `key`: when the table
+   * lacks one of them, it is read again, with them and up to `maxKnown` of the IDs it held, so
+   * that requests asking for different IDs cost about one read per table per `ttlMs`, not one
+   * lookup per ID. Requests arriving while a read runs share it; a failed read is forgotten.
+   */
+  async sharedTable<K, V>(
+    key: string,
+    ids: ReadonlySet<K>,
+    readMany: (ids: K[]) => Promise<Map<K, V>>,
+    maxKnown: number,
+  ): Promise<ReadonlyMap<K, V | undefined>> {
+    type Table = Map<K, V | undefined>;
+    const fresh = this.get<Promise<Table>>(key);
+    const table = fresh && (await fresh.catch(() => null));
+    if (table && [...ids].every((id) => table.has(id))) return table;
+    // With nothing remembered, nothing above awaited: the read is remembered before a concurrent request looks.
+    const previous = this.last<Promise<Table>>(key);
+    const read = (async (): Promise<Table> => {
+      const known = previous ? [...((await previous.catch(() => null))?.keys() ?? [])] : [];
+      const wanted = [...new Set([...ids, ...known.slice(0, maxKnown)])];
+      const found = await readMany(wanted);
+      return new Map(wanted.map((id) => [id, found.get(id)]));
+    })();
+    this.set(key, read);
+    read.catch(() => this.last(key) === read && this.delete(key));
+    return read;
+  }
+
   clear(): void {
     this.entries = new Map();
   }

@@ -52,29 +52,41 @@ interface Label {
 /** How long a facet waits for the names of its records (they are usually cached). */
 const LABEL_WAIT_MS = 1_000;
 
+/** Beyond the records a facet names, at most this many known ones are read again with them. */
+const MAX_REFRESHED_LABELS = 500;
+
+/** Names and slugs of records in `lang`, from their search index (the language each list shows). */
+async function readLabels(services: Services, kind: RecordKind, ids: number[], lang: Language) {
+  const response = await services.search
+    .mget<Label>(
+      {
+        index: aliasName(services.config, kind, lang),
+        ids: ids.map(String),
+        _source_includes: ['slug', 'name', 'status', 'author'],
+      },
+      giveUpAfter(LABEL_WAIT_MS),
+    )
+    .catch((err: unknown) => {
+      throw new DependencyUnavailableError('search', err);
+    });
+  const labels = new Map<number, Label>();
+  for (const doc of response.docs)
+    if ('found' in doc && doc.found && doc._source) labels.set(Number(doc._id), doc._source);
+  return labels;
+}
+
 /**
- * Names and slugs of records in `lang`, from their search indexes (the language each list shows),
- * remembered like the list's other lookups. A record not (yet) indexed has no label.
+ * The labels of `ids` (undefined for a record not, or not yet, indexed), from one table per kind
+ * and language remembered like the list's other lookups.
  */
 async function labelsOf(services: Services, kind: RecordKind, ids: number[], lang: Language) {
-  return listCacheOf(services).sharedMany(`facet-label:${kind}:${lang}`, ids, async (todo) => {
-    const response = await services.search
-      .mget<Label>(
-        {
-          index: aliasName(services.config, kind, lang),
-          ids: todo.map(String),
-          _source_includes: ['slug', 'name', 'status', 'author'],
-        },
-        giveUpAfter(LABEL_WAIT_MS),
-      )
-      .catch((err: unknown) => {
-        throw new DependencyUnavailableError('search', err);
-      });
-    const labels = new Map<number, Label>();
-    for (const doc of response.docs)
-      if ('found' in doc && doc.found && doc._source) labels.set(Number(doc._id), doc._source);
-    return labels;
-  });
+  const table = await listCacheOf(services).sharedTable(
+    `facet-labels:${kind}:${lang}`,
+    new Set(ids),
+    (wanted: number[]) => readLabels(services, kind, wanted, lang),
+    MAX_REFRESHED_LABELS,
+  );
+  return ids.map((id) => table.get(id));
 }
 
 const byCountThenName = (a: LinkFacetEntry, b: LinkFacetEntry) =>

@@ -7,8 +7,8 @@ import type { TermKind } from '../../domain/kinds';
 
 type ApiRecord = Record<string, unknown>;
 type Embedded = { id?: unknown; count?: unknown };
-/** Term ID → its count in the term index; null when the term is not (or no longer) indexed. */
-type CountTable = Map<string, number | null>;
+/** Term ID → its count in the term index; undefined when the term is not (or no longer) indexed. */
+type CountTable = ReadonlyMap<string, number | undefined>;
 
 const TERM_FIELDS = [
   ['categories', 'category'],
@@ -38,7 +38,7 @@ export async function withCurrentTermCounts(
       if (!Array.isArray(terms) || !table) return;
       patched[field] = terms.map((term) => {
         const count = table.get(String(term.id));
-        return count === undefined || count === null ? term : { ...term, count };
+        return count === undefined ? term : { ...term, count };
       });
     });
     return patched;
@@ -53,7 +53,7 @@ export async function currentTermCountsOf(
   services: Services,
   events: ApiRecord[],
   lang: Language,
-): Promise<[string, number | null | undefined][][]> {
+): Promise<[string, number | undefined][][]> {
   const tables = await countTablesOf(services, events, lang);
   return TERM_FIELDS.map(([field], i) => {
     const ids = new Set(
@@ -81,37 +81,26 @@ function countTablesOf(services: Services, events: ApiRecord[], lang: Language):
  * lists cost at most about one count query per kind and language per cache period, however
  * many different terms their pages show. Concurrent requests share one lookup.
  */
-async function currentCounts(
+function currentCounts(services: Services, kind: TermKind, lang: Language, ids: Set<string>): Promise<CountTable> {
+  return listCacheOf(services).sharedTable(
+    `term-counts:${kind}:${lang}`,
+    ids,
+    (wanted) => fetchCounts(services, kind, lang, wanted),
+    MAX_REFRESHED_TERMS,
+  );
+}
+
+async function fetchCounts(
   services: Services,
   kind: TermKind,
   lang: Language,
-  ids: Set<string>,
-): Promise<CountTable> {
-  const cache = listCacheOf(services);
-  const key = `term-counts:${kind}:${lang}`;
-  const fresh = cache.get<Promise<CountTable>>(key);
-  const table = fresh && (await fresh.catch(() => null));
-  if (table && [...ids].every((id) => table.has(id))) return table;
-  // With nothing cached, nothing above awaited: the lookup is cached before a concurrent list looks.
-  const previous = cache.last<Promise<CountTable>>(key);
-  const lookup = (async () => {
-    const known = previous ? [...((await previous.catch(() => null))?.keys() ?? [])] : [];
-    return fetchCounts(services, kind, lang, [...new Set([...ids, ...known.slice(0, MAX_REFRESHED_TERMS)])]);
-  })();
-  cache.set(key, lookup);
-  // A failed lookup is not remembered: the next list tries again.
-  lookup.catch(() => cache.last(key) === lookup && cache.delete(key));
-  return lookup;
-}
-
-async function fetchCounts(services: Services, kind: TermKind, lang: Language, ids: string[]): Promise<CountTable> {
+  ids: string[],
+): Promise<Map<string, number>> {
   const response = await searchIndex<{ count: number }>(services, {
     index: aliasName(services.config, kind, lang),
     query: { ids: { values: ids } },
     size: ids.length,
     _source: ['count'],
   });
-  const table: CountTable = new Map(ids.map((id) => [id, null]));
-  for (const hit of response.hits.hits) table.set(hit._id as string, hit._source?.count ?? 0);
-  return table;
+  return new Map(response.hits.hits.map((hit) => [hit._id as string, hit._source?.count ?? 0]));
 }

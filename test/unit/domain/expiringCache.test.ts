@@ -69,3 +69,72 @@ describe('ExpiringCache', () => {
     expect(cache.size).to.equal(3);
   });
 });
+
+describe('ExpiringCache tables', () => {
+  const entries = (table: ReadonlyMap<number, string | undefined>) => [...table].sort(([a], [b]) => a - b);
+
+  it('answers from one table while it holds every ID asked, and reads again with the known ones when not', async () => {
+    const cache = new ExpiringCache(60_000, 100);
+    const asked: number[][] = [];
+    const readMany = async (ids: number[]) => {
+      asked.push([...ids].sort((a, b) => a - b));
+      return new Map(ids.filter((id) => id !== 4).map((id) => [id, `#${id}`]));
+    };
+    expect(entries(await cache.sharedTable('t', new Set([1, 2]), readMany, 10))).to.deep.equal([
+      [1, '#1'],
+      [2, '#2'],
+    ]);
+    expect(entries(await cache.sharedTable('t', new Set([2]), readMany, 10))).to.have.length(2);
+    // 4 is not found: remembered as such, not read again.
+    const wider = await cache.sharedTable('t', new Set([3, 4]), readMany, 10);
+    expect(entries(wider)).to.deep.equal([
+      [1, '#1'],
+      [2, '#2'],
+      [3, '#3'],
+      [4, undefined],
+    ]);
+    await cache.sharedTable('t', new Set([4, 1]), readMany, 10);
+    expect(asked).to.deep.equal([
+      [1, 2],
+      [1, 2, 3, 4],
+    ]);
+  });
+
+  it('carries at most maxKnown of the IDs it held into a new read', async () => {
+    const cache = new ExpiringCache(60_000, 100);
+    const asked: number[][] = [];
+    const readMany = async (ids: number[]) => {
+      asked.push([...ids].sort((a, b) => a - b));
+      return new Map(ids.map((id) => [id, `#${id}`]));
+    };
+    await cache.sharedTable('t', new Set([1, 2, 3]), readMany, 2);
+    await cache.sharedTable('t', new Set([9]), readMany, 2);
+    expect(asked[1]).to.deep.equal([1, 2, 9]);
+  });
+
+  it('shares a read under way; one failed is forgotten, and whoever waited on it reads again', async () => {
+    const cache = new ExpiringCache(60_000, 100);
+    const reads = deferredReads<number, string>();
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const first = cache.sharedTable('t', new Set([1]), reads.readMany, 10);
+    const second = cache.sharedTable('t', new Set([1]), reads.readMany, 10);
+    await settle();
+    expect(reads.asked).to.deep.equal([[1]]);
+    reads.pending[0]!.reject(new Error('down'));
+    await first.then(
+      () => expect.fail('the failed read resolved'),
+      (err: Error) => expect(err.message).to.equal('down'),
+    );
+    await settle();
+    expect(reads.asked).to.deep.equal([[1], [1]]);
+    reads.pending[1]!.resolve(new Map([[1, 'one']]));
+    expect([...(await second)]).to.deep.equal([[1, 'one']]);
+    expect([...(await cache.sharedTable('t', new Set([1]), reads.readMany, 10))]).to.deep.equal([[1, 'one']]);
+    cache.clear();
+    const afresh = cache.sharedTable('t', new Set([1]), reads.readMany, 10);
+    await settle();
+    reads.pending[2]!.resolve(new Map([[1, 'uno']]));
+    expect([...(await afresh)]).to.deep.equal([[1, 'uno']]);
+    expect(reads.asked).to.have.length(3);
+  });
+});
