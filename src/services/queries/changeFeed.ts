@@ -87,7 +87,7 @@ function indexedRecord(kind: RecordKind, copy: IndexedCopy, principal: Principal
  * Changes presented at once: each part's records are dropped once written as JSON, so that a page
  * of 1,000 holds its text and one part's objects rather than all of them (the API's memory).
  */
-const CHANGES_PER_PART = 250;
+const CHANGES_PER_PART = 100;
 
 /**
  * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
