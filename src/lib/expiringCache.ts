@@ -87,7 +87,8 @@ export class ExpiringCache {
    * The values of `ids` (undefined: none) from one table remembered under `key`: when the table
    * lacks one of them, it is read again, with them and up to `maxKnown` of the IDs it held, so
    * that requests asking for different IDs cost about one read per table per `ttlMs`, not one
-   * lookup per ID. Requests arriving while a read runs share it; a failed read is forgotten.
+   * lookup per ID. Requests arriving while a read runs share it; a failed read is forgotten. No
+   * IDs, no read.
    */
   async sharedTable<K, V>(
     key: string,
@@ -96,6 +97,7 @@ export class ExpiringCache {
     maxKnown: number,
   ): Promise<ReadonlyMap<K, V | undefined>> {
     type Table = Map<K, V | undefined>;
+    if (ids.size === 0) return new Map();
     const fresh = this.get<Promise<Table>>(key);
     const table = fresh && (await fresh.catch(() => null));
     if (table && [...ids].every((id) => table.has(id))) return table;

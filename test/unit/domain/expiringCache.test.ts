@@ -100,6 +100,12 @@ describe('ExpiringCache tables', () => {
     ]);
   });
 
+  it('reads nothing for no IDs', async () => {
+    const cache = new ExpiringCache(60_000, 100);
+    const table = await cache.sharedTable('t', new Set<number>(), () => expect.fail('read for no IDs'), 10);
+    expect(table.size).to.equal(0);
+  });
+
   it('carries at most maxKnown of the IDs it held into a new read', async () => {
     const cache = new ExpiringCache(60_000, 100);
     const asked: number[][] = [];
