@@ -31,8 +31,8 @@ export interface Measurement {
   api: LoadResult;
   baseline: LoadResult;
   apiPeakRssMb: number;
-  /** CPU per request of each server over a fixed count of requests (`cpuRequests`), in ms. */
-  cpu: { apiMs: number; baselineMs: number } | null;
+  /** CPU per request of each server over a fixed count of requests (`cpuRequests`), in ms; Elasticsearch's meanwhile. */
+  cpu: { apiMs: number; baselineMs: number; elasticsearch?: { apiMs: number; baselineMs: number } } | null;
 }
 
 const MB = 2 ** 20;
@@ -52,13 +52,15 @@ function problems(result: LoadResult): string {
 
 /**
  * A read scenario at `connections`, the baseline first, then the API (both warmed up); with
- * `cpuRequests`, then that many more requests to each, timing the CPU each server process spends.
+ * `cpuRequests`, then that many more requests to each, timing the CPU each server process spends,
+ * and Elasticsearch's too with `elasticsearchUrl`.
  */
 export async function measureThroughput(
   ctx: MeasureContext,
   scenario: string,
   paths: ScenarioPaths,
   cpuRequests = 0,
+  elasticsearchUrl?: string,
 ): Promise<Measurement> {
   const spec = (url: string, list: string[]): LoadSpec => ({
     url,
@@ -71,19 +73,30 @@ export async function measureThroughput(
   await ctx.apiRss.take();
   const api = await runLoad(spec(ctx.api.url, paths.api), ctx.workDir);
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
-  const cpu =
+  const cpuOf = async (server: ServerChild, list: string[]) => {
+    const timed = await cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx.workDir, elasticsearchUrl);
+    return { ms: timed.cpuMs, elasticsearchMs: timed.elasticsearchMs };
+  };
+  const timed =
     cpuRequests > 0
-      ? {
-          baselineMs: (
-            await cpuPerRequest(ctx.baseline.pid, spec(ctx.baseline.url, paths.baseline), cpuRequests, ctx.workDir)
-          ).cpuMs,
-          apiMs: (await cpuPerRequest(ctx.api.pid, spec(ctx.api.url, paths.api), cpuRequests, ctx.workDir)).cpuMs,
-        }
+      ? { baseline: await cpuOf(ctx.baseline, paths.baseline), api: await cpuOf(ctx.api, paths.api) }
       : null;
+  const cpu = timed && {
+    apiMs: timed.api.ms,
+    baselineMs: timed.baseline.ms,
+    ...(timed.api.elasticsearchMs !== null && timed.baseline.elasticsearchMs !== null
+      ? { elasticsearch: { apiMs: timed.api.elasticsearchMs, baselineMs: timed.baseline.elasticsearchMs } }
+      : {}),
+  };
+  const elasticsearchCpu =
+    cpu?.elasticsearch &&
+    `Elasticsearch ${cpu.elasticsearch.apiMs.toFixed(2)} ms (baseline ${cpu.elasticsearch.baselineMs.toFixed(2)} ms); ` +
+      `both ${((cpu.apiMs + cpu.elasticsearch.apiMs) / (cpu.baselineMs + cpu.elasticsearch.baselineMs)).toFixed(2)}x`;
   const notes = [
     problems(api) && `API: ${problems(api)}`,
     problems(baseline) && `baseline: ${problems(baseline)}`,
     cpu && `CPU per request ${cpu.apiMs.toFixed(2)} ms (baseline ${cpu.baselineMs.toFixed(2)} ms)`,
+    elasticsearchCpu,
   ]
     .filter(Boolean)
     .join('; ');
