@@ -10,8 +10,8 @@ import type { Row } from './report';
  * Issue 30's scenarios, each against the API's own reference request (there is no bare baseline
  * of a cursor or a change feed): a cursor page at depth against the list's first page, a
  * `/changes` page of 1,000 against a 50-event list page (as they are, the page's bytes from a
- * plain Node server, pages from many positions of the feed, then both gzipped), and one export streamed to the end
- * (records/s per second of the stream, and the API's peak RSS meanwhile).
+ * plain Node server, pages from many positions of the feed, then both gzipped), and one export
+ * streamed to the end (records/s per second of the stream, and the API's peak RSS meanwhile).
  */
 const ROOT = '/calendar/events/v1';
 /** Every event, whatever its dates: the default window would leave the past ones out. */
@@ -27,7 +27,7 @@ const POSITION_STEP = 20;
 const SMOKE_FRESH_PAGES = 8;
 /**
  * Connections of these scenarios and their references: they compare what one request costs, and
- * the API assembles two change pages at once (more connections would measure its queue).
+ * the API presents 1,000 changes at once (more connections would measure its queue).
  */
 const CONNECTIONS = 2;
 

@@ -73,17 +73,15 @@ export async function measureThroughput(
   await ctx.apiRss.take();
   const api = await runLoad(spec(ctx.api.url, paths.api), ctx.workDir);
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
-  const cpuOf = async (server: ServerChild, list: string[]) => {
-    const timed = await cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx.workDir, elasticsearchUrl);
-    return { ms: timed.cpuMs, elasticsearchMs: timed.elasticsearchMs };
-  };
+  const cpuOf = (server: ServerChild, list: string[]) =>
+    cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx.workDir, elasticsearchUrl);
   const timed =
     cpuRequests > 0
       ? { baseline: await cpuOf(ctx.baseline, paths.baseline), api: await cpuOf(ctx.api, paths.api) }
       : null;
   const cpu = timed && {
-    apiMs: timed.api.ms,
-    baselineMs: timed.baseline.ms,
+    apiMs: timed.api.cpuMs,
+    baselineMs: timed.baseline.cpuMs,
     ...(timed.api.elasticsearchMs !== null && timed.baseline.elasticsearchMs !== null
       ? { elasticsearch: { apiMs: timed.api.elasticsearchMs, baselineMs: timed.baseline.elasticsearchMs } }
       : {}),
