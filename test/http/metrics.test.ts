@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { api, request, ROOT } from '../support/api';
 import { testWorld, whileWorkerStopped } from '../support/harness';
 import { create, searchReady, settle, unique, writeIndexed } from '../support/lists';
+import { readUntil } from '../reliability/support/http';
 
 /** `name{labels} value` lines of a Prometheus text exposition, by metric name. */
 function samples(text: string, name: string): { labels: string; value: number }[] {
@@ -57,12 +57,11 @@ describe('GET /metrics', () => {
     await searchReady();
     await writeIndexed('POST', '/tags', { name: `metrics tag ${Date.now()}` });
     // Each dependency probe gives up after a second: on a busy machine, scrape again for a while.
-    const deadline = Date.now() + 10_000;
-    let { text } = await scrape();
-    while (samples(text, 'calendar_dependency_up').some((s) => s.value !== 1) && Date.now() < deadline) {
-      await sleep(200);
-      ({ text } = await scrape());
-    }
+    const { text } = await readUntil(
+      scrape,
+      (scraped) => samples(scraped.text, 'calendar_dependency_up').every((s) => s.value === 1),
+      10_000,
+    );
     expect(samples(text, 'calendar_dependency_up').map((s) => `${s.labels} ${s.value}`)).to.have.members([
       '{dependency="mongo"} 1',
       '{dependency="elasticsearch"} 1',
@@ -79,19 +78,15 @@ describe('GET /metrics', () => {
   it('counts the changes waiting for the worker in the backlog gauges, and none once it caught up', async function () {
     this.timeout(60_000);
     // A scrape shows a snapshot up to 250 ms old: read until it shows `expected`, or give the last.
-    const backlog = async (expected: (figures: [number, number]) => boolean) => {
-      // A gauge whose probe gave up (a busy machine) is absent from that scrape: NaN, asked again.
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const { text } = await scrape();
-        const figures: [number, number] = [
-          samples(text, 'calendar_sync_backlog_entries')[0]?.value ?? NaN,
-          samples(text, 'calendar_sync_oldest_pending_seconds')[0]?.value ?? NaN,
-        ];
-        if (expected(figures) || Date.now() > deadline) return figures;
-        await sleep(50);
-      }
+    // A gauge whose probe gave up (a busy machine) is absent from that scrape: NaN, asked again.
+    const figures = async (): Promise<[number, number]> => {
+      const { text } = await scrape();
+      return [
+        samples(text, 'calendar_sync_backlog_entries')[0]?.value ?? NaN,
+        samples(text, 'calendar_sync_oldest_pending_seconds')[0]?.value ?? NaN,
+      ];
     };
+    const backlog = (expected: (figures: [number, number]) => boolean) => readUntil(figures, expected, 10_000, 50);
     const none = ([entries, oldest]: [number, number]) => entries === 0 && oldest === 0;
     await settle();
     expect(await backlog(none)).to.deep.equal([0, 0]);

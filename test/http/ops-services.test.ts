@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { indexDataDir } from '../../src/dev/embeddedServices';
 import { freePort, isAlive } from '../../src/dev/managedProcess';
 import { PROJECT_ROOT, runEntry, startEntry, type Started } from '../support/processes';
+import { readUntil } from '../reliability/support/http';
 
 /**
  * The embedded servers as a user meets them: `npm run services:start` on ports of its own (the
@@ -49,12 +50,12 @@ describe('embedded servers end to end: services:start, npm start, a restart that
 
   /** The list once it shows `expected`: a busy machine may index a write past its wait-for-index limit. */
   async function listedAs(base: string, expected: [number, string][]): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    let seen = await listed(base);
-    while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
-      await sleep(250);
-      seen = await listed(base);
-    }
+    const seen = await readUntil(
+      () => listed(base),
+      (events) => JSON.stringify(events) === JSON.stringify(expected),
+      60_000,
+      250,
+    );
     expect(seen).to.deep.equal(expected);
   }
 

@@ -3,6 +3,7 @@ import { aliasName } from '../../src/search/indexNames';
 import { indexesBehind } from '../../src/indexer/reindex/indexAdmin';
 import { api, request } from '../support/api';
 import { testWorld } from '../support/harness';
+import { readUntil } from '../reliability/support/http';
 import { create, daysFromNow, listIds, searchReady, settle, unique } from '../support/lists';
 
 /** Sets (true) or removes (null) an index block on this run's English events index only. */
@@ -18,14 +19,12 @@ async function blockEvents(setting: string, value: true | null): Promise<void> {
  * `/readyz` once its status is `status`, or its last answer after 10 s: each probe gives up after
  * a second, and a machine busy with the other suites may make one give up (as unknown).
  */
-async function readyzWhen(status: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const ready = await request('GET', '/readyz');
-    if (ready.body.status === status || Date.now() > deadline) return ready;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const readyzWhen = (status: string) =>
+  readUntil(
+    () => request('GET', '/readyz'),
+    (ready) => ready.body.status === status,
+    10_000,
+  );
 
 describe('/readyz while Elasticsearch refuses writes', () => {
   before(searchReady);

@@ -88,6 +88,24 @@ export async function until(
   return Date.now() - started;
 }
 
+/**
+ * What `read` gives once `done` holds of it, or its last answer after `timeoutMs`: for assertions
+ * that show what was seen (a probe that gave up on a busy machine is read again meanwhile).
+ */
+export async function readUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(intervalMs);
+  }
+}
+
 /** Percentile `p` (0-100) of `values` (nearest rank). */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
