@@ -1,14 +1,15 @@
 /**
- * Strings by key, at most `maxChars` characters in all: past the bound, the least recently used
- * go first. A string longer than the bound is not kept.
+ * Values by key, each weighing its `length` (a string's characters, a buffer's bytes), at most
+ * `maxLength` in all: past the bound, the least recently used go first. A value heavier than the
+ * bound is not kept.
  */
-export class SizedCache {
-  private readonly entries = new Map<string, string>();
-  private chars = 0;
+export class SizedCache<V extends { readonly length: number } = string> {
+  private readonly entries = new Map<string, V>();
+  private total = 0;
 
-  constructor(private readonly maxChars: number) {}
+  constructor(private readonly maxLength: number) {}
 
-  get(key: string): string | undefined {
+  get(key: string): V | undefined {
     const value = this.entries.get(key);
     if (value !== undefined) {
       // Most recently used last: Map keeps insertion order.
@@ -18,13 +19,13 @@ export class SizedCache {
     return value;
   }
 
-  set(key: string, value: string): void {
+  set(key: string, value: V): void {
     this.delete(key);
-    if (value.length > this.maxChars) return;
+    if (value.length > this.maxLength) return;
     this.entries.set(key, value);
-    this.chars += value.length;
+    this.total += value.length;
     for (const [oldest, old] of this.entries) {
-      if (this.chars <= this.maxChars) break;
+      if (this.total <= this.maxLength) break;
       this.delete(oldest, old);
     }
   }
@@ -36,6 +37,6 @@ export class SizedCache {
   private delete(key: string, value = this.entries.get(key)): void {
     if (value === undefined) return;
     this.entries.delete(key);
-    this.chars -= value.length;
+    this.total -= value.length;
   }
 }

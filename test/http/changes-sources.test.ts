@@ -168,6 +168,42 @@ describe('the change feed serves index copies only when they hold the latest sta
     expect(changes.get(`events:${unpublished.id}`)).to.deep.include({ action: 'delete', record: null });
   });
 
+  it('serves a record an earlier page presented only while it is current: for that caller, with the term counts of now, nothing it embeds pending', async function () {
+    this.timeout(60_000);
+    const { anonymous, editor } = await callers();
+    const word = unique('feedkept');
+    const tag = await create('/tags', { name: `${word} tag` });
+    const venue = await create('/venues', { venue: `${word} hall`, status: 'publish' });
+    const since = await position();
+    const kept = await event(`${word} protected`, {
+      venue: venue.id,
+      tags: [tag.id],
+      password: 'sesame',
+      description: 'secret',
+    });
+    await settle();
+    const shown = async (caller: Caller) => (await changesAfter(since, caller)).get(`events:${kept.id}`)!.record!;
+    const first = await shown(anonymous);
+    expect(first.description).to.equal('');
+    expect(first.tags[0].count).to.equal(1);
+    const asEditor = await shown(editor);
+    expect(asEditor.description).to.not.equal('');
+    expect(asEditor.venue.venue).to.equal(`${word} hall`);
+    expect((await shown(anonymous)).description).to.equal('');
+    // The tag's count moves with another event, not with a version of this one.
+    await event(`${word} second`, { tags: [tag.id] });
+    await settle();
+    expect((await shown(anonymous)).tags[0].count).to.equal(2);
+    expect((await shown(editor)).tags[0].count).to.equal(2);
+    const renamed = await whileWorkerStopped(async () => {
+      // The event's copy is still at its version; the venue it embeds waits for the worker.
+      await api.post(`/venues/${venue.id}`, { venue: `${word} grand hall` });
+      return shown(editor);
+    });
+    expect(renamed.venue.venue).to.equal(`${word} grand hall`);
+    expect(renamed.tags[0].count).to.equal(2);
+  });
+
   it('serves an event at its latest state while a record it embeds waits for the worker', async function () {
     this.timeout(60_000);
     const { anonymous } = await callers();

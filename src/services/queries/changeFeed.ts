@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Language } from '../../../config';
 import { listScope, seesHiddenEvents, type Ownership } from '../../domain/policy';
 import { listedEventFor, ownershipOf, recordOwnership } from '../../storage/recordAccess';
@@ -10,8 +11,9 @@ import type { ChangeEntry } from '../../storage/changeLog';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import { storeOf } from '../../storage/stores';
 import { syncKey } from '../../storage/syncQueue';
-import { currentIndexedCopies, idsByKind, pendingEmbedded, type IndexedCopy } from './indexedChanges';
+import { currentIndexedCopies, idsByKind, latestStatesOf, type IndexedCopy, type LatestStates } from './indexedChanges';
 import { viewOf } from '../views/recordViews';
+import { keepChangeRecord, keptChangeRecords } from './keptChangeRecords';
 
 /** One item of `/changes` (EXTENSIONS 17). */
 export interface Change {
@@ -89,73 +91,119 @@ function indexedRecord(kind: RecordKind, copy: IndexedCopy, principal: Principal
  */
 const CHANGES_PER_PART = 100;
 
+/** A change's record as presented: from its index copy when that holds the latest state. */
+interface Presented {
+  record: ApiRecord | null;
+  copy?: IndexedCopy;
+}
+
 /**
- * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
- * record at its latest state, or `delete` when it is gone, trashed or not in the caller's list
- * any more. A record is served as lists serve it, from its index copy, when that copy holds its
- * latest state (indexedChanges.ts), else read from MongoDB (CONTRACT part 8 either way).
+ * The records of `entries` as `principal` may see them, in `lang`, by sync key: each at its latest
+ * state, or null when it is gone, trashed or not in the caller's list any more. A record is
+ * served as lists serve it, from its index copy, when that copy holds its latest state
+ * (indexedChanges.ts), else read from MongoDB (CONTRACT part 8 either way).
  */
-async function visibleChanges(
+async function presentedRecords(
   services: Services,
   entries: ChangeEntry[],
   lang: Language,
   principal: Principal,
-  pending: Set<string>,
-): Promise<Change[]> {
-  const copies = await currentIndexedCopies(services, entries, lang, pending);
+  states: LatestStates,
+): Promise<Map<string, Presented>> {
+  const copies = await currentIndexedCopies(services, entries, lang, states);
   const keys = entries.map(({ kind, id }) => syncKey(kind, id));
-  const presented = new Map<string, ApiRecord | null>();
+  const presented = new Map<string, Presented>();
   const unindexedEntries: ChangeEntry[] = [];
   entries.forEach((entry, i) => {
     const copy = copies.get(keys[i]!);
-    if (copy) presented.set(keys[i]!, indexedRecord(entry.kind, copy, principal));
+    if (copy) presented.set(keys[i]!, { record: indexedRecord(entry.kind, copy, principal), copy });
     else unindexedEntries.push(entry);
   });
   const unindexed = idsByKind(unindexedEntries);
   await Promise.all(
     [...unindexed].map(async ([kind, ids]) => {
       const records = await storedRecords(services, kind, ids, lang, principal);
-      for (const id of ids) presented.set(syncKey(kind, id), records.get(id) ?? null);
+      for (const id of ids) presented.set(syncKey(kind, id), { record: records.get(id) ?? null });
     }),
   );
   // Embedded term counts as lists show them: the term index's current ones.
   const events = entries.flatMap(({ kind }, i) => {
-    const record = kind === 'event' ? presented.get(keys[i]!) : null;
+    const record = kind === 'event' ? presented.get(keys[i]!)?.record : null;
     return record ? [record] : [];
   });
   const counted = await withCurrentTermCounts(services, events, lang);
-  counted.forEach((record) => presented.set(syncKey('event', Number(record.id)), record));
+  for (const record of counted) presented.get(syncKey('event', Number(record.id)))!.record = record;
+  return presented;
+}
+
+/** One change as JSON, written as it goes into a page. */
+export interface ChangeJson {
+  /** Its fields before the record, up to `"record":`. */
+  head: Buffer;
+  /** The record, or null for a `delete`. */
+  record: Buffer | null;
+  /** The SHA-1 of `record`: what the page's digest takes of it. */
+  recordDigest: Buffer | null;
+}
+
+const sha1 = (json: Buffer): Buffer => createHash('sha1').update(json).digest();
+
+/**
+ * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
+ * record at its latest state, or `delete` when it is gone, trashed or not in the caller's list any
+ * more. Records presented from their index copies are kept (keptChangeRecords.ts): the next page
+ * listing them at the same version, for the same caller, writes them as they are.
+ */
+async function visibleChanges(
+  services: Services,
+  entries: ChangeEntry[],
+  lang: Language,
+  principal: Principal,
+  states: LatestStates,
+): Promise<ChangeJson[]> {
+  const records = await keptChangeRecords(services, entries, states, lang, principal);
+  const missing = entries.filter((_, i) => records[i] === undefined);
+  const presented = await presentedRecords(services, missing, lang, principal, states);
   return entries.map((entry, i) => {
-    const record = presented.get(keys[i]!) ?? null;
-    return {
+    let json = records[i];
+    if (json === undefined) {
+      const found = presented.get(syncKey(entry.kind, entry.id))!;
+      if (found.copy) {
+        json = keepChangeRecord(services, entry, { copy: found.copy, record: found.record }, states, lang, principal);
+      } else {
+        const record = found.record && Buffer.from(JSON.stringify(found.record));
+        json = record && { record, digest: sha1(record) };
+      }
+    }
+    const change: Omit<Change, 'record'> = {
       kind: PLURAL[entry.kind],
       id: entry.id,
-      action: record ? 'upsert' : 'delete',
+      action: json ? 'upsert' : 'delete',
       modified_utc: wireUtc(entry.at),
-      record,
+    };
+    return {
+      head: Buffer.from(`${JSON.stringify(change).slice(0, -1)},"record":`),
+      record: json?.record ?? null,
+      recordDigest: json?.digest ?? null,
     };
   });
 }
 
 /**
- * `visibleChanges` of `entries` as the items of a JSON array (the text between its brackets),
- * presented CHANGES_PER_PART at a time, each part encoded as UTF-8 at once: a page of 1,000 is
- * held as about 5 MB of buffers beside the part being presented, not as strings on the heap.
+ * `visibleChanges` of `entries`, presented CHANGES_PER_PART at a time: a page of 1,000 is held as
+ * about 5 MB of buffers beside the part being presented, not as objects on the heap.
  */
-export async function visibleChangesUtf8(
+export async function visibleChangesJson(
   services: Services,
   entries: ChangeEntry[],
   lang: Language,
   principal: Principal,
-): Promise<Buffer[]> {
-  // Read once, before any part reads its records' versions (indexedChanges.ts says why); only
-  // events embed records.
-  const pending = entries.some((entry) => entry.kind === 'event') ? await pendingEmbedded(services) : new Set<string>();
-  const parts: Buffer[] = [];
+): Promise<ChangeJson[]> {
+  const states = await latestStatesOf(services, entries);
+  const changes: ChangeJson[] = [];
   for (let at = 0; at < entries.length; at += CHANGES_PER_PART) {
     const part = entries.slice(at, at + CHANGES_PER_PART);
-    const changes = await visibleChanges(services, part, lang, principal, pending);
-    parts.push(Buffer.from(JSON.stringify(changes).slice(1, -1)));
+    changes.push(...(await visibleChanges(services, part, lang, principal, states)));
   }
-  return parts;
+  return changes;
 }

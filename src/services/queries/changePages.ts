@@ -4,7 +4,7 @@ import { RECORD_KINDS, type RecordKind } from '../../domain/kinds';
 import type { Principal } from '../../domain/principal';
 import type { ConcurrencyLimit } from '../../lib/concurrencyLimit';
 import type { Services } from '../container';
-import { visibleChangesUtf8 } from './changeFeed';
+import { visibleChangesJson } from './changeFeed';
 import { LIST_CACHE_TTL_MS, processCacheOf } from './listCache';
 
 /** A page of `/changes` as sent: its JSON, and a SHA-1 of the changes it lists and where it ends (its entity tag's). */
@@ -113,18 +113,22 @@ async function assemble(
   const page = entries.slice(0, perPage);
   const last = page.length > 0 ? page[page.length - 1]!.seq : since;
   const full = entries.length > perPage;
-  const items = (await visibleChangesUtf8(services, page, lang, principal)).flatMap((item, i) =>
-    i > 0 ? [COMMA, item] : [item],
-  );
+  const changes = await visibleChangesJson(services, page, lang, principal);
   const rest = JSON.stringify({ next_since: await tokenOf(last), has_more: full });
-  // The changes come as JSON already (presented in parts): the envelope is written around them.
-  const body = Buffer.concat([Buffer.from('{"changes":['), ...items, Buffer.from(`],${rest.slice(1)}`)]);
+  // The changes come as JSON already: the envelope is written around them.
+  const pieces: Buffer[] = [OPEN];
   // Of what the page shows, not of its bytes: next_since carries the time it was given.
-  const hash = createHash('sha1')
-    .update(JSON.stringify([last, full]))
-    .update('[');
-  for (const item of items) hash.update(item);
-  return { page: { body, digest: hash.update(']').digest('base64url') }, full };
+  const hash = createHash('sha1').update(JSON.stringify([last, full]));
+  changes.forEach(({ head, record, recordDigest }, i) => {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(head, record ?? NULL, CLOSE);
+    hash.update(head).update(recordDigest ?? NULL);
+  });
+  pieces.push(Buffer.from(`],${rest.slice(1)}`));
+  return { page: { body: Buffer.concat(pieces), digest: hash.digest('base64url') }, full };
 }
 
+const OPEN = Buffer.from('{"changes":[');
+const NULL = Buffer.from('null');
+const CLOSE = Buffer.from('}');
 const COMMA = Buffer.from(',');

@@ -20,20 +20,12 @@ export interface IndexedCopy {
 }
 
 /** The records an event's index document embeds, by the field listing their IDs. */
-const EMBEDDED = [
+export const EMBEDDED = [
   ['venue_ids', 'venue'],
   ['organizer_ids', 'organizer'],
   ['category_ids', 'category'],
   ['tag_ids', 'tag'],
 ] as const;
-
-/**
- * The records of the kinds events embed that wait for the worker now, by sync key: read before
- * the versions of the events checked against them (see currentIndexedCopies).
- */
-export function pendingEmbedded(services: Services): Promise<Set<string>> {
-  return services.sync.pendingKeys(EMBEDDED.map(([, kind]) => kind));
-}
 
 /** The IDs of the entries' records, per kind. */
 export function idsByKind(entries: readonly Pick<ChangeEntry, 'kind' | 'id'>[]): Map<RecordKind, number[]> {
@@ -47,7 +39,7 @@ export function idsByKind(entries: readonly Pick<ChangeEntry, 'kind' | 'id'>[]):
 }
 
 /** The sync versions of the entries' records now, by sync key (one query per kind). */
-async function versionsOf(services: Services, entries: ChangeEntry[]): Promise<Map<string, number>> {
+async function versionsOf(services: Services, entries: readonly ChangeEntry[]): Promise<Map<string, number>> {
   const versions = new Map<string, number>();
   await Promise.all(
     [...idsByKind(entries)].map(async ([kind, ids]) => {
@@ -58,32 +50,50 @@ async function versionsOf(services: Services, entries: ChangeEntry[]): Promise<M
   return versions;
 }
 
+/** What tells whether an index copy holds its record's latest state (see currentIndexedCopies). */
+export interface LatestStates {
+  /** The records of the kinds events embed that wait for the worker, by sync key. */
+  pending: Set<string>;
+  /** The entries' records' sync versions, by sync key. */
+  versions: Map<string, number>;
+}
+
+/**
+ * The `LatestStates` of the entries' records, read once for a whole page (one query per kind, not
+ * one per part: on an engine without the index, each scans the collection). The pending records
+ * are read before the versions; only events embed records.
+ */
+export async function latestStatesOf(services: Services, entries: readonly ChangeEntry[]): Promise<LatestStates> {
+  const pending = entries.some((entry) => entry.kind === 'event')
+    ? await services.sync.pendingKeys(EMBEDDED.map(([, kind]) => kind))
+    : new Set<string>();
+  return { pending, versions: await versionsOf(services, entries) };
+}
+
 /**
  * The index copies (in `lang`, by sync key) of the entries' records that hold their latest state,
  * as lists serve them: each indexed at its record's current sync version (the external version
  * of src/indexer: every write bumps it before changing the record, and the worker reads a record
- * only after claiming its version), and, for an event, with no record it embeds in `pending`
- * (`pendingEmbedded`, read before: the worker marks an event dirty, bumping its version, before
- * it completes a change of what the event embeds, so a change not pending then was propagated
- * before the event's version is read here). Whatever else is left out (not indexed yet, indexed
+ * only after claiming its version), and, for an event, with no record it embeds pending (read
+ * before its version: the worker marks an event dirty, bumping its version, before it completes a
+ * change of what the event embeds, so a change not pending then was propagated before the event's
+ * version was read). A copy at the version read is the record's state then, or a later write
+ * bumped the version, and the log lists the record again after it. Whatever else is left out (not indexed yet, indexed
  * at an older version, a series: indexed per occurrence only) is for the caller to read from MongoDB.
  */
 export async function currentIndexedCopies(
   services: Services,
   entries: ChangeEntry[],
   lang: Language,
-  pending: Set<string>,
+  { pending, versions }: LatestStates,
 ): Promise<Map<string, IndexedCopy>> {
   if (entries.length === 0) return new Map();
   const docs = entries.map((entry) => ({
     _index: aliasName(services.config, entry.kind, lang),
     _id: String(entry.id),
   }));
-  const [response, versions] = await Promise.all([
-    // Whole sources: Elasticsearch sends them as stored, where picking fields parses each (twice the time).
-    getIndexed<IndexedCopy>(services, { docs }),
-    versionsOf(services, entries),
-  ]);
+  // Whole sources: Elasticsearch sends them as stored, where picking fields parses each (twice the time).
+  const response = await getIndexed<IndexedCopy>(services, { docs });
   const settled = (copy: IndexedCopy) =>
     EMBEDDED.every(([field, kind]) => (copy[field] ?? []).every((id) => !pending.has(syncKey(kind, id))));
   const copies = new Map<string, IndexedCopy>();

@@ -63,6 +63,44 @@ export async function currentTermCountsOf(
   });
 }
 
+/** A term an event embeds, and the count the event shows of it. */
+export interface EmbeddedTerm {
+  kind: TermKind;
+  id: string;
+  count: unknown;
+}
+
+/** The terms `event` embeds, with the counts it shows. */
+export function embeddedTermsOf(event: ApiRecord): EmbeddedTerm[] {
+  return TERM_FIELDS.flatMap(([field, kind]) =>
+    ((event[field] as Embedded[] | undefined) ?? []).map((term) => ({ kind, id: String(term.id), count: term.count })),
+  );
+}
+
+/**
+ * Whether each of `shown` (each an event's embedded terms) still shows the counts
+ * `withCurrentTermCounts` would give it now: a term the index does not count keeps the event's own.
+ */
+export async function countsStillCurrent(
+  services: Services,
+  shown: readonly EmbeddedTerm[][],
+  lang: Language,
+): Promise<boolean[]> {
+  const tables = new Map<TermKind, CountTable>();
+  await Promise.all(
+    TERM_FIELDS.map(async ([, kind]) => {
+      const ids = new Set(shown.flatMap((terms) => terms.filter((t) => t.kind === kind).map((t) => t.id)));
+      if (ids.size > 0) tables.set(kind, await currentCounts(services, kind, lang, ids));
+    }),
+  );
+  return shown.map((terms) =>
+    terms.every((term) => {
+      const count = tables.get(term.kind)?.get(term.id);
+      return count === undefined || count === term.count;
+    }),
+  );
+}
+
 /** The count table of each term kind the events embed (null for a kind none embeds). */
 function countTablesOf(services: Services, events: ApiRecord[], lang: Language): Promise<(CountTable | null)[]> {
   return Promise.all(

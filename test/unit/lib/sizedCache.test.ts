@@ -24,4 +24,13 @@ describe('lib/SizedCache', () => {
     expect(cache.get('a')).to.equal(undefined);
     expect(cache.size).to.equal(0);
   });
+
+  it('weighs any value by its length: buffers by their bytes, not characters', () => {
+    const cache = new SizedCache<Buffer>(7);
+    cache.set('a', Buffer.from('été'));
+    cache.set('b', Buffer.from('abc'));
+    expect(cache.size).to.equal(1);
+    expect(cache.get('a')).to.equal(undefined);
+    expect(cache.get('b')?.toString()).to.equal('abc');
+  });
 });
