@@ -1,7 +1,13 @@
 import type { Config } from '../../config';
 import { PLURAL, type RecordKind } from '../domain/kinds';
 import { NotFoundError } from '../domain/errors';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, pageCount, type PageRequest } from '../services/queries/listing';
+import {
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+  pageCount,
+  type ExtrasJson,
+  type PageRequest,
+} from '../services/queries/listing';
 import { Joi } from './params';
 import { requestQuery } from './query';
 import type { AppContext, RequestContext } from './types';
@@ -65,7 +71,7 @@ export interface ListPage {
   total: number;
   page: PageRequest;
   /** Fields the list adds after the envelope's (`facets`, `histogram`, `geo_grid` of events). */
-  extras?: object;
+  extras?: ExtrasJson;
   /** What its entity tag is made of, when the list knows (else the tag hashes the body). */
   tagParts?: unknown[];
 }
@@ -100,15 +106,28 @@ export function sendPage(
   ctx.set('X-Total-Pages', String(totalPages));
   const links = [next && `<${next}>; rel="next"`, previous && `<${previous}>; rel="prev"`].filter(Boolean);
   if (links.length > 0) ctx.set('Link', links.join(', '));
-  ctx.body = {
-    [PLURAL[kind]]: list.items,
-    rest_url: restUrl,
-    ...(next ? { next_rest_url: next } : {}),
-    ...(previous ? { previous_rest_url: previous } : {}),
-    total: list.total,
-    total_pages: totalPages,
-    ...list.extras,
-  };
+  sendListBody(
+    ctx,
+    {
+      [PLURAL[kind]]: list.items,
+      rest_url: restUrl,
+      ...(next ? { next_rest_url: next } : {}),
+      ...(previous ? { previous_rest_url: previous } : {}),
+      total: list.total,
+      total_pages: totalPages,
+    },
+    list.extras,
+  );
+}
+
+/** The envelope, then the extras' fields, written as JSON already (their entity tag took their digest). */
+function sendListBody(ctx: RequestContext<object>, envelope: object, extras: ExtrasJson | undefined): void {
+  if (!extras || extras.json === '{}') {
+    ctx.body = envelope;
+    return;
+  }
+  ctx.body = `${JSON.stringify(envelope).slice(0, -1)},${extras.json.slice(1)}`;
+  ctx.type = 'application/json';
 }
 
 /** One page of a cursor walk: `next` is the cursor of the page after it, null at the end. */
@@ -117,7 +136,7 @@ export interface CursorPage {
   total: number;
   perPage: number;
   next: string | null;
-  extras?: object;
+  extras?: ExtrasJson;
 }
 
 /**
@@ -138,13 +157,16 @@ export function sendCursorPage(
   ctx.set('X-Total', String(list.total));
   ctx.set('X-Total-Pages', String(totalPages));
   if (next) ctx.set('Link', `<${next}>; rel="next"`);
-  ctx.body = {
-    [PLURAL[kind]]: list.items,
-    rest_url: urlOf(base, applied),
-    ...(next ? { next_rest_url: next } : {}),
-    next_cursor: list.next,
-    total: list.total,
-    total_pages: totalPages,
-    ...list.extras,
-  };
+  sendListBody(
+    ctx,
+    {
+      [PLURAL[kind]]: list.items,
+      rest_url: urlOf(base, applied),
+      ...(next ? { next_rest_url: next } : {}),
+      next_cursor: list.next,
+      total: list.total,
+      total_pages: totalPages,
+    },
+    list.extras,
+  );
 }

@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { ExpiredTokenError, ValidationError } from '../../domain/errors';
 import type { Services } from '../container';
 import { giveUpAfter } from '../../search/client';
-import { runListSearch, searchIndex, totalOf, type ListQuery } from './listing';
+import { extrasJsonOf, runListSearch, searchIndex, totalOf, type ExtrasJson, type ListQuery } from './listing';
 
 /** A walk keeps its snapshot this long after each page (EXTENSIONS 16). */
 export const WALK_KEEP_ALIVE_MS = 5 * 60_000;
@@ -23,7 +23,7 @@ export interface WalkPage {
   next: WalkPosition | null;
   total: number;
   /** Fields the list adds after the envelope's (an event list's facets: of the whole snapshot). */
-  extras?: object;
+  extras?: ExtrasJson;
 }
 
 /** 410 `cursor-expired`: the walk's snapshot is gone (5 minutes without a page, or closed). */
@@ -96,7 +96,7 @@ export async function walkPage(
   const more = hits.length === size && last?.sort !== undefined && (total < 0 || seen < total);
   if (!more) await closeWalk(services, pit);
   const next = more ? { pit, after: last.sort!, seen, total } : null;
-  const [items, extras] = await Promise.all([query.present(hits), query.extras?.(response)]);
+  const [items, extras] = await Promise.all([query.present(hits), extrasJsonOf(query, response)]);
   return { items, next, total, ...(extras ? { extras } : {}) };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { estypes } from '@elastic/elasticsearch';
 import { BadRequestError, DependencyUnavailableError } from '../../domain/errors';
 import type { Services } from '../container';
@@ -129,7 +130,7 @@ export interface ListedPage {
   items: Record<string, unknown>[];
   total: number;
   page: PageRequest;
-  extras?: object;
+  extras?: ExtrasJson;
   /** What its entity tag is made of, when the list knows (else the tag hashes the body). */
   tagParts?: unknown[];
 }
@@ -157,7 +158,7 @@ export async function pageOf(
   const response = await runListSearch(services, query, windowed);
   const [items, extras, tagParts] = await Promise.all([
     query.present(response.hits.hits),
-    query.extras?.(response),
+    extrasJsonOf(query, response),
     revalidation?.tagParts(response),
   ]);
   return {
@@ -165,8 +166,27 @@ export async function pageOf(
     total: query.total ? query.total(response) : totalOf(response),
     page,
     ...(extras ? { extras } : {}),
-    ...(tagParts ? { tagParts: extras ? [...tagParts, extras] : tagParts } : {}),
+    ...(tagParts ? { tagParts: extras ? [...tagParts, extras.digest] : tagParts } : {}),
   };
+}
+
+/** A page's extras written as JSON once, for its body and (by their digest) its entity tag. */
+export interface ExtrasJson {
+  /** A JSON object: the fields the page adds after the envelope's. */
+  json: string;
+  /** SHA-1 of `json`. */
+  digest: string;
+}
+
+/** The list's extras for a search response, as JSON (none when the list has none). */
+export async function extrasJsonOf(
+  query: ListQuery,
+  response: estypes.SearchResponse<unknown>,
+): Promise<ExtrasJson | undefined> {
+  const extras = await query.extras?.(response);
+  if (!extras) return undefined;
+  const json = JSON.stringify(extras);
+  return { json, digest: createHash('sha1').update(json).digest('base64url') };
 }
 
 export function totalOf(response: estypes.SearchResponse<unknown>): number {
