@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import Koa from 'koa';
@@ -66,7 +67,7 @@ describe('http/compression: one choice of encoding', () => {
         viaMiddleware.body = value;
       });
       const kept = contextOf(headers);
-      await sendJsonOnce(kept, page);
+      await sendJsonOnce(kept, [page]);
       const chosen = answerEncoding(accept);
       const expected = chosen === 'identity' || chosen === undefined ? undefined : chosen;
       expect(viaMiddleware.response.get('Content-Encoding') || undefined, accept).to.equal(expected);
@@ -87,7 +88,7 @@ describe('http/compression: sendJsonOnce', () => {
       ['identity;q=0, br', 'br', brotliDecompressSync],
     ] as const) {
       const ctx = contextOf({ 'accept-encoding': accept });
-      await sendJsonOnce(ctx, page);
+      await sendJsonOnce(ctx, [page]);
       expect(ctx.response.get('Content-Encoding'), accept).to.equal(encoding);
       expect(ctx.type, accept).to.equal('application/json');
       expect(decode(ctx.body as Buffer).equals(page), accept).to.equal(true);
@@ -96,7 +97,7 @@ describe('http/compression: sendJsonOnce', () => {
 
   it('uses a brotli window of 256 KiB (its stream header says so), not the 4 MiB default', async () => {
     const ctx = contextOf({ 'accept-encoding': 'br' });
-    await sendJsonOnce(ctx, page);
+    await sendJsonOnce(ctx, [page]);
     const first = (ctx.body as Buffer)[0]!;
     // RFC 7932 9.1: WBITS is 1 then three bits n, the window being 2^(17 + n) bytes.
     expect(first & 1).to.equal(1);
@@ -104,7 +105,7 @@ describe('http/compression: sendJsonOnce', () => {
   });
 
   it('makes each encoded form of one body once: the same bytes are sent again', async () => {
-    const body = Buffer.from(page);
+    const body = [Buffer.from(page)];
     const sent = [];
     for (let i = 0; i < 3; i++) {
       const ctx = contextOf({ 'accept-encoding': 'gzip' });
@@ -114,7 +115,7 @@ describe('http/compression: sendJsonOnce', () => {
     expect(sent[1]).to.equal(sent[0]);
     expect(sent[2]).to.equal(sent[0]);
     const other = contextOf({ 'accept-encoding': 'gzip' });
-    await sendJsonOnce(other, Buffer.from(page));
+    await sendJsonOnce(other, [Buffer.from(page)]);
     expect(other.body, 'another body of the same bytes').to.not.equal(sent[0]);
   });
 
@@ -129,9 +130,27 @@ describe('http/compression: sendJsonOnce', () => {
       [{ 'accept-encoding': 'br' }, 'GET', small],
     ] as const) {
       const ctx = contextOf(headers, method);
-      await sendJsonOnce(ctx, body);
+      await sendJsonOnce(ctx, [body]);
       expect(ctx.body, JSON.stringify([headers, method])).to.equal(body);
       expect(ctx.response.get('Content-Encoding')).to.equal(undefined);
     }
+  });
+
+  it('sends a body of several buffers as they are, streamed with its length, then joined once sent again, or encoded from all of them', async () => {
+    const cut = [page.subarray(0, 100), page.subarray(100, 2_000), page.subarray(2_000)];
+    const plain = contextOf({});
+    await sendJsonOnce(plain, cut);
+    expect(plain.length).to.equal(page.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of plain.body as Readable) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(page)).to.equal(true);
+    const again = [contextOf({}), contextOf({})];
+    for (const ctx of again) await sendJsonOnce(ctx, cut);
+    expect(Buffer.isBuffer(again[0]!.body) && (again[0]!.body as Buffer).equals(page)).to.equal(true);
+    expect(again[1]!.body, 'joined once').to.equal(again[0]!.body);
+    expect(again[1]!.length).to.equal(page.length);
+    const zipped = contextOf({ 'accept-encoding': 'gzip' });
+    await sendJsonOnce(zipped, cut);
+    expect(gunzipSync(zipped.body as Buffer).equals(page)).to.equal(true);
   });
 });
