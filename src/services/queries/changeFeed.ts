@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Language } from '../../../config';
 import { listScope, seesHiddenEvents, type Ownership } from '../../domain/policy';
 import { listedEventFor, ownershipOf, recordOwnership } from '../../storage/recordAccess';
@@ -13,7 +12,7 @@ import { storeOf } from '../../storage/stores';
 import { syncKey } from '../../storage/syncQueue';
 import { currentIndexedCopies, idsByKind, latestStatesOf, type IndexedCopy, type LatestStates } from './indexedChanges';
 import { viewOf } from '../views/recordViews';
-import { keepChangeRecord, keptChangeRecords } from './keptChangeRecords';
+import { keepChangeRecord, keptChangeRecords, recordJsonOf } from './keptChangeRecords';
 
 /** One item of `/changes` (EXTENSIONS 17). */
 export interface Change {
@@ -146,8 +145,6 @@ export interface ChangeJson {
   recordDigest: Buffer | null;
 }
 
-const sha1 = (json: Buffer): Buffer => createHash('sha1').update(json).digest();
-
 /**
  * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
  * record at its latest state, or `delete` when it is gone, trashed or not in the caller's list any
@@ -168,12 +165,9 @@ async function visibleChanges(
     let json = records[i];
     if (json === undefined) {
       const found = presented.get(syncKey(entry.kind, entry.id))!;
-      if (found.copy) {
-        json = keepChangeRecord(services, entry, { copy: found.copy, record: found.record }, states, lang, principal);
-      } else {
-        const record = found.record && Buffer.from(JSON.stringify(found.record));
-        json = record && { record, digest: sha1(record) };
-      }
+      json = found.copy
+        ? keepChangeRecord(services, entry, { copy: found.copy, record: found.record }, states, lang, principal)
+        : found.record && recordJsonOf(found.record);
     }
     const change: Omit<Change, 'record'> = {
       kind: PLURAL[entry.kind],

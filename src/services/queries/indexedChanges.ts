@@ -77,9 +77,10 @@ export async function latestStatesOf(services: Services, entries: readonly Chang
  * only after claiming its version), and, for an event, with no record it embeds pending (read
  * before its version: the worker marks an event dirty, bumping its version, before it completes a
  * change of what the event embeds, so a change not pending then was propagated before the event's
- * version was read). A copy at the version read is the record's state then, or a later write
- * bumped the version, and the log lists the record again after it. Whatever else is left out (not indexed yet, indexed
- * at an older version, a series: indexed per occurrence only) is for the caller to read from MongoDB.
+ * version was read). A copy at the version read is the record's state then; a write since bumped
+ * the version, and the log lists the record again after it. Whatever else is left out (not
+ * indexed yet, indexed at an older version, a series: indexed per occurrence only) is for the
+ * caller to read from MongoDB.
  */
 export async function currentIndexedCopies(
   services: Services,

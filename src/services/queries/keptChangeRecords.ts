@@ -11,14 +11,15 @@ import { countsStillCurrent, embeddedTermsOf, type EmbeddedTerm } from './termCo
 /** The JSON of change records kept per process: about 3,000 events' records. */
 const MAX_KEPT_RECORD_BYTES = 16 * 1024 * 1024;
 
-/** What a kept record weighs beside its JSON (its key, the embedded keys and terms). */
+/** What a kept record weighs beside its JSON: its key and digest, and each embedded key or term. */
 const KEPT_RECORD_OVERHEAD = 512;
+const KEPT_REFERENCE_BYTES = 32;
 
 /**
  * A change's record as presented from its index copy, for one caller, at one sync version of the
  * record: the same until the version moves, but for what a version does not cover.
  */
-export interface KeptRecord {
+interface KeptRecord {
   /** The record's JSON as UTF-8 and its SHA-1, or null when the caller's list leaves it out (a `delete`). */
   json: RecordJson | null;
   /** The records the copy embeds, by sync key: while one is pending, the copy is not its latest state. */
@@ -33,6 +34,12 @@ export interface KeptRecord {
 export interface RecordJson {
   record: Buffer;
   digest: Buffer;
+}
+
+/** A presented record as written into a page. */
+export function recordJsonOf(record: Record<string, unknown>): RecordJson {
+  const bytes = Buffer.from(JSON.stringify(record));
+  return { record: bytes, digest: createHash('sha1').update(bytes).digest() };
 }
 
 const kept = new WeakMap<Services, SizedCache<KeptRecord>>();
@@ -90,13 +97,13 @@ export function keepChangeRecord(
   lang: Language,
   principal: Principal,
 ): RecordJson | null {
-  const bytes = record === null ? null : Buffer.from(JSON.stringify(record));
-  const json = bytes && { record: bytes, digest: createHash('sha1').update(bytes).digest() };
+  const json = record && recordJsonOf(record);
   const key = keyOf(entry, states, lang, principal);
   if (key === undefined) return json;
   const embeds = EMBEDDED.flatMap(([field, kind]) => (copy[field] ?? []).map((id) => syncKey(kind, id)));
   const terms = record === null ? [] : embeddedTermsOf(record);
-  const length = (bytes?.length ?? 0) + KEPT_RECORD_OVERHEAD + 32 * (embeds.length + terms.length);
+  const references = embeds.length + terms.length;
+  const length = (json?.record.length ?? 0) + KEPT_RECORD_OVERHEAD + KEPT_REFERENCE_BYTES * references;
   keptOf(services).set(key, { json, embeds, terms, length });
   return json;
 }
