@@ -172,9 +172,9 @@ describe('the change feed serves index copies only when they hold the latest sta
     this.timeout(60_000);
     const { anonymous, editor } = await callers();
     const word = unique('feedkept');
+    const since = await position();
     const tag = await create('/tags', { name: `${word} tag` });
     const venue = await create('/venues', { venue: `${word} hall`, status: 'publish' });
-    const since = await position();
     const kept = await event(`${word} protected`, {
       venue: venue.id,
       tags: [tag.id],
@@ -182,23 +182,29 @@ describe('the change feed serves index copies only when they hold the latest sta
       description: 'secret',
     });
     await settle();
-    const shown = async (caller: Caller) => (await changesAfter(since, caller)).get(`events:${kept.id}`)!.record!;
+    const shown = async (caller: Caller) => {
+      const changes = await changesAfter(since, caller);
+      return { event: changes.get(`events:${kept.id}`)!.record!, tag: changes.get(`tags:${tag.id}`)!.record! };
+    };
     const first = await shown(anonymous);
-    expect(first.description).to.equal('');
-    expect(first.tags[0].count).to.equal(1);
+    expect(first.event.description).to.equal('');
+    expect(first.event.tags[0].count).to.equal(1);
+    expect(first.tag.count).to.equal(1);
     const asEditor = await shown(editor);
-    expect(asEditor.description).to.not.equal('');
-    expect(asEditor.venue.venue).to.equal(`${word} hall`);
-    expect((await shown(anonymous)).description).to.equal('');
-    // The tag's count moves with another event, not with a version of this one.
+    expect(asEditor.event.description).to.not.equal('');
+    expect(asEditor.event.venue.venue).to.equal(`${word} hall`);
+    expect((await shown(anonymous)).event.description).to.equal('');
+    // The tag's count moves with another event, not with a version of the first.
     await event(`${word} second`, { tags: [tag.id] });
     await settle();
-    expect((await shown(anonymous)).tags[0].count).to.equal(2);
-    expect((await shown(editor)).tags[0].count).to.equal(2);
+    const counted = await shown(anonymous);
+    expect(counted.event.tags[0].count).to.equal(2);
+    expect(counted.tag.count).to.equal(2);
+    expect((await shown(editor)).event.tags[0].count).to.equal(2);
     const renamed = await whileWorkerStopped(async () => {
       // The event's copy is still at its version; the venue it embeds waits for the worker.
       await api.post(`/venues/${venue.id}`, { venue: `${word} grand hall` });
-      return shown(editor);
+      return (await shown(editor)).event;
     });
     expect(renamed.venue.venue).to.equal(`${word} grand hall`);
     expect(renamed.tags[0].count).to.equal(2);
