@@ -122,7 +122,7 @@ export function sendPage(
 
 /** The envelope, then the extras' fields, written as JSON already (their entity tag took their digest). */
 function sendListBody(ctx: RequestContext<object>, envelope: object, extras: ExtrasJson | undefined): void {
-  if (!extras || extras.json === '{}') {
+  if (!extras) {
     ctx.body = envelope;
     return;
   }

@@ -178,13 +178,13 @@ export interface ExtrasJson {
   digest: string;
 }
 
-/** The list's extras for a search response, as JSON (none when the list has none). */
+/** The list's extras for a search response, as JSON (none when the list has none, or they are empty). */
 export async function extrasJsonOf(
   query: ListQuery,
   response: estypes.SearchResponse<unknown>,
 ): Promise<ExtrasJson | undefined> {
   const extras = await query.extras?.(response);
-  if (!extras) return undefined;
+  if (!extras || Object.keys(extras).length === 0) return undefined;
   const json = JSON.stringify(extras);
   return { json, digest: createHash('sha1').update(json).digest('base64url') };
 }

@@ -18,51 +18,6 @@ const TERM_FIELDS = [
 /** Beyond the terms a page asks for, at most this many known ones are refreshed with them. */
 const MAX_REFRESHED_TERMS = 500;
 
-/**
- * Events embed their terms, whose `count` changes whenever another event uses or drops them.
- * Re-indexing every event of a popular term on each such change would not scale, so a list
- * takes the current counts from the term indexes (kept current by the worker) when answering.
- */
-export async function withCurrentTermCounts(
-  services: Services,
-  events: ApiRecord[],
-  lang: Language,
-): Promise<ApiRecord[]> {
-  const tables = await countTablesOf(services, events, lang);
-  if (tables.every((table) => table === null)) return events;
-  return events.map((event) => {
-    const patched = { ...event };
-    TERM_FIELDS.forEach(([field], i) => {
-      const terms = event[field] as Embedded[] | undefined;
-      const table = tables[i];
-      if (!Array.isArray(terms) || !table) return;
-      patched[field] = terms.map((term) => {
-        const count = table.get(String(term.id));
-        return count === undefined ? term : { ...term, count };
-      });
-    });
-    return patched;
-  });
-}
-
-/**
- * The counts `withCurrentTermCounts` gives the terms `events` embed (only their `id`s are read),
- * as `[term ID, count]` per kind: what a list's entity tag takes from them.
- */
-export async function currentTermCountsOf(
-  services: Services,
-  events: ApiRecord[],
-  lang: Language,
-): Promise<[string, number | undefined][][]> {
-  const tables = await countTablesOf(services, events, lang);
-  return TERM_FIELDS.map(([field], i) => {
-    const ids = new Set(
-      events.flatMap((event) => ((event[field] as Embedded[] | undefined) ?? []).map((t) => String(t.id))),
-    );
-    return [...ids].map((id) => [id, tables[i]?.get(id)]);
-  });
-}
-
 /** A term an event embeds, and the count the event shows of it. */
 export interface EmbeddedTerm {
   kind: TermKind;
@@ -78,6 +33,50 @@ export function embeddedTermsOf(event: ApiRecord): EmbeddedTerm[] {
 }
 
 /**
+ * Events embed their terms, whose `count` changes whenever another event uses or drops them.
+ * Re-indexing every event of a popular term on each such change would not scale, so a list
+ * takes the current counts from the term indexes (kept current by the worker) when answering.
+ */
+export async function withCurrentTermCounts(
+  services: Services,
+  events: ApiRecord[],
+  lang: Language,
+): Promise<ApiRecord[]> {
+  const tables = await countTablesOf(services, events.flatMap(embeddedTermsOf), lang);
+  if (tables.size === 0) return events;
+  return events.map((event) => {
+    const patched = { ...event };
+    for (const [field, kind] of TERM_FIELDS) {
+      const terms = event[field] as Embedded[] | undefined;
+      const table = tables.get(kind);
+      if (!Array.isArray(terms) || !table) continue;
+      patched[field] = terms.map((term) => {
+        const count = table.get(String(term.id));
+        return count === undefined ? term : { ...term, count };
+      });
+    }
+    return patched;
+  });
+}
+
+/**
+ * The counts `withCurrentTermCounts` gives the terms `events` embed (only their `id`s are read),
+ * as `[term ID, count]` per kind: what a list's entity tag takes from them.
+ */
+export async function currentTermCountsOf(
+  services: Services,
+  events: ApiRecord[],
+  lang: Language,
+): Promise<[string, number | undefined][][]> {
+  const terms = events.flatMap(embeddedTermsOf);
+  const tables = await countTablesOf(services, terms, lang);
+  return TERM_FIELDS.map(([, kind]) => {
+    const ids = new Set(terms.filter((term) => term.kind === kind).map((term) => term.id));
+    return [...ids].map((id) => [id, tables.get(kind)?.get(id)]);
+  });
+}
+
+/**
  * Whether each of `shown` (each an event's embedded terms) still shows the counts
  * `withCurrentTermCounts` would give it now: a term the index does not count keeps the event's own.
  */
@@ -86,13 +85,7 @@ export async function countsStillCurrent(
   shown: readonly EmbeddedTerm[][],
   lang: Language,
 ): Promise<boolean[]> {
-  const tables = new Map<TermKind, CountTable>();
-  await Promise.all(
-    TERM_FIELDS.map(async ([, kind]) => {
-      const ids = new Set(shown.flatMap((terms) => terms.filter((t) => t.kind === kind).map((t) => t.id)));
-      if (ids.size > 0) tables.set(kind, await currentCounts(services, kind, lang, ids));
-    }),
-  );
+  const tables = await countTablesOf(services, shown.flat(), lang);
   return shown.map((terms) =>
     terms.every((term) => {
       const count = tables.get(term.kind)?.get(term.id);
@@ -101,16 +94,20 @@ export async function countsStillCurrent(
   );
 }
 
-/** The count table of each term kind the events embed (null for a kind none embeds). */
-function countTablesOf(services: Services, events: ApiRecord[], lang: Language): Promise<(CountTable | null)[]> {
-  return Promise.all(
-    TERM_FIELDS.map(([field, kind]) => {
-      const ids = new Set<string>();
-      for (const event of events)
-        for (const term of (event[field] as Embedded[] | undefined) ?? []) ids.add(String(term.id));
-      return ids.size === 0 ? null : currentCounts(services, kind, lang, ids);
+/** The count table of each term kind among `terms` (none for a kind they do not hold). */
+async function countTablesOf(
+  services: Services,
+  terms: readonly EmbeddedTerm[],
+  lang: Language,
+): Promise<Map<TermKind, CountTable>> {
+  const tables = new Map<TermKind, CountTable>();
+  await Promise.all(
+    TERM_FIELDS.map(async ([, kind]) => {
+      const ids = new Set(terms.filter((term) => term.kind === kind).map((term) => term.id));
+      if (ids.size > 0) tables.set(kind, await currentCounts(services, kind, lang, ids));
     }),
   );
+  return tables;
 }
 
 /**
