@@ -1,10 +1,10 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from './mongo';
 
-/** A lease in the `locks` collection: held by `holder` until `until`, free once that has passed. */
+/** A lease in the `locks` collection: held by `holder` until `until`; absent when free. */
 export interface LeaseDoc {
   _id: string;
-  holder: string | null;
+  holder: string;
   /** When the holder took it. */
   since: Date;
   until: Date;
@@ -15,29 +15,25 @@ export function leaseCollection(db: Db): Collection<LeaseDoc> {
 }
 
 /**
- * Takes lease `id` for `holder` for `ms` if it is free or expired; whether it did. One
- * `findOneAndUpdate` matching a free lease, else inserting one: a duplicate `_id` means it is
- * held. Like `writeLockedUntil`, leases assume the processes' clocks agree to well within them.
+ * Takes lease `id` for `holder` for `ms` if it is free or expired; whether it did. An expired
+ * lease is deleted first; taking one is inserting it, which the unique `_id` grants to one caller
+ * only: a duplicate means it is held. (An update matching a free lease is not atomic on jongodb:
+ * two callers could each see it free and both take it.) Like `writeLockedUntil`, leases assume
+ * the processes' clocks agree to well within them.
  */
 export async function takeLease(locks: Collection<LeaseDoc>, id: string, holder: string, ms: number): Promise<boolean> {
   const now = new Date();
+  await locks.deleteOne({ _id: id, until: { $lte: now } });
   try {
-    const doc = await locks.findOneAndUpdate(
-      { _id: id, until: { $lte: now } },
-      { $set: { holder, since: now, until: new Date(now.getTime() + ms) } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    if (doc?.holder === holder) return true;
+    await locks.insertOne({ _id: id, holder, since: now, until: new Date(now.getTime() + ms) });
+    return true;
   } catch (err) {
     if (isDuplicateKey(err)) return false;
     throw err;
   }
-  // jongodb can return another caller's post-image under concurrent calls: the stored document
-  // says who holds the lease.
-  return (await locks.findOne({ _id: id }))?.holder === holder;
 }
 
 /** Frees the leases of `ids` that `holder` still holds. */
 export async function releaseLeases(locks: Collection<LeaseDoc>, ids: string[], holder: string): Promise<void> {
-  await locks.updateMany({ _id: { $in: ids }, holder }, { $set: { holder: null, until: new Date(0) } });
+  await locks.deleteMany({ _id: { $in: ids }, holder });
 }

@@ -316,7 +316,7 @@ describe('ops: reindex (npm run reindex)', function () {
       expect((await locks.findOne({ _id: id }))?.holder).to.equal('took-over');
     } finally {
       await reindexTargets(services.db).deleteOne({ _id: otherRegistration._id });
-      await locks.updateOne({ _id: id }, { $set: { holder: null, until: new Date(0) } });
+      await locks.deleteOne({ _id: id });
     }
   });
 
