@@ -7,6 +7,7 @@ import type { RouteSpec } from '../../src/http/types';
 import { request, ROOT, type ApiResponse } from '../support/api';
 import { assertConforms, conforming, conformingRequest } from '../support/conformance';
 import { testWorld } from '../support/harness';
+import { readUntil } from '../reliability/support/http';
 
 type Json = Record<string, any>;
 
@@ -21,13 +22,13 @@ async function documentAt(path: string): Promise<Json> {
 }
 
 /** A list once it holds `count` records (lists follow writes within about a second; every answer must conform). */
-async function listed(path: string, key: string, prefix = '', count = 1): Promise<ApiResponse> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const res = await conformingRequest('GET', `${prefix}${ROOT}${path}`);
-    if ((res.status === 200 && res.body[key].length >= count) || Date.now() > deadline) return res;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+function listed(path: string, key: string, prefix = '', count = 1): Promise<ApiResponse> {
+  return readUntil(
+    () => conformingRequest('GET', `${prefix}${ROOT}${path}`),
+    (res) => res.status === 200 && res.body[key].length >= count,
+    10_000,
+    250,
+  );
 }
 
 function table(): RouteSpec[] {

@@ -6,6 +6,7 @@ import { freePort } from '../../src/dev/managedProcess';
 import { startServer } from '../../src/app/server';
 import { emptyDatabase } from '../../src/tools/emptyDatabase';
 import { testWorld } from '../support/harness';
+import { readUntil, until } from '../reliability/support/http';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const BODY = JSON.stringify({
@@ -59,14 +60,6 @@ function startMain(
   return { child, output: () => output, exited };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 function connect(port: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
@@ -78,10 +71,11 @@ function connect(port: number): Promise<net.Socket> {
 async function listening(started: ReturnType<typeof startMain>): Promise<() => Exit | undefined> {
   let exit: Exit | undefined;
   void started.exited.then((e) => (exit = e));
-  await waitFor(
+  await until(
     () => /calendar API listening on /.test(started.output()) || exit !== undefined,
     90_000,
     () => `"listening" (output so far: ${started.output()})`,
+    50,
   );
   expect(exit, started.output()).to.equal(undefined);
   return () => exit;
@@ -136,10 +130,11 @@ describe('npm start: startup and graceful shutdown', function () {
         `Content-Type: application/json\r\nExpect: 100-continue\r\n` +
         `Content-Length: ${Buffer.byteLength(BODY)}\r\n\r\n`,
     );
-    await waitFor(
+    await until(
       () => response.includes('100 Continue'),
       10_000,
       () => `"100 Continue" (${response})`,
+      50,
     );
     response = '';
     inFlight.write(BODY.slice(0, half));
@@ -147,23 +142,25 @@ describe('npm start: startup and graceful shutdown', function () {
     const signalledAt = Date.now();
     started.child.kill('SIGTERM');
     // New connections are refused once the server stops listening, while the request is still served.
-    const deadline = Date.now() + 5_000;
-    let refused = false;
-    while (!refused && exitOf() === undefined && Date.now() < deadline) {
-      refused = await connect(port).then(
-        (socket) => (socket.destroy(), false),
-        (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED',
-      );
-      if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const refused = await readUntil(
+      () =>
+        connect(port).then(
+          (socket) => (socket.destroy(), false),
+          (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED',
+        ),
+      (isRefused) => isRefused || exitOf() !== undefined,
+      5_000,
+      50,
+    );
     expect(exitOf(), 'exited before the in-flight request finished').to.equal(undefined);
     expect(refused, 'new connections are refused while stopping').to.equal(true);
 
     inFlight.write(BODY.slice(half));
-    await waitFor(
+    await until(
       () => response.includes('\r\n\r\n') && response.includes('}'),
       10_000,
       () => `a response (${response})`,
+      50,
     );
     expect(response).to.match(/^HTTP\/1\.1 201 /);
     // The client keeps its connection open: the server must end it rather than idle until timeout.
@@ -256,10 +253,11 @@ describe('server shutdown deadline', () => {
       `POST /calendar/events/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${testWorld().adminKey}\r\n` +
         `Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2000\r\n\r\n`,
     );
-    await waitFor(
+    await until(
       () => response.includes('100 Continue'),
       10_000,
       () => `"100 Continue" (${response})`,
+      50,
     );
     response = '';
     slow.write('{"title":');

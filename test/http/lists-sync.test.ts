@@ -10,20 +10,13 @@ import { SyncWorker } from '../../src/indexer/syncWorker';
 import { waitForIndex } from '../../src/http/waitPreference';
 import { waitUntilSearchable } from '../../src/services/waitForIndex';
 import { startServer } from '../../src/app/server';
+import { until } from '../reliability/support/http';
 import { openServices } from '../../src/services/container';
 import type { AppContext } from '../../src/http/types';
 import { syncKey } from '../../src/storage/syncQueue';
 import { api, request, ROOT } from '../support/api';
 import { testWorld, whileWorkerStopped } from '../support/harness';
 import { create, daysFromNow, listIds, searchReady, settle, unique, writeIndexed } from '../support/lists';
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 
 describe('lists: sync worker and consistency', () => {
   const tag = unique('synctag');
@@ -225,7 +218,12 @@ describe('lists: sync worker and consistency', () => {
           expect((await services.sync.entries.findOne({ _id: key }))?.owner, 'lease still held').to.equal('crashed');
           // The crashed worker's lease lapses.
           await services.sync.entries.updateOne({ _id: key }, { $set: { leaseUntil: new Date(0) } });
-          await until(async () => (await services.sync.entries.findOne({ _id: key }))?.pending === false);
+          await until(
+            async () => (await services.sync.entries.findOne({ _id: key }))?.pending === false,
+            10_000,
+            `${key} indexed`,
+            20,
+          );
           const done = await services.sync.entries.findOne({ _id: key });
           expect(done?.indexedVersion).to.equal(leased?.version);
           await services.search.indices.refresh({ index: aliasName(services.config, 'event', 'en') });
@@ -247,7 +245,7 @@ describe('lists: sync worker and consistency', () => {
           const claimed = await services.sync.claim('gone', 100, 800);
           expect(claimed.map((c) => c.key)).to.include(syncKey('event', created.body.id));
           other.start();
-          await until(async () => (await services.sync.backlog()).pending === 0);
+          await until(async () => (await services.sync.backlog()).pending === 0, 10_000, 'no backlog', 20);
           await services.search.indices.refresh({ index: aliasName(services.config, 'event', 'en') });
           expect(await events(`search=claimed%20${word}`)).to.deep.equal([created.body.id]);
         } finally {

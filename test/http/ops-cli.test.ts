@@ -7,6 +7,7 @@ import { testWorld } from '../support/harness';
 import { searchReady, settle } from '../support/lists';
 import { storeEvent } from '../support/records';
 import { runScript, startScript } from '../support/scripts';
+import { readUntil } from '../reliability/support/http';
 
 /** Nothing listens on port 1. */
 const NOWHERE = {
@@ -184,9 +185,12 @@ describe('ops scripts: flags, failures, output', function () {
       const { child, done } = startScript('reindex', ['--kind', 'events', '--batch', '1'], {
         ELASTICSEARCH_URL: proxy.url,
       });
-      const deadline = Date.now() + 60_000;
-      while ((await reindexTargets(services.db).countDocuments({})) === 0 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
+      await readUntil(
+        () => reindexTargets(services.db).countDocuments({}),
+        (targets) => targets > 0,
+        60_000,
+        20,
+      );
       await proxy.close();
       const result = await done;
       child.kill();
@@ -215,9 +219,12 @@ describe('ops scripts: flags, failures, output', function () {
         const alias = aliasName(config, 'event', 'en');
         const before = await indexesBehind(services.search, alias);
         const { child, done } = startScript('reindex', ['--kind', 'events', '--batch', '1']);
-        const deadline = Date.now() + 60_000;
-        while ((await reindexTargets(services.db).countDocuments({})) === 0 && Date.now() < deadline)
-          await new Promise((r) => setTimeout(r, 20));
+        await readUntil(
+          () => reindexTargets(services.db).countDocuments({}),
+          (targets) => targets > 0,
+          60_000,
+          20,
+        );
         for (let i = 0; i < signals; i++) {
           if (i > 0) await new Promise((r) => setTimeout(r, 50));
           child.kill(signal);

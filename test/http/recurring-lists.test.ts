@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import { api } from '../support/api';
 import { searchReady, settle, writeIndexed } from '../support/lists';
 import { testWorld, whileWorkerStopped } from '../support/harness';
+import { until } from '../reliability/support/http';
 import { rollSeriesWindows } from '../../src/indexer/seriesWindow';
 import { SERIES_PER_BATCH } from '../../src/indexer/batchDocuments';
 import { reindex } from '../../src/indexer/reindex/reindex';
@@ -155,13 +156,13 @@ describe('recurring events: occurrences in lists', () => {
   it('changed right after it was indexed, a series drops the occurrences it no longer has', async () => {
     const { services } = testWorld();
     // Indexed and completed by the worker, not refreshed (no Prefer: wait-for-index).
-    const indexed = async (id: number) => {
-      const deadline = Date.now() + 15_000;
-      while ((await services.sync.entries.findOne({ _id: `event:${id}` }))?.pending !== false) {
-        expect(Date.now(), `event ${id} indexed`).to.be.below(deadline);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
+    const indexed = (id: number) =>
+      until(
+        async () => (await services.sync.entries.findOne({ _id: `event:${id}` }))?.pending === false,
+        15_000,
+        `event ${id} indexed`,
+        10,
+      );
     const title = unique('Quickly changed daily series');
     const { body } = dailySeries(title, 6);
     const created = await api.post('/events', body);

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type RunningServer } from '../../src/app/server';
 import { testWorld } from '../support/harness';
 import { unique } from '../support/lists';
+import { readUntil } from '../reliability/support/http';
 
 const ROOT = '/calendar/events/v1';
 
@@ -91,9 +92,8 @@ describe('clients that stall or leave while sending a body', () => {
       expect(await answer).to.equal('');
     }
     // Counted as the client's failure, not the server's: 400, no 500.
-    const deadline = Date.now() + 5_000;
-    while ((await refusedCreates())[400] < before[400] + 2 && Date.now() < deadline) await sleep(50);
-    expect(await refusedCreates()).to.deep.equal({ 400: before[400] + 2, 500: before[500] });
+    const counted = await readUntil(refusedCreates, (counts) => counts[400] >= before[400] + 2, 5_000, 50);
+    expect(counted).to.deep.equal({ 400: before[400] + 2, 500: before[500] });
     // A request still waiting for its body would hold close() until its grace (60 s) was over.
     const closed = await Promise.race([
       running.close(60_000).then(() => 'closed'),

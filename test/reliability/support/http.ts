@@ -74,16 +74,18 @@ export function isErrorEnvelope(body: unknown, status: number): boolean {
   );
 }
 
+/** The time it took `check` to hold, polled every `intervalMs`; past `timeoutMs`, an error naming `what`. */
 export async function until(
-  check: () => Promise<boolean>,
+  check: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what: string | (() => string),
+  intervalMs = 100,
 ): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
     if (Date.now() - started > timeoutMs)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
-    await sleep(100);
+    await sleep(intervalMs);
   }
   return Date.now() - started;
 }
