@@ -73,17 +73,20 @@ export async function clearLeftovers(
   builds: Build[],
   say: (line: string) => void,
 ): Promise<void> {
-  await RebuildRegistration.clear(
-    db,
-    builds.map((b) => b.state.alias),
-  );
-  for (const build of builds) {
+  const clearIndexes = async (build: Build) => {
     await admin.removeWriteAlias(client, build.writeAlias);
     if (build.state.leftovers.length > 0) {
       say(`deleting ${build.state.leftovers.join(', ')}, left half-built by an earlier run`);
       await admin.deleteIndexes(client, build.state.leftovers);
     }
-  }
+  };
+  await Promise.all([
+    RebuildRegistration.clear(
+      db,
+      builds.map((b) => b.state.alias),
+    ),
+    ...builds.map(clearIndexes),
+  ]);
 }
 
 /**

@@ -169,9 +169,9 @@ async function failureOf(
 
 /**
  * The documents in each new index, checked against the kind's records in MongoDB. Writes go on
- * while counting: the records are counted before and after the documents, and the documents must
- * fall between the two, give or take the changes in flight. `refresh` makes the loaded documents
- * visible: the records are counted the first time meanwhile.
+ * while counting: the records are counted before and after the refresh that the documents are
+ * counted at, and the documents must fall between the two, give or take the changes in flight.
+ * `refresh` makes the loaded documents visible: the records are counted the first time meanwhile.
  */
 export async function checkCounts(
   services: Services,
@@ -190,12 +190,13 @@ export async function checkCounts(
     return [records - unindexed, pending] as const;
   };
   const [before] = await Promise.all([countRecordsAndPending(), refresh()]);
-  // Every index at once, its documents and (events) the records they represent alike.
-  const [counts, represented] = await Promise.all([
+  // Every index at once, its documents and (events) the records they represent alike, as of the
+  // refresh: the records are counted after it meanwhile.
+  const [counts, represented, after] = await Promise.all([
     Promise.all(built.map(({ index }) => documentCount(client, index))),
     kind === 'event' ? Promise.all(built.map(({ index }) => eventRecordCount(client, index))) : null,
+    countRecordsAndPending(),
   ]);
-  const after = await countRecordsAndPending();
   const pending = Math.max(before[1], after[1]);
   const [fewest, most] = [Math.min(before[0], after[0]), Math.max(before[0], after[0])];
   const records = fewest === most ? `${fewest}` : `${fewest}-${most}`;
