@@ -32,10 +32,10 @@ async function inserted(locks: Collection<LeaseDoc>, doc: LeaseDoc): Promise<boo
 
 /**
  * Takes lease `id` for `holder` for `ms` if it is free or expired; whether it did. Only inserts
- * decide who gets it: on jongodb an update or a delete matching a free or expired lease is not
- * atomic, so two callers could each see it free, or expired, and both take it. Taking a free lease
- * is inserting it. Taking over an expired one needs the lease on that holding (named after the
- * lease, its holder and when it was taken), taken the same way: the one caller that gets it
+ * decide who gets it: on jongodb an upsert matching a free lease, or a delete of an expired one,
+ * could be applied for two callers at once, both then taking it (docs/testing.md). Taking a free
+ * lease is inserting it. Taking over an expired one needs the lease on that holding (named after
+ * the lease, its holder and when it was taken), taken the same way: the one caller that gets it
  * replaces the holding, if it is still the one it saw, then frees it. Like `writeLockedUntil`,
  * leases assume the processes' clocks agree to well within them.
  */
