@@ -2,7 +2,8 @@ import type Joi from 'joi';
 import { MissingParamsError, ValidationError } from '../domain/errors';
 import { requestQuery } from './query';
 import type { AppContext } from './types';
-import { boundedMemo, deepFreeze } from '../lib/memo';
+import { deepFreeze } from '../lib/memo';
+import { SizedCache } from '../lib/sizedCache';
 
 const OPTIONS: Joi.ValidationOptions = {
   abortEarly: false,
@@ -45,10 +46,17 @@ export function validateInput<T>(
   return value as T;
 }
 
-/** Reads whose validated input a route remembers (the same pages and records are asked for again and again). */
-const REMEMBERED_QUERIES = 500;
+/**
+ * Characters of the validated reads remembered, every route's together (their keys and their
+ * inputs as JSON), the least recently used forgotten first: the same pages and records are asked
+ * for again and again, and those stay however many others pass by.
+ */
+export const REMEMBERED_INPUT_CHARS = 1_000_000;
 /** Longer reads (path values and query string) are validated every time: remembering them would let anyone fill memory. */
 const REMEMBERED_QUERY_MAX_CHARS = 512;
+
+const rememberedInputs = new SizedCache<{ input: unknown; length: number }>(REMEMBERED_INPUT_CHARS);
+let routesRemembering = 0;
 
 /**
  * The request's validated parameters, as a function of the request. Reads (GET and HEAD, whose
@@ -64,12 +72,17 @@ export function inputOf<I>(schema: Joi.ObjectSchema<I>, pathKeys: Record<string,
     for (const [name, value] of Object.entries(ctx.params ?? {})) params[pathKeys[name] ?? name] = value as string;
     return params;
   };
-  const rememberedInput = boundedMemo(
-    REMEMBERED_QUERIES,
-    (read: { ctx: AppContext; key: string }) => read.key,
-    ({ ctx }) =>
-      deepFreeze(validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, paramsOf(ctx)), pathNames)),
-  );
+  const route = ++routesRemembering;
+  const rememberedInput = (ctx: AppContext, read: string): I => {
+    const key = `${route} ${read}`;
+    const remembered = rememberedInputs.get(key);
+    if (remembered) return remembered.input as I;
+    const input = deepFreeze(
+      validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, paramsOf(ctx)), pathNames),
+    );
+    rememberedInputs.set(key, { input, length: key.length + JSON.stringify(input).length });
+    return input;
+  };
   return (ctx) => {
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
@@ -78,7 +91,7 @@ export function inputOf<I>(schema: Joi.ObjectSchema<I>, pathKeys: Record<string,
         ? JSON.stringify([ctx.querystring, ...Object.values(ctx.params ?? {})])
         : undefined;
     return key !== undefined && key.length <= REMEMBERED_QUERY_MAX_CHARS
-      ? rememberedInput({ ctx, key })
+      ? rememberedInput(ctx, key)
       : validateInput<I>(schema, collectInput(requestQuery(ctx), body, paramsOf(ctx)), pathNames);
   };
 }

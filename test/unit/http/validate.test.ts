@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Joi from 'joi';
 import { ValidationError } from '../../../src/domain/errors';
-import { inputOf } from '../../../src/http/validate';
+import { inputOf, REMEMBERED_INPUT_CHARS } from '../../../src/http/validate';
 
 type Input = Record<string, unknown>;
 
@@ -55,5 +55,33 @@ describe('http/validate', () => {
     expect(validations).to.equal(9);
     const refused = await run(input, { querystring: 'page=x' }).catch((err: unknown) => err);
     expect(refused).to.be.instanceOf(ValidationError);
+  });
+
+  it('keeps the reads asked for again while others pass by, and forgets the least recently used', async () => {
+    const validated: string[] = [];
+    const counted = schema.keys({ q: Joi.string() }).custom((value: { q?: string }) => {
+      validated.push(value.q ?? '');
+      return value;
+    });
+    const input = inputOf<Input>(counted);
+    const read = (q: string) => run(input, { querystring: `q=${q}` });
+    // Enough distinct reads of about 400 characters each to pass the budget twice.
+    const passing = Math.ceil((2 * REMEMBERED_INPUT_CHARS) / 400);
+    await read('hot');
+    await read('cold');
+    for (let i = 0; i < passing; i++) {
+      await read(`${i}-${'x'.repeat(190)}`);
+      if (i % 100 === 0) await read('hot');
+    }
+    await read('hot');
+    await read('cold');
+    expect(
+      validated.filter((q) => q === 'hot'),
+      'asked for every 100 reads',
+    ).to.have.length(1);
+    expect(
+      validated.filter((q) => q === 'cold'),
+      'asked for at the start and the end',
+    ).to.have.length(2);
   });
 });
