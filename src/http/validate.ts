@@ -51,7 +51,7 @@ export function validateInput<T>(
  * inputs as JSON), the least recently used forgotten first: the same pages and records are asked
  * for again and again, and those stay however many others pass by.
  */
-export const REMEMBERED_INPUT_CHARS = 1_000_000;
+export const REMEMBERED_INPUT_CHARS = 500_000;
 /** Longer reads (path values and query string) are validated every time: remembering them would let anyone fill memory. */
 const REMEMBERED_QUERY_MAX_CHARS = 512;
 
