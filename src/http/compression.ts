@@ -102,12 +102,7 @@ function unencoded(pieces: readonly Buffer[]): Buffer | Readable {
   if (whole) return whole;
   if (!sentOnce.has(pieces)) {
     sentOnce.add(pieces);
-    return new Readable({
-      read() {
-        for (const piece of pieces) this.push(piece);
-        this.push(null);
-      },
-    });
+    return Readable.from(pieces, { objectMode: false });
   }
   joined.set(pieces, (whole = Buffer.concat(pieces)));
   return whole;

@@ -42,7 +42,7 @@ export async function withCurrentTermCounts(
   events: ApiRecord[],
   lang: Language,
 ): Promise<ApiRecord[]> {
-  const tables = await countTablesOf(services, events.flatMap(embeddedTermsOf), lang);
+  const tables = await countTablesOf(services, termIdsByKind(events.flatMap(embeddedTermsOf)), lang);
   if (tables.size === 0) return events;
   return events.map((event) => {
     const patched = { ...event };
@@ -68,12 +68,9 @@ export async function currentTermCountsOf(
   events: ApiRecord[],
   lang: Language,
 ): Promise<[string, number | undefined][][]> {
-  const terms = events.flatMap(embeddedTermsOf);
-  const tables = await countTablesOf(services, terms, lang);
-  return TERM_FIELDS.map(([, kind]) => {
-    const ids = new Set(terms.filter((term) => term.kind === kind).map((term) => term.id));
-    return [...ids].map((id) => [id, tables.get(kind)?.get(id)]);
-  });
+  const ids = termIdsByKind(events.flatMap(embeddedTermsOf));
+  const tables = await countTablesOf(services, ids, lang);
+  return TERM_FIELDS.map(([, kind]) => [...(ids.get(kind) ?? [])].map((id) => [id, tables.get(kind)?.get(id)]));
 }
 
 /**
@@ -85,7 +82,7 @@ export async function countsStillCurrent(
   shown: readonly EmbeddedTerm[][],
   lang: Language,
 ): Promise<boolean[]> {
-  const tables = await countTablesOf(services, shown.flat(), lang);
+  const tables = await countTablesOf(services, termIdsByKind(shown.flat()), lang);
   return shown.map((terms) =>
     terms.every((term) => {
       const count = tables.get(term.kind)?.get(term.id);
@@ -94,18 +91,25 @@ export async function countsStillCurrent(
   );
 }
 
-/** The count table of each term kind among `terms` (none for a kind they do not hold). */
+/** The IDs of `terms`, per kind, in the order they come. */
+function termIdsByKind(terms: readonly EmbeddedTerm[]): Map<TermKind, Set<string>> {
+  const byKind = new Map<TermKind, Set<string>>();
+  for (const { kind, id } of terms) {
+    const ids = byKind.get(kind) ?? new Set<string>();
+    byKind.set(kind, ids.add(id));
+  }
+  return byKind;
+}
+
+/** The count table of each term kind in `ids`. */
 async function countTablesOf(
   services: Services,
-  terms: readonly EmbeddedTerm[],
+  ids: ReadonlyMap<TermKind, Set<string>>,
   lang: Language,
 ): Promise<Map<TermKind, CountTable>> {
   const tables = new Map<TermKind, CountTable>();
   await Promise.all(
-    TERM_FIELDS.map(async ([, kind]) => {
-      const ids = new Set(terms.filter((term) => term.kind === kind).map((term) => term.id));
-      if (ids.size > 0) tables.set(kind, await currentCounts(services, kind, lang, ids));
-    }),
+    [...ids].map(async ([kind, kindIds]) => tables.set(kind, await currentCounts(services, kind, lang, kindIds))),
   );
   return tables;
 }
