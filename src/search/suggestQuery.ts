@@ -75,6 +75,8 @@ export function suggestSearch(
     sort: [{ _score: { order: 'desc' } }, { [`${field}.sort`]: { order: 'asc' } }, { id: { order: 'asc' } }],
     size,
     track_total_hits: false,
+    // A series is indexed once per occurrence: suggested once, as its page is one.
+    ...(kind === 'events' ? { collapse: { field: 'series_id' } } : {}),
     _source: ['id', field, 'record.rest_url'],
   };
 }

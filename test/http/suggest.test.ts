@@ -159,6 +159,29 @@ describe('GET /suggest: type-ahead', function () {
     expect(defaulted).to.have.length(8);
   });
 
+  it('suggests a series once, with its own page, however many of its occurrences match', async () => {
+    const series = `zqy${letters(7)}`;
+    const id = (
+      await create('/events', {
+        title: `${series} Daily Class`,
+        start_date: daysFromNow(2, '09:00:00'),
+        end_date: daysFromNow(2, '10:00:00'),
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=20'],
+      })
+    ).id as number;
+    const single = (
+      await create('/events', {
+        title: `${series} Workshop`,
+        start_date: daysFromNow(3, '09:00:00'),
+        end_date: daysFromNow(3, '10:00:00'),
+      })
+    ).id as number;
+    await settle();
+    const found = await suggest(`search=${series}&kinds=events&per_page=20`);
+    expect(keys(found)).to.deep.equal([`events:${id}`, `events:${single}`]);
+    expect(found[0]!.rest_url).to.match(new RegExp(`${ROOT}/events/${id}$`));
+  });
+
   it('an unpublished record leaves the suggestions as soon as lists lose it (an answer just kept included)', async () => {
     expect(keys(await suggest(`search=${word}&kinds=organizers`))).to.deep.equal([`organizers:${ids.organizer}`]);
     const res = await api.patch(
