@@ -35,7 +35,21 @@ export interface Discovery {
   facets: FacetName[];
   histogram?: { interval: HistogramInterval; timeZone: string };
   geoGrid?: number;
+  /**
+   * Whether buckets count series rather than occurrences: on a list showing each series once
+   * (`hide_subsequent_recurrences`, `include`), a series with matches in a bucket counts once there.
+   */
+  countSeries?: boolean;
 }
+
+/** Below this many series, a cardinality count of them is exact. */
+export const EXACT_SERIES_COUNT = 40_000;
+
+/** The sub-aggregation counting the series of a bucket, when buckets count series. */
+const SERIES = 'series';
+const seriesInBucket: Aggregations = {
+  [SERIES]: { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } },
+};
 
 const FACET_FIELDS: Record<FacetName, string> = {
   categories: 'category_ids',
@@ -82,7 +96,12 @@ export function discoveryAggregations(d: Discovery, scope: Scope, alsoListed: Ag
   const links = scope.shownLinks ? [scope.shownLinks] : [];
   for (const facet of d.facets) {
     const hidesLinks = facet === 'venue' || facet === 'organizer' ? links : [];
-    const terms = { terms: { field: FACET_FIELDS[facet], size: FACET_CANDIDATES } };
+    const terms: estypes.AggregationsAggregationContainer = d.countSeries
+      ? {
+          terms: { field: FACET_FIELDS[facet], size: FACET_CANDIDATES, order: [{ [SERIES]: 'desc' }, { _key: 'asc' }] },
+          aggs: seriesInBucket,
+        }
+      : { terms: { field: FACET_FIELDS[facet], size: FACET_CANDIDATES } };
     if (scope.byFacet[facet] === undefined) {
       Object.assign(listed, filtered(hidesLinks, `facet_${facet}`, terms));
       continue;
@@ -101,6 +120,7 @@ export function discoveryAggregations(d: Discovery, scope: Scope, alsoListed: Ag
         min_doc_count: 1,
         format: HISTOGRAM_FORMAT,
       },
+      ...(d.countSeries ? { aggs: seriesInBucket } : {}),
     };
   }
   if (d.geoGrid !== undefined) {
@@ -114,7 +134,7 @@ export function discoveryAggregations(d: Discovery, scope: Scope, alsoListed: Ag
           ? { bounds: { top_left: { lat: b.top, lon: b.left }, bottom_right: { lat: b.bottom, lon: b.right } } }
           : {}),
       },
-      aggs: { centroid: { geo_centroid: { field: 'location' } } },
+      aggs: { centroid: { geo_centroid: { field: 'location' } }, ...(d.countSeries ? seriesInBucket : {}) },
     };
     Object.assign(listed, filtered(links, 'geo_grid', tiles));
   }
@@ -142,10 +162,17 @@ export function listedAggregate(
   return (node?.[name] as Node | undefined) ?? node;
 }
 
-/** The buckets of the discovery aggregation `name` of a search response. */
+/**
+ * The buckets of the discovery aggregation `name` of a search response, each with `count`: its
+ * series when buckets count series, else its documents.
+ */
 export function bucketsOf(
   response: { aggregations?: Record<string, unknown> },
   name: string,
-): (Bucket & Record<string, unknown>)[] {
-  return (listedAggregate(response, name)?.buckets as (Bucket & Record<string, unknown>)[] | undefined) ?? [];
+): (Bucket & { count: number } & Record<string, unknown>)[] {
+  const buckets = (listedAggregate(response, name)?.buckets as (Bucket & Record<string, unknown>)[] | undefined) ?? [];
+  return buckets.map((bucket) => ({
+    ...bucket,
+    count: (bucket[SERIES] as { value?: number } | undefined)?.value ?? bucket.doc_count,
+  }));
 }

@@ -2,6 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { DateClause } from './dateFilters';
 import {
   discoveryAggregations,
+  EXACT_SERIES_COUNT,
   listedAggregate,
   type Discovery,
   type FacetName,
@@ -165,9 +166,6 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
   return { sort: [...sort, distanceSort(q.near, 'asc')], distanceSortIndex: sort.length };
 }
 
-/** Below this many series, the cardinality count of a collapsed list is exact. */
-const EXACT_SERIES_COUNT = 40_000;
-
 const SHOWN = 'shown';
 
 /** Upcoming occurrences first, soonest first; then past ones, latest first. */
@@ -227,7 +225,9 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
     ? { [SERIES_COUNT]: { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } } }
     : {};
   const scope = { byFacet: disjunctive ? byFacet : {}, shownLinks: q.shownLinks ?? null, bounds: q.bounds };
-  const aggs = q.discovery ? discoveryAggregations(q.discovery, scope, seriesCount) : seriesCount;
+  const aggs = q.discovery
+    ? discoveryAggregations({ ...q.discovery, countSeries: Boolean(q.collapseSeries) }, scope, seriesCount)
+    : seriesCount;
   if (Object.keys(aggs).length > 0) request.aggs = aggs;
   // Elasticsearch keeps only size-0 answers unless asked: a discovery page (the same request until
   // a day's bounds move) is answered from its shard request cache until the next refresh that

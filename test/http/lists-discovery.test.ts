@@ -383,3 +383,104 @@ describe('lists: GET /events facets, histogram, geo_grid and geoloc_bounds', fun
     expect(jazz(after.body)).to.equal(jazz(first.body) + 1);
   });
 });
+
+/**
+ * A list showing each series once (`hide_subsequent_recurrences`, `include`) counts series: a
+ * series with matches in a facet value, a day or a tile counts once there. Expected counts are made
+ * from every listed occurrence of the same list, grouped by series.
+ */
+describe('lists: facets, histogram and tiles of a list showing each series once', function () {
+  this.timeout(120_000);
+  const ids: Record<string, number> = {};
+  let scope: string;
+
+  const seriesIdOf = (event: ApiEvent): number => event.occurrence?.series_id ?? event.id;
+
+  /** Each series of `events` (occurrences and single events) as one event linking all its occurrences link. */
+  const seriesOf = (events: ApiEvent[]): ApiEvent[] => {
+    const bySeries = new Map<number, ApiEvent>();
+    for (const event of events) {
+      const id = seriesIdOf(event);
+      const seen = bySeries.get(id);
+      if (!seen) bySeries.set(id, { ...event, id, venue: [...placesHolders(event)] });
+      else seen.venue.push(...placesHolders(event).filter((v) => !seen.venue.some((s: ApiEvent) => s.id === v.id)));
+    }
+    return [...bySeries.values()];
+  };
+  const placesHolders = (event: ApiEvent): ApiEvent[] => (Array.isArray(event.venue) ? event.venue : [event.venue]);
+
+  /** Series per local day of their occurrences' starts. */
+  const seriesPerDay = (events: ApiEvent[]) => {
+    const days = new Map<string, Set<number>>();
+    for (const event of events) {
+      const [{ start }] = histogramOf([event], 'day', 'UTC');
+      days.set(start, (days.get(start) ?? new Set()).add(seriesIdOf(event)));
+    }
+    return [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([start, s]) => ({ start, count: s.size }));
+  };
+
+  before(async () => {
+    await searchReady();
+    const word = unique('once');
+    const parent = await create('/events', {
+      title: `Series parent ${word}`,
+      start_date: daysFromNow(2),
+      end_date: daysFromNow(2, '22:00:00'),
+    });
+    scope = `post_parent=${parent.id}`;
+    ids.lyon = (await create('/venues', { venue: `Lyon ${word}`, geo_lat: 45.76, geo_lng: 4.83 })).id;
+    ids.oslo = (await create('/venues', { venue: `Oslo ${word}`, geo_lat: 59.91, geo_lng: 10.75 })).id;
+    ids.jazz = (await create('/categories', { name: `Jazz ${word}` })).id;
+    ids.folk = (await create('/categories', { name: `Folk ${word}` })).id;
+    const event = async (name: string, fields: Record<string, unknown>) => {
+      ids[name] = (
+        await create('/events', {
+          title: `${name} ${word}`,
+          start_date: daysFromNow(3, '10:00:00'),
+          end_date: daysFromNow(3, '11:00:00'),
+          timezone: 'UTC',
+          post_parent: parent.id,
+          ...fields,
+        })
+      ).id as number;
+    };
+    await event('daily', {
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=5'],
+      categories: [ids.jazz],
+      venue: ids.lyon,
+      featured: true,
+    });
+    await event('weekly', { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'], categories: [ids.folk], venue: ids.oslo });
+    await event('single', { categories: [ids.jazz], venue: ids.lyon });
+    await settle();
+  });
+
+  for (const [name, query, matches] of [
+    ['hide_subsequent_recurrences', () => `${scope}&hide_subsequent_recurrences=true`, () => allListed(scope)],
+    [
+      'include',
+      () => `include=${ids.daily},${ids.single}`,
+      // `include` applies no dates: every indexed occurrence of the events named.
+      async () =>
+        (await allListed(`${scope}&start_date=2000-01-01&end_date=2100-01-01`)).filter((event) =>
+          [ids.daily, ids.single].includes(seriesIdOf(event)),
+        ),
+    ],
+  ] as const) {
+    it(`${name}: every facet, day and tile counts each series once where it has matches`, async () => {
+      const occurrences = await matches();
+      const series = seriesOf(occurrences);
+      const res = await api.get(`/events?${query()}&facets=categories,featured,venue&histogram=day&tz=UTC&geo_grid=3`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.total).to.equal(series.length);
+      expect(res.body.facets.categories).to.deep.equal(linkFacetOf('categories', series));
+      expect(res.body.facets.venue).to.deep.equal(linkFacetOf('venue', series));
+      expect(res.body.facets.featured).to.deep.equal(flagFacetOf('featured', series));
+      expect(res.body.histogram).to.deep.equal(seriesPerDay(occurrences));
+      const tiles = Object.fromEntries(
+        res.body.geo_grid.map((t: { tile: string; count: number }) => [t.tile, t.count]),
+      );
+      expect(tiles).to.deep.equal(Object.fromEntries(tilesOf(series, 3)));
+    });
+  }
+});
