@@ -1,6 +1,7 @@
 import ical, { ICalEventStatus, type ICalEventData } from 'ical-generator';
-import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { plainText } from '../domain/html';
+import { feedRecurrenceLines, type DtstartForm } from './feedRecurrence';
+import { vtimezone } from './vtimezone';
 
 type ApiRecord = Record<string, unknown>;
 
@@ -15,11 +16,6 @@ export interface FeedEntry {
   originalStart?: { start_date: string; utc_start_date: string };
 }
 
-/** The time zones named by `TZID=` in recurrence lines (their VTIMEZONEs must be in the calendar). */
-export function zonesOfLines(lines: string[]): string[] {
-  return lines.flatMap((line) => [...line.matchAll(/;TZID=([^;:]+)/gi)].map((match) => match[1]!));
-}
-
 const CRLF = '\r\n';
 const PRODID = { company: 'events-calendar', product: 'calendar-events-v1', language: 'EN' };
 
@@ -32,30 +28,14 @@ const dayOf = (text: unknown, plusDays = 0): Date => {
   return new Date(Date.UTC(year!, month! - 1, day! + plusDays));
 };
 
-/** Read from the package's files once per zone. */
-const vtimezones = new Map<string, string | null>();
-
-/** The VTIMEZONE of an IANA zone, CRLF-terminated lines; null for zones without one of that TZID (UTC). */
-export function vtimezoneOf(zone: string): string | null {
-  let known = vtimezones.get(zone);
-  if (known === undefined) {
-    const component = getVtimezoneComponent(zone);
-    // An alias (`UTC` is `Etc/UTC` there) would name another TZID than the events': those go in UTC.
-    const named = component && new RegExp(`^TZID:${zone.replace(/[+]/g, '\\+')}\\r?$`, 'm').test(component);
-    known = named ? component.replace(/\r?\n/g, CRLF).trim() + CRLF : null;
-    vtimezones.set(zone, known);
-  }
-  return known;
-}
-
 /** Whether events in `zone` can be written with `TZID` (others are written in UTC). */
-export const hasVtimezone = (zone: unknown): zone is string => typeof zone === 'string' && vtimezoneOf(zone) !== null;
+const hasVtimezone = (zone: unknown): zone is string => typeof zone === 'string' && vtimezone(zone) !== null;
 
 /** `BEGIN:VCALENDAR`, its properties and the VTIMEZONE of each of `zones`: what comes before the events. */
 export function calendarHead(name: string, zones: ReadonlySet<string>): string {
   const head = ical({ prodId: PRODID, name }).toString();
-  const timezones = [...zones].flatMap((zone) => vtimezoneOf(zone) ?? []).join('');
-  return head.slice(0, head.lastIndexOf('END:VCALENDAR')) + timezones;
+  const timezones = [...zones].flatMap((zone) => vtimezone(zone) ?? []).join('');
+  return head.slice(0, head.lastIndexOf('END:VCALENDAR')) + fold(timezones);
 }
 
 export const CALENDAR_END = `END:VCALENDAR${CRLF}`;
@@ -100,12 +80,32 @@ function dates(
   event: ApiRecord,
   zones: ReadonlySet<string>,
 ): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
-  if (event.all_day === true) return { allDay: true, start: dayOf(event.start_date), end: dayOf(event.end_date, 1) };
+  switch (dtstartForm(event, zones)) {
+    case 'date':
+      return { allDay: true, start: dayOf(event.start_date), end: dayOf(event.end_date, 1) };
+    case 'utc':
+      return { start: utcDate(event.utc_start_date)!, end: utcDate(event.utc_end_date)! };
+    case 'zone':
+      // With `timezone`, ical-generator writes a Date's UTC fields after the TZID: the wall clock.
+      return { timezone: text(event.timezone), start: utcDate(event.start_date)!, end: utcDate(event.end_date)! };
+  }
+}
+
+function dtstartForm(event: ApiRecord, zones: ReadonlySet<string>): DtstartForm {
+  if (event.all_day === true) return 'date';
   const zone = text(event.timezone);
-  if (!zones.has(zone) || !hasVtimezone(zone))
-    return { start: utcDate(event.utc_start_date)!, end: utcDate(event.utc_end_date)! };
-  // With `timezone`, ical-generator writes a Date's UTC fields after the TZID: the wall clock.
-  return { timezone: zone, start: utcDate(event.start_date)!, end: utcDate(event.end_date)! };
+  return zones.has(zone) && hasVtimezone(zone) ? 'zone' : 'utc';
+}
+
+/** A series' recurrence lines in the form of its DTSTART (feedRecurrence.ts). */
+function repeating(event: ApiRecord, lines: string[], zones: ReadonlySet<string>): string {
+  const series = {
+    start: utcDate(event.utc_start_date)!,
+    end: utcDate(event.utc_end_date)!,
+    timezone: text(event.timezone),
+    all_day: event.all_day === true,
+  };
+  return feedRecurrenceLines(lines, series, dtstartForm(event, zones)).join('\n');
 }
 
 /** `event-{id}@{host}`: stable for the record, whichever feed or language shows it. */
@@ -126,7 +126,7 @@ export function veventTexts(entries: FeedEntry[], uidHost: string, zones: Readon
     const modified = utcDate(event.modified_utc) ?? new Date(0);
     calendar.createEvent({
       id: eventUid(event.id, uidHost),
-      ...(entry.recurrence ? { repeating: entry.recurrence.join('\n') } : {}),
+      ...(entry.recurrence ? { repeating: repeating(event, entry.recurrence, zones) } : {}),
       ...(entry.originalStart ? { recurrenceId: dates({ ...event, ...entry.originalStart }, zones).start } : {}),
       sequence,
       stamp: modified,

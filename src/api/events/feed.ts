@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { assertReadable, isProtectedFor, recordOwnership } from '../../storage/recordAccess';
-import { calendarHead, CALENDAR_END, vevents, zonesOfLines } from '../../presenters/icalendar';
+import { calendarHead, CALENDAR_END, vevents } from '../../presenters/icalendar';
 import { ForbiddenError, notFound } from '../../domain/errors';
 import { ANONYMOUS } from '../../http/authenticate';
 import { answeredNotModified, publicCacheControl, vary, weakEtag } from '../../http/caching';
@@ -84,7 +84,6 @@ export async function sendEventFeed(ctx: RequestContext<unknown>, services: Serv
   const host = hostOf(services);
   const event = entries[0]!.event;
   const zones = new Set(event.all_day === true ? [] : [String(event.timezone)]);
-  for (const zone of zonesOfLines(doc.recurrence ?? [])) zones.add(zone);
   ctx.type = CALENDAR_TYPE;
   ctx.body = calendarHead(`${host} events`, zones) + vevents(entries, host, zones) + CALENDAR_END;
 }

@@ -33,7 +33,7 @@ export function floating(instant: Date, zone: string): Date {
   return new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second));
 }
 
-const wallOfFloating = (date: Date): WallClock => ({
+export const wallOfFloating = (date: Date): WallClock => ({
   year: date.getUTCFullYear(),
   month: date.getUTCMonth() + 1,
   day: date.getUTCDate(),
@@ -75,13 +75,13 @@ export function recurrenceIdOf(start: Date): string {
 }
 
 /** The instant a RDATE/EXDATE date stands for in a series in `zone`. */
-function instantOf(date: LineDate, zone: string): Date {
+export function instantOf(date: LineDate, zone: string): Date {
   if (date.kind === 'instant') return date.at;
   return placeWallClock(date.wall, date.kind === 'local' ? (date.zone ?? zone) : zone);
 }
 
 /** RRULE's UNTIL as a floating date (a day is inclusive: its last second). */
-function untilFloating(text: string, series: SeriesDates): Date {
+export function untilFloating(text: string, series: SeriesDates): Date {
   const [, y, mo, d, h, mi, s, z] = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/.exec(text)!;
   if (h === undefined) return new Date(Date.UTC(+y!, +mo! - 1, +d!, 23, 59, 59));
   const wall = new Date(Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!));

@@ -4,7 +4,6 @@ import type { Services } from '../container';
 import { eventListQuery, type Caller, type EventListInput } from './eventList';
 import { boolQuery } from '../../search/fullText';
 import { searchIndex, totalOf } from './listing';
-import { zonesOfLines } from '../../presenters/icalendar';
 
 /** At most this many events in a feed (EXTENSIONS part 12). */
 export const FEED_MAX_ENTRIES = 1000;
@@ -107,8 +106,6 @@ export async function planEventFeed(services: Services, input: EventListInput, c
     const record = hit._source?.record;
     if (record && record.all_day !== true && typeof record.timezone === 'string') zones.add(record.timezone);
   }
-  const seriesIds = hits.flatMap(({ id, series }) => (series ? [Number(id.split('@')[0])] : []));
-  for (const zone of await seriesLineZones(services, seriesIds)) zones.add(zone);
   const { index } = request;
   const records = async (ids: string[]): Promise<Map<string, FeedRecord>> => {
     const page = await searchIndex<FeedHit>(services, {
@@ -129,13 +126,4 @@ export async function planEventFeed(services: Services, input: EventListInput, c
   };
   const counted = found.aggregations?.[FEED_COUNT] as estypes.AggregationsCardinalityAggregate | undefined;
   return { matches, hits, total: counted?.value ?? totalOf(found), zones: [...zones], records };
-}
-
-/** The zones the recurrence lines of these series name (`TZID=`): their VTIMEZONEs come first too. */
-async function seriesLineZones(services: Services, ids: number[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const docs = await services.stores.events.docs
-    .find({ id: { $in: ids } }, { projection: { recurrence: 1 } })
-    .toArray();
-  return docs.flatMap((doc) => zonesOfLines(doc.recurrence ?? []));
 }

@@ -102,6 +102,12 @@ describe('search/queries', () => {
     const categories = { terms: { category_ids: [1] } };
     const featured = { term: { featured: true } };
     const terms = (field: string) => ({ terms: { field, size: 200 } });
+    const series = { series: { cardinality: { field: 'series_id', precision_threshold: 40_000 } } };
+    /** A list showing each series once counts series in each bucket. */
+    const seriesTerms = (field: string) => ({
+      terms: { field, size: 200, order: [{ series: 'desc' }, { _key: 'asc' }] },
+      aggs: series,
+    });
     const histogram = {
       date_histogram: {
         field: 'start_utc',
@@ -124,15 +130,15 @@ describe('search/queries', () => {
       const listed = boolQuery({ filter: [categories, featured] });
       expect(request.post_filter).to.deep.equal(listed);
       expect(request.aggs).to.deep.equal({
-        facet_categories: { filter: featured, aggs: { facet_categories: terms('category_ids') } },
-        facet_featured: { filter: categories, aggs: { facet_featured: terms('featured') } },
+        facet_categories: { filter: featured, aggs: { facet_categories: seriesTerms('category_ids') } },
+        facet_featured: { filter: categories, aggs: { facet_featured: seriesTerms('featured') } },
         listed: {
           filter: listed,
           aggs: {
             series_count: { cardinality: { field: 'series_id', precision_threshold: 40_000 } },
-            facet_tags: terms('tag_ids'),
-            facet_venue: { filter: shownLinks, aggs: { facet_venue: terms('venue_ids') } },
-            histogram,
+            facet_tags: seriesTerms('tag_ids'),
+            facet_venue: { filter: shownLinks, aggs: { facet_venue: seriesTerms('venue_ids') } },
+            histogram: { ...histogram, aggs: series },
           },
         },
       });
@@ -170,7 +176,12 @@ describe('search/queries', () => {
         },
       };
       for (const name of ['facet_categories', 'facet_featured', 'facet_venue', 'histogram'])
-        expect(bucketsOf(response, name), name).to.deep.equal(buckets);
+        expect(bucketsOf(response, name), name).to.deep.equal([{ key: 3, doc_count: 2, count: 2 }]);
+      const bySeries = { aggregations: { histogram: { buckets: [{ key: 3, doc_count: 9, series: { value: 2 } }] } } };
+      expect(
+        bucketsOf(bySeries, 'histogram').map((bucket) => bucket.count),
+        'series counted',
+      ).to.deep.equal([2]);
       expect(bucketsOf(response, 'facet_tags')).to.deep.equal([]);
       expect(seriesCountOf(response as never)).to.equal(2);
       expect(seriesCountOf({ aggregations: { series_count: { value: 7 } } } as never)).to.equal(7);
