@@ -62,8 +62,8 @@ export function exportRoute<I extends object>(
             page = await walkPage(services, query, page.next, EXPORT_PAGE_SIZE, { countTotal: false });
           }
         } finally {
-          // A client gone mid-stream: the snapshot is given back now, not after 5 minutes.
-          if (page.next) await closeWalk(services, page.next.pit);
+          // Done, or a client gone mid-stream: an export's snapshot is given back now, not after 5 minutes.
+          await closeWalk(services, page.pit);
         }
       }
       ctx.set(CHANGES_SINCE_HEADER, changesSince);

@@ -10,18 +10,20 @@ async function walk(
   path: string,
   options: Parameters<typeof api.get>[1] = {},
   between?: (page: number) => Promise<void>,
-): Promise<{ ids: number[]; pages: ApiResponse[] }> {
+): Promise<{ ids: number[]; pages: ApiResponse[]; urls: string[] }> {
   const plural = path.split('?')[0]!.slice(1);
   const ids: number[] = [];
   const pages: ApiResponse[] = [];
+  const urls: string[] = [];
   let cursor = '';
   for (let page = 1; ; page++) {
     const sep = path.includes('?') ? '&' : '?';
-    const res = await api.get(`${path}${sep}cursor=${encodeURIComponent(cursor)}`, options);
+    urls.push(`${path}${sep}cursor=${encodeURIComponent(cursor)}`);
+    const res = await api.get(urls.at(-1)!, options);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     pages.push(res);
     ids.push(...(res.body[plural] as { id: number }[]).map((record) => record.id));
-    if (res.body.next_cursor === null) return { ids, pages };
+    if (res.body.next_cursor === null) return { ids, pages, urls };
     cursor = res.body.next_cursor as string;
     await between?.(page);
   }
@@ -130,6 +132,16 @@ describe('list cursors and exports (EXTENSIONS 16)', () => {
     // A cursor issued to an administrator is not replayed anonymously, nor the reverse.
     const adminFirst = await api.get(`${path}&cursor=`, { key: true });
     expectError(await api.get(`${path}&cursor=${adminFirst.body.next_cursor}`), 400, 'rest_invalid_param');
+  });
+
+  it('keeps the snapshot 5 minutes after each page, the last too: a page asked for again answers the same', async () => {
+    const { pages, urls } = await walk(`/events?search=${word}&per_page=10&${WINDOW}`);
+    expect(pages.length).to.be.above(1);
+    for (const [i, url] of [...urls.entries()].reverse()) {
+      const again = await api.get(url);
+      expect(again.status, `page ${i + 1}: ${JSON.stringify(again.body)}`).to.equal(200);
+      expect(again.body.events, `page ${i + 1}`).to.deep.equal(pages[i]!.body.events);
+    }
   });
 
   it('answers 410 cursor-expired once the snapshot is gone', async () => {

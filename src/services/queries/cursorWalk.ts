@@ -19,14 +19,16 @@ export interface WalkPosition {
 
 export interface WalkPage {
   items: Record<string, unknown>[];
-  /** Null once the walk is over (its point in time is closed then). */
+  /** Null once the walk is over. */
   next: WalkPosition | null;
+  /** The walk's snapshot, kept 5 minutes after this page, the last one too: its cursor may be sent again. */
+  pit: string;
   total: number;
   /** Fields the list adds after the envelope's (an event list's facets: of the whole snapshot). */
   extras?: ExtrasJson;
 }
 
-/** 410 `cursor-expired`: the walk's snapshot is gone (5 minutes without a page, or closed). */
+/** 410 `cursor-expired`: the walk's snapshot is gone (5 minutes without a page). */
 export const cursorExpired = (): ExpiredTokenError =>
   new ExpiredTokenError(
     'cursor-expired',
@@ -62,7 +64,7 @@ export async function openWalk(services: Services, query: ListQuery): Promise<Wa
 
 /**
  * The next `size` matches after `position`, in the list's order, from its snapshot; the snapshot
- * is kept another 5 minutes. The point in time breaks ties between equal sort values itself
+ * is kept another 5 minutes, after the last page too (EXTENSIONS 16: a client may ask for it again). The point in time breaks ties between equal sort values itself
  * (`_shard_doc`), so no match is given twice or skipped, however deep.
  */
 export async function walkPage(
@@ -94,10 +96,9 @@ export async function walkPage(
   const last = hits[hits.length - 1];
   const pit = response.pit_id ?? position.pit;
   const more = hits.length === size && last?.sort !== undefined && (total < 0 || seen < total);
-  if (!more) await closeWalk(services, pit);
   const next = more ? { pit, after: last.sort!, seen, total } : null;
   const [items, extras] = await Promise.all([query.present(hits), extrasJsonOf(query, response)]);
-  return { items, next, total, ...(extras ? { extras } : {}) };
+  return { items, next, pit, total, ...(extras ? { extras } : {}) };
 }
 
 /** Closes a walk's snapshot (best effort: an unclosed one lapses after 5 minutes). */
