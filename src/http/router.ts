@@ -28,10 +28,9 @@ export interface ApiRouter {
 function rootRouter(root: string, routes: RouteSpec[], readRequest: Middleware<AppState>[]): Router<AppState> {
   // Paths are case-sensitive (CONTRACT part 9: a path that does not match is 404).
   const router = new Router<AppState>({ sensitive: true });
-  router.param('id', async (id, _ctx, next) => {
-    if (!DIGITS.test(id)) throw noRoute();
-    return next();
-  });
+  // `/events/export` is not the event `export`: a layer whose `:id` is not a number stops there,
+  // and the fallback answers as for a path without it (routeFallback).
+  router.param('id', async (id, _ctx, next) => (DIGITS.test(id) ? next() : undefined));
   for (const route of routes) {
     const path = `${root}${route.path}`.replace(/\/$/, '') || '/';
     const input = inputOf(route.input, route.pathKeys);
@@ -68,6 +67,14 @@ export function buildRouter(routes: RouteSpec[], readRequest: Middleware<AppStat
   };
 }
 
+type Layer = NonNullable<ReturnType<ApiRouter['match']>>['path'][number];
+
+/** Whether a layer matching `path` names it: an `:id` it has is a number. */
+function namesPath(layer: Layer, path: string): boolean {
+  const id = layer.params(path, layer.captures(path)).id;
+  return id === undefined || DIGITS.test(id);
+}
+
 /**
  * After the router: for a known path, `OPTIONS` is 204 and any other method it lacks 405, both
  * with `Allow` (OPTIONS included); otherwise 404 `rest_no_route`. (A CORS preflight is answered
@@ -77,9 +84,9 @@ export function routeFallback(router: ApiRouter): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
-    const match = router.match(ctx.path, ctx.method);
-    const allowed = new Set(match?.path.flatMap((layer) => layer.methods));
-    if (allowed.size === 0 || match?.route) throw noRoute();
+    const layers = (router.match(ctx.path, ctx.method)?.path ?? []).filter((layer) => namesPath(layer, ctx.path));
+    const allowed = new Set(layers.flatMap((layer) => layer.methods));
+    if (allowed.size === 0 || allowed.has(ctx.method)) throw noRoute();
     allowed.add('OPTIONS');
     // In one order whatever order the route table registers a path's methods in.
     const methods = ALLOW_ORDER.filter((method) => allowed.has(method));

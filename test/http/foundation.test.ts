@@ -63,6 +63,25 @@ describe('foundation', () => {
     expect(res.body.message).to.equal(`DELETE is not allowed here; this route takes ${res.headers.get('allow')}.`);
   });
 
+  it('a path beside /{kind}/{id} that is not an ID is its own: 405 with its Allow, or 404 when no route has it', async () => {
+    for (const path of ['/events/export', '/venues/export', '/events.ics']) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        const res = await request(method, `${ROOT}${path}`, {}, { key: true });
+        expect(res.status, `${method} ${path}`).to.equal(405);
+        expect(res.headers.get('allow'), `${method} ${path}`).to.equal('GET, HEAD, OPTIONS');
+      }
+      const options = await request('OPTIONS', `${ROOT}${path}`);
+      expect([options.status, options.headers.get('allow')], path).to.deep.equal([204, 'GET, HEAD, OPTIONS']);
+      expect((await request('GET', `${ROOT}${path}`, undefined, { key: true })).status, path).to.equal(200);
+    }
+    for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {
+      const res = await request(method, `${ROOT}/events/abc`, method === 'POST' ? {} : undefined, { key: true });
+      expect([res.status, res.body?.code], `${method} /events/abc`).to.deep.equal([404, 'rest_no_route']);
+    }
+    const event = await request('OPTIONS', `${ROOT}/events/1`);
+    expect(event.headers.get('allow')).to.equal('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+  });
+
   it('rejects an unknown namespace and an unknown language', async () => {
     const ns = await api.get('?namespace=other/v2');
     expect(ns.status).to.equal(404);
