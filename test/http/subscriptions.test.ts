@@ -60,6 +60,11 @@ describe('webhook subscriptions: routes, access and validation', () => {
     const deleted = await conforming.delete(`/subscriptions/${id}`);
     expect(deleted.body).to.deep.equal({ id, deleted: true });
     expect((await conforming.get(`/subscriptions/${id}`, { key: true })).status).to.equal(404);
+    const huge = await conforming.get('/subscriptions/99999999999999999999999', { key: true });
+    expect([huge.status, huge.body.message]).to.deep.equal([
+      404,
+      'The subscription 99999999999999999999999 was not found.',
+    ]);
   });
 
   it('keeps a sent secret, and stores it sealed: the database holds neither the secret nor its key bytes', async () => {

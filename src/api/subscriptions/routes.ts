@@ -41,8 +41,8 @@ const staffRoute = <I>(spec: Omit<TypedRoute<I>, 'resource' | 'access'>): TypedR
     },
   });
 
-/** `doc`, the subscription `id` when it exists, or 404. */
-function found<T>(doc: T | null, id: number): T {
+/** `doc`, the subscription `id` when it exists, or 404 (naming `id` as the path wrote it). */
+function found<T>(doc: T | null, id: number | string): T {
   if (!doc) throw new NotFoundError('rest-subscription-not-found', `The subscription ${id} was not found.`);
   return doc;
 }
@@ -52,9 +52,12 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
   const { config } = services;
   const { subscriptions, matches, deliveries } = services.webhooks;
 
-  /** The subscription addressed by the route, or 404. */
-  const load = async (id: number): Promise<SubscriptionDoc> =>
-    found(Number.isSafeInteger(id) ? await subscriptions.get(id) : null, id);
+  /** The subscription addressed by the route, or 404: an ID past 2^53 is named as the path wrote it, not as 1e+23. */
+  const load = async (ctx: { input: { id: number }; params?: { id?: string } }): Promise<SubscriptionDoc> => {
+    const { id } = ctx.input;
+    const doc = Number.isSafeInteger(id) ? await subscriptions.get(id) : null;
+    return found(doc, Number.isSafeInteger(id) ? id : (ctx.params?.id ?? String(id)));
+  };
 
   function sealer() {
     const { box } = services.webhooks;
@@ -145,7 +148,7 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       response: 'Subscription',
       errors: [400, 404, 503],
       handler: async (ctx) => {
-        ctx.body = presentSubscription(config, await load(ctx.input.id));
+        ctx.body = presentSubscription(config, await load(ctx));
       },
     }),
     staffRoute({
@@ -159,7 +162,7 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       response: 'Subscription',
       errors: [400, 404, 503],
       handler: async (ctx) => {
-        await load(ctx.input.id);
+        await load(ctx);
         const { filters } = await checked(ctx, ctx.input);
         const change: SubscriptionChange = {};
         if (ctx.input.url !== undefined) change.url = ctx.input.url;
@@ -178,7 +181,7 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       response: 'Deleted',
       errors: [400, 404, 503],
       handler: async (ctx) => {
-        const doc = await load(ctx.input.id);
+        const doc = await load(ctx);
         found(await subscriptions.delete(doc._id), doc._id);
         await Promise.all([matches.deleteSubscription(doc._id), deliveries.deleteSubscription(doc._id)]);
         ctx.body = { id: doc._id, deleted: true };
@@ -193,7 +196,7 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       response: 'DeliveryList',
       errors: [400, 404, 503],
       handler: async (ctx) => {
-        const doc = await load(ctx.input.id);
+        const doc = await load(ctx);
         const { from, size, perPage } = paged(ctx.input);
         const { items, total } = await deliveries.page(doc._id, from, size);
         ctx.body = { deliveries: items.map(presentDelivery), total, total_pages: pageCount(total, perPage) };
