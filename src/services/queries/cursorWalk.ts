@@ -97,6 +97,8 @@ export async function walkPage(
   const pit = response.pit_id ?? position.pit;
   const more = hits.length === size && last?.sort !== undefined && (total < 0 || seen < total);
   const next = more ? { pit, after: last.sort!, seen, total } : null;
+  // A walk of one page handed out no cursor to ask for it again: its snapshot goes back at once.
+  if (!next && position.after === null) await closeWalk(services, pit);
   const [items, extras] = await Promise.all([query.present(hits), extrasJsonOf(query, response)]);
   return { items, next, pit, total, ...(extras ? { extras } : {}) };
 }
