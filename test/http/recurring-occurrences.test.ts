@@ -75,9 +75,11 @@ describe('recurring events: one occurrence', () => {
       new RegExp(`/events/${id}/occurrences/${third.occurrence.recurrence_id}$`),
     );
     expect((await api.get(`/events/${id}/occurrences/20990101T000000Z`)).status).to.equal(404);
-    const bad = await api.get(`/events/${id}/occurrences/tomorrow`);
-    expect(bad.status).to.equal(400);
-    expect(bad.body.data.params).to.have.property('recurrence_id');
+    for (const malformed of ['tomorrow', '20271323T090000Z', '20270230T090000Z', '20270105T250000Z']) {
+      const bad = await api.get(`/events/${id}/occurrences/${malformed}`);
+      expect(bad.status, malformed).to.equal(400);
+      expect(bad.body.data.params).to.have.property('recurrence_id');
+    }
   });
 
   it('a moved occurrence at another venue is found by a geo query at its new place, not at the old', async () => {

@@ -3,9 +3,10 @@ import { checkEach } from '../../domain/errors';
 import { resolveEventDates } from '../../domain/eventDates';
 import { safeRichText } from '../../domain/html';
 import { applyVerdict, decideUpdate, writeRequestOf } from '../../domain/policy';
-import type { Occurrence } from '../../domain/recurrence/expand';
+import { recurrenceIdOf, type Occurrence } from '../../domain/recurrence/expand';
 import {
   overrideOf,
+  startOfRecurrenceId,
   withExcluded,
   type OccurrenceOverride,
   type OccurrenceText,
@@ -39,6 +40,10 @@ const recurrenceIdKey: InputKeys<OccurrenceKey> = {
   recurrence_id: Joi.string()
     .pattern(/^\d{8}T\d{6}Z$/)
     .required()
+    // 20271323T090000Z has the form but is no time: 400, as a malformed one is.
+    .custom((value: string, helpers) =>
+      recurrenceIdOf(startOfRecurrenceId(value)) === value ? value : helpers.error('string.pattern.base'),
+    )
     .messages({
       'string.pattern.base': "{{#label}} must be an occurrence's original start in UTC, as 20270105T090000Z",
     })
