@@ -97,3 +97,53 @@ export function plainText(html: string | null | undefined): string {
   parser.end(html);
   return collapseSpaces(text);
 }
+
+/** Elements a reader sees as paragraphs (a blank line after them), and those that end a line. */
+const PARAGRAPHS = new Set(
+  tags(
+    'address article aside blockquote div dl figure footer h1 h2 h3 h4 h5 h6 header hr main nav ol p pre section table ul',
+  ),
+);
+const LINES = new Set(tags('br dd dt figcaption li td th tr'));
+
+/**
+ * Rich text as a reader of plain text wants it (a calendar's DESCRIPTION): paragraphs apart by a
+ * blank line, line breaks kept, a link's address after its text when the text does not show it,
+ * entities decoded, spaces collapsed within lines.
+ */
+export function readableText(html: string | null | undefined): string {
+  if (!html) return '';
+  let text = '';
+  let hidden = 0;
+  const links: { href: string; from: number }[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (NOT_TEXT.has(name)) hidden++;
+        else if (PARAGRAPHS.has(name)) text += '\n\n';
+        else if (LINES.has(name)) text += '\n';
+        if (name === 'a') links.push({ href: attributes.href?.trim() ?? '', from: text.length });
+      },
+      onclosetag(name) {
+        if (NOT_TEXT.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (PARAGRAPHS.has(name)) text += '\n\n';
+        else if (name === 'a') {
+          const link = links.pop();
+          if (link?.href && !text.slice(link.from).includes(link.href)) text += ` (${link.href})`;
+        }
+      },
+      ontext(chunk) {
+        // Source line breaks are spaces in HTML: lines end at elements only.
+        if (hidden === 0) text += chunk.replace(/\s+/g, ' ');
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.end(html);
+  return text
+    .split('\n')
+    .map((line) => line.replace(/ +/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,5 +1,5 @@
 import ical, { ICalEventStatus, type ICalEventData } from 'ical-generator';
-import { plainText } from '../domain/html';
+import { readableText } from '../domain/html';
 import { feedRecurrenceLines, type DtstartForm } from './feedRecurrence';
 import { vtimezone } from './vtimezone';
 
@@ -133,7 +133,7 @@ export function veventTexts(entries: FeedEntry[], uidHost: string, zones: Readon
       lastModified: modified,
       ...dates(event, zones),
       summary: typeof event.title === 'string' ? event.title : '',
-      description: plainText(event.description as string | null) || null,
+      description: readableText(event.description as string | null) || null,
       url: text(event.url) || null,
       location: location(venueOf(event)),
       organizer: organizer(event),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { plainText, safeRichText, sanitizeRichText } from '../../../src/domain/html';
+import { plainText, readableText, safeRichText, sanitizeRichText } from '../../../src/domain/html';
 import { ValidationError } from '../../../src/domain/errors';
 
 describe('domain/html plainText', () => {
@@ -58,5 +58,23 @@ describe('domain/html safeRichText', () => {
       .that.deep.equals({ description: 'description holds 5001 HTML tags: at most 5000' });
     // `<` as text is no tag.
     expect(safeRichText('excerpt', 'a < b, '.repeat(6_000), 1_000_000)).to.include('a &lt; b');
+  });
+});
+
+describe('domain/html readableText (a calendar DESCRIPTION)', () => {
+  it('keeps paragraphs apart by a blank line and line breaks, collapses spaces within lines', () => {
+    expect(
+      readableText('<h2>Title</h2><p>one  &amp;\n two</p><p>t<b>w</b>o<br>three</p><ul><li>a</li><li>b</li></ul>'),
+    ).to.equal('Title\n\none & two\n\ntwo\nthree\n\na\nb');
+  });
+
+  it("writes a link's address after its text unless the text shows it; hidden text stays hidden", () => {
+    expect(
+      readableText(
+        '<p>See <a href="https://x.org/e">our page</a>, <a href="https://y.org">https://y.org</a><script>no</script></p>',
+      ),
+    ).to.equal('See our page (https://x.org/e), https://y.org');
+    expect(readableText(null)).to.equal('');
+    expect(readableText('plain   text')).to.equal('plain text');
   });
 });
