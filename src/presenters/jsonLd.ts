@@ -86,7 +86,14 @@ function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
  * data asks), else the instant with the offset it has in the event's zone. Built from the UTC
  * time: a local time in the hour clocks repeat in autumn names two instants.
  */
-function isoDate(event: JsonLdEventSource, bound: 'start' | 'end'): string {
+/** A date as schema.org takes it: an all-day event's day, else its local time with its offset. */
+export function isoDate(
+  event: Pick<
+    JsonLdEventSource,
+    'all_day' | 'start_date' | 'end_date' | 'utc_start_date' | 'utc_end_date' | 'timezone'
+  >,
+  bound: 'start' | 'end',
+): string {
   if (event.all_day) return event[`${bound}_date`].slice(0, 10);
   // `yyyy-MM-dd HH:mm:ss` in UTC: read by Date.parse as ISO 8601 (luxon's fromFormat costs ~40 µs).
   const utc = DateTime.fromMillis(Date.parse(`${event[`utc_${bound}_date`].replace(' ', 'T')}Z`), { zone: 'utc' });

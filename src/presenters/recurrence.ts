@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { presentEventDates } from '../domain/eventDates';
+import { isoDate } from './jsonLd';
 import type { Occurrence, SeriesDates } from '../domain/recurrence/expand';
 import { seriesOccurrences, type SeriesFields } from '../domain/recurrence/overrides';
 import { parseRecurrenceLines, type ParsedRecurrence } from '../domain/recurrence/lines';
@@ -85,12 +86,18 @@ export function seriesReadFields(
   const next = nextOccurrences(series, now, horizon);
   // A Schedule cannot say that one occurrence moved or changed.
   const schedule = series.occurrence_overrides?.length ? null : eventSchedule(parseRecurrenceLines(recurrence), series);
-  const subEvents = next.map((o) => ({
-    '@type': 'Event',
-    name: jsonLd.name,
-    startDate: String(o.utc_start_date).replace(' ', 'T') + 'Z',
-    endDate: String(o.utc_end_date).replace(' ', 'T') + 'Z',
-  }));
+  // Dated as the series itself is: days for an all-day series, local times with their offset.
+  const subEvents = next.map((o) => {
+    const dated = {
+      start_date: String(o.start_date),
+      end_date: String(o.end_date),
+      utc_start_date: String(o.utc_start_date),
+      utc_end_date: String(o.utc_end_date),
+      timezone: series.timezone,
+      all_day: Boolean(series.all_day),
+    };
+    return { '@type': 'Event', name: jsonLd.name, startDate: isoDate(dated, 'start'), endDate: isoDate(dated, 'end') };
+  });
   return {
     recurrence,
     next_occurrences: next,

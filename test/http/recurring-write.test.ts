@@ -52,6 +52,24 @@ describe('recurring events: writing and reading a series', () => {
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     expect(created.body.recurrence).to.deep.equal(['RRULE:FREQ=MONTHLY;BYDAY=-1FR;COUNT=3']);
     expect(created.body.json_ld.subEvent).to.have.length(created.body.next_occurrences.length);
+    // Dated as the series is: its local time with its offset (a last Friday of winter: +01:00).
+    const [first] = created.body.next_occurrences;
+    expect(created.body.json_ld.subEvent[0].startDate).to.equal(
+      DateTime.fromFormat(first.start_date, 'yyyy-MM-dd HH:mm:ss', { zone: 'Europe/Paris' }).toISO({
+        suppressMilliseconds: true,
+      }),
+    );
+    expect(created.body.json_ld.startDate).to.match(/\+01:00$/);
+    const allDay = await createSeries('RRULE:FREQ=MONTHLY;BYDAY=-1FR;COUNT=3', {
+      start_date: firstTuesday.endOf('month').set({ weekday: 5 }).toFormat('yyyy-MM-dd'),
+      end_date: firstTuesday.endOf('month').set({ weekday: 5 }).toFormat('yyyy-MM-dd'),
+      all_day: true,
+    });
+    expect(allDay.status, JSON.stringify(allDay.body)).to.equal(201);
+    expect(allDay.body.json_ld.startDate).to.match(/^\d{4}-\d{2}-\d{2}$/);
+    expect(allDay.body.json_ld.subEvent.map((e: { startDate: string }) => e.startDate)).to.deep.equal(
+      allDay.body.next_occurrences.map((o: { start_date: string }) => o.start_date.slice(0, 10)),
+    );
   });
 
   it('null or [] makes the series a single event again', async () => {
