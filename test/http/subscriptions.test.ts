@@ -150,6 +150,10 @@ describe('webhook subscriptions: routes, access and validation', () => {
       [{ status: ['draft'] }, ['filters.status']],
       [{ categorie: 'jazz' }, ['filters.categorie']],
       [{ per_page: 5, orderby: 'title' }, ['filters.per_page', 'filters.orderby']],
+      [
+        { hide_subsequent_recurrences: true, facets: 'venue', histogram: 'day', cursor: '' },
+        ['filters.hide_subsequent_recurrences', 'filters.facets', 'filters.histogram', 'filters.cursor'],
+      ],
       ['search=jazz&venue=x', ['filters.venue']],
     ];
     for (const [filters, names] of cases) {

@@ -6,7 +6,7 @@ import { inputSchema } from '../../http/route';
 import { validateInput } from '../../http/validate';
 import { SECRET_PATTERN, secretKeyBytes } from '../../lib/standardWebhooks';
 import type { PageLimits } from '../../services/queries/listing';
-import { NOT_FILTERS } from '../../services/webhooks/subscriptionFilters';
+import { ANSWER_SHAPES, NOT_FILTERS } from '../../services/webhooks/subscriptionFilters';
 import { eventListSchema } from '../events/list';
 
 const byId = { id: Joi.number().integer().min(0).unsafe().required().description('Subscription ID') };
@@ -105,6 +105,9 @@ export function validFilters(raw: unknown): Record<string, unknown> {
   for (const name of names) {
     if (NOT_FILTERS.includes(name))
       problems[`filters.${name}`] = `${name} pages or orders a list: a saved search takes filters only`;
+    else if (ANSWER_SHAPES.includes(name))
+      problems[`filters.${name}`] =
+        `${name} shapes a list's answer, not which events match: a saved search takes filters only`;
     else if (!KNOWN_FILTERS.has(name)) problems[`filters.${name}`] = `${name} is not a GET /events parameter`;
   }
   if (Object.keys(problems).length) throw new ValidationError(problems);

@@ -14,6 +14,8 @@ const ANONYMOUS: Principal = Object.freeze({ keyId: null, userId: 0, role: null 
 const DATE_PARAMS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
 /** List parameters that page or order a list: a saved search has no use for them. */
 export const NOT_FILTERS = ['page', 'per_page', 'orderby', 'order', 'i18n_language'];
+/** List parameters that shape its answer, not which events match: a saved search matches events. */
+export const ANSWER_SHAPES = ['cursor', 'hide_subsequent_recurrences', 'facets', 'histogram', 'tz', 'geo_grid'];
 
 /** Subscriptions see what an anonymous list shows (CONTRACT part 6), in their own language. */
 export const anonymousIn = (lang: Language): Caller => ({ lang, principal: ANONYMOUS });
