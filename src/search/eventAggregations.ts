@@ -162,17 +162,17 @@ export function listedAggregate(
   return (node?.[name] as Node | undefined) ?? node;
 }
 
-/**
- * The buckets of the discovery aggregation `name` of a search response, each with `count`: its
- * series when buckets count series, else its documents.
- */
+/** The buckets of the discovery aggregation `name` of a search response. */
 export function bucketsOf(
   response: { aggregations?: Record<string, unknown> },
   name: string,
-): (Bucket & { count: number } & Record<string, unknown>)[] {
-  const buckets = (listedAggregate(response, name)?.buckets as (Bucket & Record<string, unknown>)[] | undefined) ?? [];
-  return buckets.map((bucket) => ({
-    ...bucket,
-    count: (bucket[SERIES] as { value?: number } | undefined)?.value ?? bucket.doc_count,
-  }));
+): (Bucket & Record<string, unknown>)[] {
+  return (listedAggregate(response, name)?.buckets as (Bucket & Record<string, unknown>)[] | undefined) ?? [];
 }
+
+/**
+ * What a bucket counts: its series when buckets count series, else its documents. Read, not
+ * copied into each bucket: spreading hundreds of parsed buckets a page cost a millisecond.
+ */
+export const bucketCount = (bucket: Bucket & Record<string, unknown>): number =>
+  (bucket[SERIES] as { value?: number } | undefined)?.value ?? bucket.doc_count;

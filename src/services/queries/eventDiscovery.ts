@@ -4,6 +4,7 @@ import { DependencyUnavailableError } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
 import { giveUpAfter } from '../../search/client';
 import {
+  bucketCount,
   bucketsOf,
   FACET_SIZE,
   type Discovery,
@@ -108,14 +109,14 @@ async function linkFacet(
     const label = labels[i];
     // A venue or organizer the caller may not read is never named, as events do not show it.
     if (!label || (label.status !== undefined && !showsLink(principal, ownershipOf(label)))) return;
-    entries.push({ id: ids[i]!, slug: label.slug, name: label.name, count: bucket.count });
+    entries.push({ id: ids[i]!, slug: label.slug, name: label.name, count: bucketCount(bucket) });
   });
   return entries.sort(byCountThenName).slice(0, FACET_SIZE);
 }
 
 function flagFacet(response: { aggregations?: Record<string, unknown> }, facet: FlagFacet): FlagFacetEntry[] {
   return bucketsOf(response, `facet_${facet}`)
-    .map((bucket) => ({ value: bucket.key === 1 || bucket.key === 'true', count: bucket.count }))
+    .map((bucket) => ({ value: bucket.key === 1 || bucket.key === 'true', count: bucketCount(bucket) }))
     .sort((a, b) => b.count - a.count || Number(a.value) - Number(b.value));
 }
 
@@ -141,13 +142,13 @@ export async function discoveryResult(
   if (d.histogram) {
     result.histogram = bucketsOf(response, 'histogram').map((bucket) => ({
       start: String(bucket.key_as_string),
-      count: bucket.count,
+      count: bucketCount(bucket),
     }));
   }
   if (d.geoGrid !== undefined) {
     result.geo_grid = bucketsOf(response, 'geo_grid').map((bucket) => {
       const centroid = (bucket.centroid as { location?: { lat: number; lon: number } }).location;
-      return { tile: String(bucket.key), lat: centroid?.lat ?? 0, lng: centroid?.lon ?? 0, count: bucket.count };
+      return { tile: String(bucket.key), lat: centroid?.lat ?? 0, lng: centroid?.lon ?? 0, count: bucketCount(bucket) };
     });
   }
   return result;
