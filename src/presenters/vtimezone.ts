@@ -10,7 +10,10 @@ import { DateTime, IANAZone } from 'luxon';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-/** Offsets are compared this far apart while looking for transitions: none is closer to the next. */
+/**
+ * Offsets are compared this far apart while looking for transitions: a change and its reversal
+ * closer than this would go unseen.
+ */
 const SCAN_STEP_MS = 7 * DAY_MS;
 const FIRST_YEAR = 1970;
 /** Years of transitions computed ahead: enough for a yearly rule to show every weekday position. */
@@ -44,20 +47,24 @@ function firstMinuteAfter(zone: string, lo: number, hi: number): number {
 
 function transitionsOf(zone: string, from: number, to: number): Transition[] {
   const found: Transition[] = [];
-  let previous = offsetAt(zone, from);
-  for (let at = from + SCAN_STEP_MS; at <= to; at += SCAN_STEP_MS) {
-    const offset = offsetAt(zone, at);
-    if (offset === previous) continue;
-    const changed = firstMinuteAfter(zone, at - SCAN_STEP_MS, at);
-    const after = DateTime.fromMillis(changed, { zone });
+  let offset = offsetAt(zone, from);
+  for (let at = from; at < to;) {
+    const next = Math.min(at + SCAN_STEP_MS, to);
+    if (offsetAt(zone, next) === offset) {
+      at = next;
+      continue;
+    }
+    // Scanned on from the change itself: a second one within the same step is found too.
+    at = firstMinuteAfter(zone, at, next);
+    const after = offsetAt(zone, at);
     found.push({
-      at: changed,
-      from: previous,
-      to: offset,
-      daylight: after.isInDST,
-      wall: DateTime.fromMillis(changed + previous * MINUTE_MS, { zone: 'UTC' }),
+      at,
+      from: offset,
+      to: after,
+      daylight: DateTime.fromMillis(at, { zone }).isInDST,
+      wall: DateTime.fromMillis(at + offset * MINUTE_MS, { zone: 'UTC' }),
     });
-    previous = offset;
+    offset = after;
   }
   return found;
 }
