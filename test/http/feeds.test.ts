@@ -88,7 +88,8 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
       venue: venue.id,
       organizer: [organizer.id],
       categories: [category.id],
-      description: '<p>Bring <strong>friends</strong> &amp; family</p>',
+      description:
+        '<p>Bring <strong>friends</strong> &amp; family</p><p>Doors at <a href="https://example.org/doors">seven</a></p>',
     });
     await event('New York brunch', {
       start_date: daysFromNow(11, '11:00:00', 'America/New_York'),
@@ -144,7 +145,8 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
     expect(paris.organizer).to.equal('mailto:club@example.org');
     expect(paris.categories[0]).to.match(/^Feedcat/);
     expect(paris.categories).to.include(tag);
-    expect(paris.description).to.equal('Bring friends & family');
+    // Paragraphs apart by a blank line, a link's address after its text.
+    expect(paris.description).to.equal('Bring friends & family\n\nDoors at seven (https://example.org/doors)');
     expect(paris.url).to.match(/^http/);
     expect(paris.status).to.equal('CONFIRMED');
     expect(byTitle.get('New York brunch')!.tzid).to.equal('America/New_York');
