@@ -28,9 +28,6 @@ const dayOf = (text: unknown, plusDays = 0): Date => {
   return new Date(Date.UTC(year!, month! - 1, day! + plusDays));
 };
 
-/** Whether events in `zone` can be written with `TZID` (others are written in UTC). */
-const hasVtimezone = (zone: unknown): zone is string => typeof zone === 'string' && vtimezone(zone) !== null;
-
 /** `BEGIN:VCALENDAR`, its properties and the VTIMEZONE of each of `zones`: what comes before the events. */
 export function calendarHead(name: string, zones: ReadonlySet<string>): string {
   const head = ical({ prodId: PRODID, name }).toString();
@@ -76,11 +73,8 @@ const names = (terms: unknown): { name: string }[] =>
  * Start and end as RFC 5545 wants them: all-day events as dates with DTEND the day after the last
  * (exclusive); others at their wall-clock time with TZID when the zone has a VTIMEZONE, else in UTC.
  */
-function dates(
-  event: ApiRecord,
-  zones: ReadonlySet<string>,
-): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
-  switch (dtstartForm(event, zones)) {
+function dates(event: ApiRecord, form: DtstartForm): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
+  switch (form) {
     case 'date':
       return { allDay: true, start: dayOf(event.start_date), end: dayOf(event.end_date, 1) };
     case 'utc':
@@ -91,21 +85,22 @@ function dates(
   }
 }
 
+/** How an event's dates are written: a date, or with TZID when `zones` has the zone's VTIMEZONE, else in UTC. */
 function dtstartForm(event: ApiRecord, zones: ReadonlySet<string>): DtstartForm {
   if (event.all_day === true) return 'date';
   const zone = text(event.timezone);
-  return zones.has(zone) && hasVtimezone(zone) ? 'zone' : 'utc';
+  return zones.has(zone) && vtimezone(zone) !== null ? 'zone' : 'utc';
 }
 
 /** A series' recurrence lines in the form of its DTSTART (feedRecurrence.ts). */
-function repeating(event: ApiRecord, lines: string[], zones: ReadonlySet<string>): string {
+function repeating(event: ApiRecord, lines: string[], form: DtstartForm): string {
   const series = {
     start: utcDate(event.utc_start_date)!,
     end: utcDate(event.utc_end_date)!,
     timezone: text(event.timezone),
     all_day: event.all_day === true,
   };
-  return feedRecurrenceLines(lines, series, dtstartForm(event, zones)).join('\n');
+  return feedRecurrenceLines(lines, series, form).join('\n');
 }
 
 /** `event-{id}@{host}`: stable for the record, whichever feed or language shows it. */
@@ -124,14 +119,15 @@ export function veventTexts(entries: FeedEntry[], uidHost: string, zones: Readon
   for (const entry of entries) {
     const { event, sequence } = entry;
     const modified = utcDate(event.modified_utc) ?? new Date(0);
+    const form = dtstartForm(event, zones);
     calendar.createEvent({
       id: eventUid(event.id, uidHost),
-      ...(entry.recurrence ? { repeating: repeating(event, entry.recurrence, zones) } : {}),
-      ...(entry.originalStart ? { recurrenceId: dates({ ...event, ...entry.originalStart }, zones).start } : {}),
+      ...(entry.recurrence ? { repeating: repeating(event, entry.recurrence, form) } : {}),
+      ...(entry.originalStart ? { recurrenceId: dates({ ...event, ...entry.originalStart }, form).start } : {}),
       sequence,
       stamp: modified,
       lastModified: modified,
-      ...dates(event, zones),
+      ...dates(event, form),
       summary: typeof event.title === 'string' ? event.title : '',
       description: readableText(event.description as string | null) || null,
       url: text(event.url) || null,

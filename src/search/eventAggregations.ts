@@ -96,12 +96,14 @@ export function discoveryAggregations(d: Discovery, scope: Scope, alsoListed: Ag
   const links = scope.shownLinks ? [scope.shownLinks] : [];
   for (const facet of d.facets) {
     const hidesLinks = facet === 'venue' || facet === 'organizer' ? links : [];
-    const terms: estypes.AggregationsAggregationContainer = d.countSeries
-      ? {
-          terms: { field: FACET_FIELDS[facet], size: FACET_CANDIDATES, order: [{ [SERIES]: 'desc' }, { _key: 'asc' }] },
-          aggs: seriesInBucket,
-        }
-      : { terms: { field: FACET_FIELDS[facet], size: FACET_CANDIDATES } };
+    const terms: estypes.AggregationsAggregationContainer = {
+      terms: {
+        field: FACET_FIELDS[facet],
+        size: FACET_CANDIDATES,
+        ...(d.countSeries ? { order: [{ [SERIES]: 'desc' as const }, { _key: 'asc' as const }] } : {}),
+      },
+      ...(d.countSeries ? { aggs: seriesInBucket } : {}),
+    };
     if (scope.byFacet[facet] === undefined) {
       Object.assign(listed, filtered(hidesLinks, `facet_${facet}`, terms));
       continue;

@@ -55,8 +55,8 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
   /** The subscription addressed by the route, or 404: an ID past 2^53 is named as the path wrote it, not as 1e+23. */
   const load = async (ctx: { input: { id: number }; params?: { id?: string } }): Promise<SubscriptionDoc> => {
     const { id } = ctx.input;
-    const doc = Number.isSafeInteger(id) ? await subscriptions.get(id) : null;
-    return found(doc, Number.isSafeInteger(id) ? id : (ctx.params?.id ?? String(id)));
+    if (!Number.isSafeInteger(id)) return found<SubscriptionDoc>(null, ctx.params?.id ?? String(id));
+    return found(await subscriptions.get(id), id);
   };
 
   function sealer() {

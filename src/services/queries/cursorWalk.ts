@@ -21,7 +21,7 @@ export interface WalkPage {
   items: Record<string, unknown>[];
   /** Null once the walk is over. */
   next: WalkPosition | null;
-  /** The walk's snapshot, kept 5 minutes after this page, the last one too: its cursor may be sent again. */
+  /** The walk's snapshot, kept 5 minutes after this page, the last one too (its cursor may come again). */
   pit: string;
   total: number;
   /** Fields the list adds after the envelope's (an event list's facets: of the whole snapshot). */
@@ -64,8 +64,9 @@ export async function openWalk(services: Services, query: ListQuery): Promise<Wa
 
 /**
  * The next `size` matches after `position`, in the list's order, from its snapshot; the snapshot
- * is kept another 5 minutes, after the last page too (EXTENSIONS 16: a client may ask for it again). The point in time breaks ties between equal sort values itself
- * (`_shard_doc`), so no match is given twice or skipped, however deep.
+ * is kept another 5 minutes, after the last page too (EXTENSIONS 16: a client may ask for it
+ * again). The point in time breaks ties between equal sort values itself (`_shard_doc`), so no
+ * match is given twice or skipped, however deep.
  */
 export async function walkPage(
   services: Services,
