@@ -43,6 +43,9 @@ export interface ClaimedEntry {
   attemptedAt?: Date;
 }
 
+/** Where a record's index documents stand (SyncQueue.indexStates). */
+export type IndexState = Pick<SyncEntry, 'version' | 'indexedVersion' | 'attemptedAt'>;
+
 const EPOCH = new Date(0);
 /** The fields of a new entry that writes do not set: never indexed, no worker's lease. */
 export const NEW_ENTRY = { indexedVersion: 0, leaseUntil: EPOCH, owner: null };
@@ -247,15 +250,19 @@ export class SyncQueue extends EventEmitter {
   }
 
   /**
-   * The versions of the records of `ids` now (records without an entry are absent): a document
-   * indexed at a record's current version holds its latest state.
+   * The index states of the records of `ids` now (records without an entry are absent): a
+   * document indexed at a record's current `version` holds its latest state; `indexedVersion` and
+   * `attemptedAt` say whether, and since when, that state has been indexed.
    */
-  async currentVersions(kind: RecordKind, ids: number[]): Promise<Map<number, number>> {
+  async indexStates(kind: RecordKind, ids: number[]): Promise<Map<number, IndexState>> {
     if (ids.length === 0) return new Map();
     const found = await this.entries
-      .find({ kind, ...idFilter(ids) }, { projection: { _id: 0, id: 1, version: 1 } })
+      .find(
+        { kind, ...idFilter(ids) },
+        { projection: { _id: 0, id: 1, version: 1, indexedVersion: 1, attemptedAt: 1 } },
+      )
       .toArray();
-    return new Map(keep(found, ids).map(({ id, version }) => [id, version]));
+    return new Map(keep(found, ids).map(({ id, ...state }) => [id, state]));
   }
 
   /** The keys (`kind:id`) of the records of `kinds` that wait for the worker now. */

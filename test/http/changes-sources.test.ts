@@ -86,9 +86,11 @@ describe('the change feed serves index copies only when they hold the latest sta
       ];
       expect(keys.filter((key) => !fromIndex.has(key))).to.deep.equal([]);
       // The same records once their index copies are behind (a version bump nothing indexed yet).
+      // A series has no copy of its own (it is always read from MongoDB), and the feed holds it
+      // back until its occurrences are indexed: it is left as it was.
       const fromStore = await whileWorkerStopped(async () => {
         await testWorld().services.sync.markAllDirty([
-          ['event', ids],
+          ['event', ids.slice(0, -1)],
           ['venue', [venue.id, draftVenue.id]],
           ['tag', [tag.id]],
           ['category', [category.id]],
@@ -110,6 +112,8 @@ describe('the change feed serves index copies only when they hold the latest sta
       expect(shown(ids[3]!).action).to.equal(role === 'editor' ? 'upsert' : 'delete');
       expect(shown(ids[4]!).action).to.equal(role === 'editor' ? 'upsert' : 'delete');
       expect(shown(ids[5]!).record!.occurrence).to.equal(null);
+      expect(shown(ids[5]!).record!.recurrence).to.deep.equal(['RRULE:FREQ=WEEKLY;COUNT=3']);
+      expect(shown(ids[0]!).record).to.not.have.property('recurrence');
       expect(fromIndex.get(`venues:${draftVenue.id}`)!.action).to.equal(role === 'editor' ? 'upsert' : 'delete');
     });
   }

@@ -4,23 +4,31 @@ import { testWorld } from '../support/harness';
 import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
 import { callers, type Caller } from '../support/access';
 import { expectError, expectInvalid } from '../support/errors';
+import { SERIES_INDEX_WAIT_MS } from '../../src/services/queries/changeFeed';
 
 type ApiRecord = Record<string, any>;
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
 
+/** A copy's entries by `id`, and occurrences by `id/recurrence_id` (a single event's is `id/`). */
+type Copy = Map<string, ApiRecord>;
+const entryKey = (entry: ApiRecord) => `${entry.id}/${entry.occurrence?.recurrence_id ?? ''}`;
+const add = (copy: Copy, entries: ApiRecord[]) => entries.forEach((entry) => copy.set(entryKey(entry), entry));
+const asCaller = (caller: Caller) => (caller.key ? { key: caller.key } : {});
+
 /** A full copy of the events matching `word`: an export with a key, a cursor walk without. */
-async function fullCopy(word: string, caller: Caller): Promise<{ copy: Map<number, ApiRecord>; since: string }> {
-  const copy = new Map<number, ApiRecord>();
+async function fullCopy(word: string, caller: Caller): Promise<{ copy: Copy; since: string }> {
+  const copy: Copy = new Map();
   if (caller.key) {
     const { baseUrl } = testWorld();
     const res = await fetch(`${baseUrl}/calendar/events/v1/events/export?search=${word}&${WINDOW}`, {
       headers: { Authorization: `Bearer ${caller.key}` },
     });
     expect(res.status).to.equal(200);
-    for (const line of (await res.text()).split('\n').filter(Boolean)) {
-      const record = JSON.parse(line) as ApiRecord;
-      copy.set(record.id, record);
-    }
+    const lines = (await res.text()).split('\n').filter(Boolean);
+    add(
+      copy,
+      lines.map((line) => JSON.parse(line)),
+    );
     return { copy, since: res.headers.get('x-changes-since')! };
   }
   let cursor = '';
@@ -29,37 +37,54 @@ async function fullCopy(word: string, caller: Caller): Promise<{ copy: Map<numbe
     const res = await api.get(`/events?search=${word}&per_page=50&${WINDOW}&cursor=${encodeURIComponent(cursor)}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     since ||= res.headers.get('x-changes-since')!;
-    for (const record of res.body.events as ApiRecord[]) copy.set(record.id, record);
+    add(copy, res.body.events);
     if (res.body.next_cursor === null) return { copy, since };
     cursor = res.body.next_cursor;
   }
 }
 
-/** Applies /changes from `since` until has_more is false; returns the last next_since. */
-async function follow(copy: Map<number, ApiRecord>, since: string, caller: Caller, perPage = 3): Promise<string> {
+/** Every occurrence of series `id` in the copy's date window, as the caller's list shows them. */
+async function occurrencesOf(id: number, caller: Caller): Promise<ApiRecord[]> {
+  const entries: ApiRecord[] = [];
+  for (let page = 1; ; page++) {
+    const res = await api.get(`/events/${id}/occurrences?per_page=50&page=${page}&${WINDOW}`, asCaller(caller));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    entries.push(...res.body.events);
+    if (page >= res.body.total_pages) return entries;
+  }
+}
+
+/**
+ * Applies /changes from `since` until has_more is false, as the guide's recipe says: a change
+ * replaces the record's entries, with its occurrences when it is a series; returns the last
+ * next_since.
+ */
+async function follow(copy: Copy, since: string, caller: Caller, perPage = 3): Promise<string> {
   let token = since;
   for (;;) {
     const res = await api.get(
       `/changes?kinds=events&per_page=${perPage}&since=${encodeURIComponent(token)}`,
-      caller.key ? { key: caller.key } : {},
+      asCaller(caller),
     );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.changes.length).to.be.at.most(perPage);
     for (const change of res.body.changes) {
       expect(change.kind).to.equal('events');
-      if (change.action === 'upsert') copy.set(change.id, change.record);
-      else {
-        expect(change.record).to.equal(null);
-        copy.delete(change.id);
-      }
+      for (const key of copy.keys()) if (key.startsWith(`${change.id}/`)) copy.delete(key);
+      if (change.action === 'delete') expect(change.record).to.equal(null);
+      else if (change.record.recurrence?.length) add(copy, await occurrencesOf(change.id, caller));
+      else add(copy, [change.record]);
     }
     token = res.body.next_since;
     if (!res.body.has_more) return token;
   }
 }
 
-const mine = (copy: Map<number, ApiRecord>, word: string) =>
+const mine = (copy: Copy, word: string) =>
   new Map([...copy].filter(([, record]) => String(record.title ?? '').includes(word)));
+
+/** The IDs of the records the copy holds entries of. */
+const idsIn = (copy: Copy) => [...new Set([...copy.values()].map((entry) => entry.id as number))];
 
 describe('the change feed (EXTENSIONS 17)', () => {
   before(async () => {
@@ -101,19 +126,130 @@ describe('the change feed (EXTENSIONS 17)', () => {
       const next = await follow(copy, since, caller);
       const fresh = await fullCopy(word, caller);
       expect(mine(copy, word)).to.deep.equal(mine(fresh.copy, word));
-      expect([...mine(copy, word).keys()]).to.not.include.members([events[2].id, events[3].id]);
-      const unpublishedShown = [...mine(copy, word).keys()].includes(events[4].id);
+      expect(idsIn(mine(copy, word))).to.not.include.members([events[2].id, events[3].id]);
+      const unpublishedShown = idsIn(mine(copy, word)).includes(events[4].id);
       expect(unpublishedShown).to.equal(role === 'editor');
-      expect(mine(copy, word).get(events[5].id)?.description).to.equal(role === 'editor' ? 'secret text' : '');
-      expect(mine(copy, word).get(events[0].id)?.venue?.venue).to.equal(`${word} grand hall`);
+      expect(mine(copy, word).get(`${events[5].id}/`)?.description).to.equal(role === 'editor' ? 'secret text' : '');
+      expect(mine(copy, word).get(`${events[0].id}/`)?.venue?.venue).to.equal(`${word} grand hall`);
       // Nothing new: an empty page keeps the position.
-      const idle = await api.get(
-        `/changes?kinds=events&since=${encodeURIComponent(next)}`,
-        caller.key ? { key: caller.key } : {},
-      );
+      const idle = await api.get(`/changes?kinds=events&since=${encodeURIComponent(next)}`, asCaller(caller));
       expect(idle.body).to.deep.include({ changes: [], has_more: false });
     });
   }
+
+  for (const role of ['anonymous', 'editor'] as const) {
+    it(`followed after a full copy, keeps recurring events' occurrences equal to a fresh copy's (${role})`, async function () {
+      this.timeout(120_000);
+      const caller = (await callers())[role];
+      const word = unique(`series${role}`);
+      const venue = await create('/venues', { venue: `${word} hall`, status: 'publish' });
+      const event = (name: string, day: number, extra: Record<string, unknown> = {}) =>
+        create('/events', {
+          title: `${word} ${name}`,
+          start_date: daysFromNow(day),
+          end_date: daysFromNow(day, '23:00:00'),
+          status: 'publish',
+          ...extra,
+        });
+      const weekly = await event('weekly', 3, { venue: venue.id, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'] });
+      const daily = await event('daily', 4, { recurrence: ['RRULE:FREQ=DAILY;COUNT=4'] });
+      const deleted = await event('deleted', 5, { recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+      const unpublished = await event('unpublished', 6, { recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+      const becomesSeries = await event('single', 7);
+      const becomesSingle = await event('ending', 8, { recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+      await settle();
+      const { copy, since } = await fullCopy(word, caller);
+      expect(copy.size).to.equal(6 + 4 + 3 + 3 + 1 + 3);
+      const weeklies = [...copy.values()]
+        .filter((entry) => entry.id === weekly.id)
+        .sort((a, b) => a.occurrence.index - b.occurrence.index);
+
+      // An occurrence moved and renamed, another cancelled, a rule and a title changed, a series
+      // deleted, one unpublished, a single event made a series and a series made single, a new
+      // series, and the venue of a series renamed.
+      const moved = await api.patch(`/events/${weekly.id}/occurrences/${weeklies[1]!.occurrence.recurrence_id}`, {
+        title: `${word} weekly moved`,
+        start_date: daysFromNow(12, '10:00:00'),
+        end_date: daysFromNow(12, '12:00:00'),
+      });
+      expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+      const cancelled = await api.delete(`/events/${weekly.id}/occurrences/${weeklies[3]!.occurrence.recurrence_id}`);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).to.be.oneOf([200, 204]);
+      await api.post(`/events/${daily.id}`, {
+        title: `${word} daily renamed`,
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=2'],
+      });
+      await api.delete(`/events/${deleted.id}?force=true`);
+      await api.post(`/events/${unpublished.id}`, { status: 'draft' });
+      await api.post(`/events/${becomesSeries.id}`, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+      await api.post(`/events/${becomesSingle.id}`, { recurrence: null });
+      const added = await event('added', 9, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2'] });
+      await api.post(`/venues/${venue.id}`, { venue: `${word} grand hall` });
+      await settle();
+      await settle();
+      await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+
+      await follow(copy, since, caller);
+      const fresh = await fullCopy(word, caller);
+      expect(mine(copy, word)).to.deep.equal(mine(fresh.copy, word));
+      const entriesOf = (id: number) => [...copy.values()].filter((entry) => entry.id === id);
+      expect(entriesOf(weekly.id)).to.have.length(5);
+      expect(entriesOf(weekly.id).map((entry) => entry.title)).to.include(`${word} weekly moved`);
+      expect(entriesOf(weekly.id).every((entry) => entry.venue?.venue === `${word} grand hall`)).to.equal(true);
+      expect(entriesOf(daily.id).map((entry) => entry.title)).to.deep.equal(Array(2).fill(`${word} daily renamed`));
+      expect(entriesOf(deleted.id)).to.deep.equal([]);
+      expect(entriesOf(unpublished.id)).to.have.length(role === 'editor' ? 3 : 0);
+      expect(entriesOf(becomesSeries.id)).to.have.length(3);
+      expect(entriesOf(becomesSingle.id).map(entryKey)).to.deep.equal([`${becomesSingle.id}/`]);
+      expect(entriesOf(added.id)).to.have.length(2);
+    });
+  }
+
+  it('gives a series once its occurrences are searchable (for up to a minute), and nothing after it before', async function () {
+    this.timeout(60_000);
+    const { services } = testWorld();
+    const word = unique('held');
+    const single = (name: string) =>
+      create('/events', { title: `${word} ${name}`, start_date: daysFromNow(3), end_date: daysFromNow(3, '23:00:00') });
+    const series = await create('/events', {
+      title: `${word} series`,
+      start_date: daysFromNow(4),
+      end_date: daysFromNow(4, '23:00:00'),
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=2'],
+    });
+    await settle();
+    const start = await api.get(`/events?search=${word}&${WINDOW}&cursor=`, { key: true });
+    const since = start.headers.get('x-changes-since')!;
+    const before = await single('before');
+    await api.post(`/events/${series.id}`, { title: `${word} series renamed` });
+    const after = await single('after');
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));
+    // Indexed, as far as the feed can tell, at an older version than the series' latest.
+    await services.sync.entries.updateOne({ _id: `event:${series.id}` }, { $inc: { indexedVersion: -1 } });
+    const page = (token: string, perPage = 10) =>
+      api.get(`/changes?kinds=events&per_page=${perPage}&since=${encodeURIComponent(token)}`, { key: true });
+    const ids = (res: { body: { changes: { id: number }[] } }) => res.body.changes.map((change) => change.id);
+
+    const held = await page(since, 1000);
+    expect(ids(held)).to.include(before.id).and.not.include.members([series.id, after.id]);
+    expect(held.body.has_more).to.equal(false);
+    // A page that ends at the series says so: nothing more now, the position kept.
+    const again = await page(held.body.next_since, 1);
+    expect(again.body).to.deep.include({ changes: [], has_more: false });
+    const position = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).seq;
+    expect(position(again.body.next_since)).to.equal(position(held.body.next_since));
+
+    // Given once its occurrences are searchable; or, should they never be, a minute after its change.
+    await services.sync.changes.entries.updateOne(
+      { _id: `event:${series.id}` },
+      { $set: { at: new Date(Date.now() - SERIES_INDEX_WAIT_MS - 1_000) } },
+    );
+    const given = await page(held.body.next_since);
+    expect(ids(given)).to.deep.equal([series.id, after.id]);
+    expect(given.body.changes[0].record.title).to.equal(`${word} series renamed`);
+    await services.sync.entries.updateOne({ _id: `event:${series.id}` }, { $inc: { indexedVersion: 1 } });
+  });
 
   it('starts at the oldest change kept, validates its parameters, and refuses a token that was changed', async () => {
     const first = await api.get('/changes?per_page=2', { key: true });

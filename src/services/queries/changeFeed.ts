@@ -12,6 +12,7 @@ import { storeOf } from '../../storage/stores';
 import { syncKey } from '../../storage/syncQueue';
 import { currentIndexedCopies, idsByKind, latestStatesOf, type IndexedCopy, type LatestStates } from './indexedChanges';
 import { viewOf } from '../views/recordViews';
+import { isSeries, type SeriesFields } from '../../domain/recurrence/overrides';
 import { keepChangeRecord, keptChangeRecords, recordJsonOf } from './keptChangeRecords';
 
 /** One item of `/changes` (EXTENSIONS 17). */
@@ -44,6 +45,14 @@ const listedEvent = (record: ApiRecord, passwordProtected: boolean, principal: P
   listedEventFor({ ...record, occurrence: null }, passwordProtected, principal);
 
 /**
+ * A series as the feed gives it: its record with `occurrence: null` and its `recurrence` lines, as
+ * a read shows them (never an entry of a list, which lists its occurrences): what tells a follower
+ * to read its occurrences.
+ */
+const seriesRecord = (listed: ApiRecord, doc: SeriesFields): ApiRecord =>
+  isSeries(doc) ? { ...listed, recurrence: doc.recurrence } : listed;
+
+/**
  * The records of one kind read from MongoDB, presented as the index documents lists serve are
  * (src/indexer/batchDocuments.ts), then as lists show them (protected events blanked, unreadable
  * links left out; term counts are the caller's), by ID.
@@ -57,7 +66,8 @@ async function storedRecords(
 ): Promise<Map<number, ApiRecord>> {
   const stored = await storeOf(services.stores, kind).getMany(ids);
   const docOf = (record: StoredRecord<BaseDoc>) =>
-    inLanguage(record, record.originalLang) as BaseDoc & { hide_from_listings?: boolean; passwordHash?: string };
+    inLanguage(record, record.originalLang) as BaseDoc &
+      SeriesFields & { hide_from_listings?: boolean; passwordHash?: string };
   const shown = [...stored.values()].filter((record) =>
     listedFor(kind, recordOwnership(record), Boolean(docOf(record).hide_from_listings), principal),
   );
@@ -72,8 +82,8 @@ async function storedRecords(
   return new Map(
     records.map((record) => {
       const id = Number(record.id);
-      const event = kind === 'event' && stored.get(id)!;
-      return [id, event ? listedEvent(record, Boolean(docOf(event).passwordHash), principal) : record];
+      const event = kind === 'event' && docOf(stored.get(id)!);
+      return [id, event ? seriesRecord(listedEvent(record, Boolean(event.passwordHash), principal), event) : record];
     }),
   );
 }
@@ -143,7 +153,19 @@ export interface ChangeJson {
   record: Buffer | null;
   /** The SHA-1 of `record`: what the page's digest takes of it. */
   recordDigest: Buffer | null;
+  /** An upsert of a series whose occurrences may not be searchable yet (see visibleChangesJson). */
+  waitsForIndex: boolean;
 }
+
+/**
+ * How long past its change a series waits for its occurrences to be searchable before the feed
+ * gives it anyway (a worker down, a record the index refuses), so that one such series holds the
+ * feed back this long at most.
+ */
+export const SERIES_INDEX_WAIT_MS = 60_000;
+
+/** Whether a record as presented is a series (seriesRecord). */
+const isSeriesRecord = (record: ApiRecord | null) => Array.isArray(record?.recurrence);
 
 /**
  * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
@@ -161,13 +183,18 @@ async function visibleChanges(
   const records = await keptChangeRecords(services, entries, states, lang, principal);
   const missing = entries.filter((_, i) => records[i] === undefined);
   const presented = await presentedRecords(services, missing, lang, principal, states);
+  const waitedSince = Date.now() - SERIES_INDEX_WAIT_MS;
   return entries.map((entry, i) => {
     let json = records[i];
+    let waitsForIndex = false;
     if (json === undefined) {
-      const found = presented.get(syncKey(entry.kind, entry.id))!;
+      const key = syncKey(entry.kind, entry.id);
+      const found = presented.get(key)!;
       json = found.copy
         ? keepChangeRecord(services, entry, { copy: found.copy, record: found.record }, states, lang, principal)
         : found.record && recordJsonOf(found.record);
+      // A series has no index copy of its own: it is always read here.
+      waitsForIndex = isSeriesRecord(found.record) && states.unsearchable.has(key) && entry.at.getTime() > waitedSince;
     }
     const change: Omit<Change, 'record'> = {
       kind: PLURAL[entry.kind],
@@ -179,6 +206,7 @@ async function visibleChanges(
       head: Buffer.from(`${JSON.stringify(change).slice(0, -1)},"record":`),
       record: json?.record ?? null,
       recordDigest: json?.digest ?? null,
+      waitsForIndex,
     };
   });
 }
@@ -186,6 +214,11 @@ async function visibleChanges(
 /**
  * `visibleChanges` of `entries`, presented CHANGES_PER_PART at a time: a page of 1,000 is held as
  * about 5 MB of buffers beside the part being presented, not as objects on the heap.
+ *
+ * The changes end before the first upsert of a series whose occurrences may not be searchable yet
+ * (up to SERIES_INDEX_WAIT_MS after its change): a copy made of exports lists a series'
+ * occurrences, which its follower reads from `GET /events/{id}/occurrences` once the feed gives
+ * the series, and must find there as they are now.
  */
 export async function visibleChangesJson(
   services: Services,
@@ -196,8 +229,10 @@ export async function visibleChangesJson(
   const states = await latestStatesOf(services, entries);
   const changes: ChangeJson[] = [];
   for (let at = 0; at < entries.length; at += CHANGES_PER_PART) {
-    const part = entries.slice(at, at + CHANGES_PER_PART);
-    changes.push(...(await visibleChanges(services, part, lang, principal, states)));
+    const part = await visibleChanges(services, entries.slice(at, at + CHANGES_PER_PART), lang, principal, states);
+    const waiting = part.findIndex((change) => change.waitsForIndex);
+    changes.push(...(waiting === -1 ? part : part.slice(0, waiting)));
+    if (waiting !== -1) break;
   }
   return changes;
 }

@@ -113,10 +113,10 @@ async function assemble(
 ): Promise<{ page: ChangePage; full: boolean }> {
   const settledAt = new Date(Date.now() - services.config.integration.changesSettleMs);
   const entries = await services.sync.changes.after(since, kinds, perPage + 1, settledAt);
-  const page = entries.slice(0, perPage);
-  const last = page.length > 0 ? page[page.length - 1]!.seq : since;
-  const full = entries.length > perPage;
-  const changes = await visibleChangesJson(services, page, lang, principal);
+  const changes = await visibleChangesJson(services, entries.slice(0, perPage), lang, principal);
+  // Ended early before a series waiting for the index: the rest is not ready yet (no `has_more`).
+  const last = changes.length > 0 ? entries[changes.length - 1]!.seq : since;
+  const full = changes.length === perPage && entries.length > perPage;
   const rest = JSON.stringify({ next_since: await tokenOf(last), has_more: full });
   // The changes come as JSON already: the envelope is written around them.
   const pieces: Buffer[] = [OPEN];

@@ -38,24 +38,45 @@ export function idsByKind(entries: readonly Pick<ChangeEntry, 'kind' | 'id'>[]):
   return byKind;
 }
 
-/** The sync versions of the entries' records now, by sync key (one query per kind). */
-async function versionsOf(services: Services, entries: readonly ChangeEntry[]): Promise<Map<string, number>> {
-  const versions = new Map<string, number>();
-  await Promise.all(
-    [...idsByKind(entries)].map(async ([kind, ids]) => {
-      for (const [id, version] of await services.sync.currentVersions(kind, ids))
-        versions.set(syncKey(kind, id), version);
-    }),
-  );
-  return versions;
-}
-
 /** What tells whether an index copy holds its record's latest state (see currentIndexedCopies). */
 export interface LatestStates {
   /** The records of the kinds events embed that wait for the worker, by sync key. */
   pending: Set<string>;
   /** The entries' records' sync versions, by sync key. */
   versions: Map<string, number>;
+  /**
+   * The entries' events whose latest state may not be searchable yet, by sync key: not indexed at
+   * their current version, or within an index refresh interval of it.
+   */
+  unsearchable: Set<string>;
+}
+
+/**
+ * Added to an index refresh interval: a document indexed that long ago is searchable (the
+ * refresh's own time, and the clocks of the worker and this process).
+ */
+const SEARCHABLE_MARGIN_MS = 500;
+
+/** The sync versions of the entries' records now, and which of their events may not be searchable yet. */
+async function versionsOf(
+  services: Services,
+  entries: readonly ChangeEntry[],
+): Promise<Pick<LatestStates, 'versions' | 'unsearchable'>> {
+  const versions = new Map<string, number>();
+  const unsearchable = new Set<string>();
+  const searchableBefore = Date.now() - services.config.elasticsearch.refreshIntervalMs - SEARCHABLE_MARGIN_MS;
+  await Promise.all(
+    [...idsByKind(entries)].map(async ([kind, ids]) => {
+      for (const [id, state] of await services.sync.indexStates(kind, ids)) {
+        const key = syncKey(kind, id);
+        versions.set(key, state.version);
+        const indexedAt = state.attemptedAt?.getTime() ?? 0;
+        if (kind === 'event' && (state.indexedVersion < state.version || indexedAt > searchableBefore))
+          unsearchable.add(key);
+      }
+    }),
+  );
+  return { versions, unsearchable };
 }
 
 /**
@@ -67,7 +88,7 @@ export async function latestStatesOf(services: Services, entries: readonly Chang
   const pending = entries.some((entry) => entry.kind === 'event')
     ? await services.sync.pendingKeys(EMBEDDED.map(([, kind]) => kind))
     : new Set<string>();
-  return { pending, versions: await versionsOf(services, entries) };
+  return { pending, ...(await versionsOf(services, entries)) };
 }
 
 /**
