@@ -44,7 +44,7 @@ export interface ClaimedEntry {
 }
 
 /** Where a record's index documents stand (SyncQueue.indexStates). */
-export type IndexState = Pick<SyncEntry, 'version' | 'indexedVersion' | 'attemptedAt'>;
+export type IndexState = Pick<SyncEntry, 'version' | 'pending' | 'attemptedAt'>;
 
 const EPOCH = new Date(0);
 /** The fields of a new entry that writes do not set: never indexed, no worker's lease. */
@@ -251,16 +251,13 @@ export class SyncQueue extends EventEmitter {
 
   /**
    * The index states of the records of `ids` now (records without an entry are absent): a
-   * document indexed at a record's current `version` holds its latest state; `indexedVersion` and
-   * `attemptedAt` say whether, and since when, that state has been indexed.
+   * document indexed at a record's current `version` holds its latest state; a record not
+   * `pending` has been indexed at it (or was loaded in bulk for a reindex), at `attemptedAt`.
    */
   async indexStates(kind: RecordKind, ids: number[]): Promise<Map<number, IndexState>> {
     if (ids.length === 0) return new Map();
     const found = await this.entries
-      .find(
-        { kind, ...idFilter(ids) },
-        { projection: { _id: 0, id: 1, version: 1, indexedVersion: 1, attemptedAt: 1 } },
-      )
+      .find({ kind, ...idFilter(ids) }, { projection: { _id: 0, id: 1, version: 1, pending: 1, attemptedAt: 1 } })
       .toArray();
     return new Map(keep(found, ids).map(({ id, ...state }) => [id, state]));
   }

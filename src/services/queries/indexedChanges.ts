@@ -45,8 +45,8 @@ export interface LatestStates {
   /** The entries' records' sync versions, by sync key. */
   versions: Map<string, number>;
   /**
-   * The entries' events whose latest state may not be searchable yet, by sync key: not indexed at
-   * their current version, or within an index refresh interval of it.
+   * The entries' events whose latest state may not be searchable yet, by sync key: waiting for the
+   * worker, or indexed within an index refresh interval.
    */
   unsearchable: Set<string>;
 }
@@ -71,8 +71,7 @@ async function versionsOf(
         const key = syncKey(kind, id);
         versions.set(key, state.version);
         const indexedAt = state.attemptedAt?.getTime() ?? 0;
-        if (kind === 'event' && (state.indexedVersion < state.version || indexedAt > searchableBefore))
-          unsearchable.add(key);
+        if (kind === 'event' && (state.pending || indexedAt > searchableBefore)) unsearchable.add(key);
       }
     }),
   );
