@@ -46,6 +46,8 @@ export const DEFAULT_WAIT_FOR_INDEX_MS = 5_000;
 export const DEFAULT_RATE_LIMIT_WRITES_PER_KEY = 600;
 export const DEFAULT_RATE_LIMIT_WRITES_PER_IP = 1200;
 export const DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP = 30;
+/** Walks started per minute per address: each holds an Elasticsearch point in time for 5 minutes. */
+export const DEFAULT_RATE_LIMIT_WALKS_PER_IP = 120;
 /** Reverse proxies in front of the API whose X-Forwarded-For entries identify the client. */
 export const DEFAULT_RATE_LIMIT_TRUSTED_PROXIES = 0;
 /** Webhooks (EXTENSIONS part 18): how long a failing delivery is retried before its subscription is disabled. */
@@ -134,12 +136,14 @@ export interface Config {
     /** How long a verified key is trusted without MongoDB (0: every request reads it). */
     keyCacheMs: number;
   };
-  /** Per-minute limits on writes (per key, per client IP) and on failed authentications (per IP). */
+  /** Per-minute limits on writes (per key, per client IP), failed authentications and walks started (per IP). */
   rateLimit: {
     enabled: boolean;
     writesPerKey: number;
     writesPerIp: number;
     authFailuresPerIp: number;
+    /** Walks started (`cursor=`, exports) per client IP. */
+    walksPerIp: number;
     /** 0: the client address is the socket's; n: the n-th X-Forwarded-For entry from the right. */
     trustedProxies: number;
   };
@@ -259,6 +263,11 @@ const schema = Joi.object({
     .min(1)
     .max(MAX_RATE_PER_MINUTE)
     .default(DEFAULT_RATE_LIMIT_AUTH_FAILURES_PER_IP),
+  RATE_LIMIT_WALKS_PER_IP: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_RATE_PER_MINUTE)
+    .default(DEFAULT_RATE_LIMIT_WALKS_PER_IP),
   RATE_LIMIT_TRUSTED_PROXIES: Joi.number().integer().min(0).max(10).default(DEFAULT_RATE_LIMIT_TRUSTED_PROXIES),
   TOKEN_SECRET: Joi.string().min(MIN_TOKEN_SECRET_LENGTH),
   CHANGES_RETENTION: Joi.string()
@@ -378,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writesPerKey: v.RATE_LIMIT_WRITES_PER_KEY,
       writesPerIp: v.RATE_LIMIT_WRITES_PER_IP,
       authFailuresPerIp: v.RATE_LIMIT_AUTH_FAILURES_PER_IP,
+      walksPerIp: v.RATE_LIMIT_WALKS_PER_IP,
       trustedProxies: v.RATE_LIMIT_TRUSTED_PROXIES,
     },
     integration: {

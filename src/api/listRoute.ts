@@ -82,8 +82,11 @@ export function listRoute<I extends Paged>(
     const now = resumed?.now ?? new Date();
     const query = await queryOf(ctx.input, { lang: ctx.state.language, principal, now });
     const perPage = Math.min(ctx.input.per_page, MAX_PER_PAGE);
-    // A walk's first page says where to follow /changes from once the copy it makes is complete.
-    if (!resumed) ctx.set(CHANGES_SINCE_HEADER, await changesTokenForSnapshot(services));
+    if (!resumed) {
+      ctx.state.walkLimits.started(ctx);
+      // A walk's first page says where to follow /changes from once the copy it makes is complete.
+      ctx.set(CHANGES_SINCE_HEADER, await changesTokenForSnapshot(services));
+    }
     const position = resumed?.position ?? (await openWalk(services, query));
     const page = await walkPage(services, query, position, perPage);
     sendCursorPage(ctx, config, kind, {

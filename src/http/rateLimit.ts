@@ -72,8 +72,20 @@ export interface AuthenticationLimits {
 
 export const NO_AUTHENTICATION_LIMITS: AuthenticationLimits = Object.freeze({ attempt: () => () => undefined });
 
+/**
+ * Walks started per address: a `cursor=` list's first page or an export, each holding an
+ * Elasticsearch point in time for 5 minutes, which nothing else would bound.
+ */
+export interface WalkLimits {
+  /** Before a walk opens its point in time: counts it for the caller's address (429 when none is left). */
+  started(ctx: AppContext): void;
+}
+
+export const NO_WALK_LIMITS: WalkLimits = Object.freeze({ started: () => undefined });
+
 /** The limits of one API process (CONTRACT part 6 "Abuse"; documented in the /doc guide). */
-export interface RateLimits extends AuthenticationLimits {
+export interface RateLimits extends AuthenticationLimits, WalkLimits {
+  /** Limits writes, and gives the routes the walk limits (`ctx.state.walkLimits`). */
   middleware: Middleware<AppState>;
 }
 
@@ -98,20 +110,33 @@ const tooMany = (what: string, seconds: number) =>
 
 export function createRateLimits(config: Config['rateLimit'], now: () => number = Date.now): RateLimits {
   if (!config.enabled) {
-    return { ...NO_AUTHENTICATION_LIMITS, middleware: (_ctx, next) => next() };
+    return {
+      ...NO_AUTHENTICATION_LIMITS,
+      ...NO_WALK_LIMITS,
+      middleware: (ctx, next) => {
+        ctx.state.walkLimits = NO_WALK_LIMITS;
+        return next();
+      },
+    };
   }
   const failures = new TokenBuckets(config.authFailuresPerIp, now);
   const writesPerKey = new TokenBuckets(config.writesPerKey, now);
   const writesPerIp = new TokenBuckets(config.writesPerIp, now);
-  return {
+  const walksPerIp = new TokenBuckets(config.walksPerIp, now);
+  const limits: RateLimits = {
     attempt(ctx) {
       const address = clientAddress(ctx, config.trustedProxies);
       const wait = failures.take(address);
       if (wait > 0) throw tooMany('failed authentications from this address', wait);
       return () => failures.giveBack(address);
     },
+    started(ctx) {
+      const wait = walksPerIp.take(clientAddress(ctx, config.trustedProxies));
+      if (wait > 0) throw tooMany('walks started from this address (cursor= lists and exports)', wait);
+    },
     /** Writes: one token from the address's bucket and, with a key, one from the key's. */
     middleware: async (ctx, next) => {
+      ctx.state.walkLimits = limits;
       if (WRITE_METHODS.has(ctx.method)) {
         const keyId = ctx.state.principal?.keyId;
         const byKey = keyId ? writesPerKey.waitSeconds(keyId) : 0;
@@ -125,4 +150,5 @@ export function createRateLimits(config: Config['rateLimit'], now: () => number 
       await next();
     },
   };
+  return limits;
 }

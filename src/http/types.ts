@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type Joi from 'joi';
 import type { Language } from '../../config';
 import type { Logger } from '../lib/log';
-import type { AuthenticationLimits } from './rateLimit';
+import type { AuthenticationLimits, WalkLimits } from './rateLimit';
 import type { Principal } from '../domain/principal';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -17,6 +17,8 @@ export interface AppState {
   principal: Principal;
   /** Failed authentications per address (src/http/rateLimit.ts), set with `principal`. */
   authLimits: AuthenticationLimits;
+  /** Walks started per address (src/http/rateLimit.ts), set after authentication. */
+  walkLimits: WalkLimits;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

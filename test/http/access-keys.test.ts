@@ -7,7 +7,7 @@ import { callers, expectUnauthorized, minimalBody, type Callers } from '../suppo
 import { expectError } from '../support/errors';
 import { request, ROOT, type ApiResponse } from '../support/api';
 import { testWorld } from '../support/harness';
-import { searchReady, unique } from '../support/lists';
+import { create, searchReady, settle, unique } from '../support/lists';
 
 /**
  * API keys and abuse limits (CONTRACT part 6): unknown, malformed, revoked and missing keys on
@@ -161,7 +161,7 @@ describe('access: rate limits', () => {
   });
 
   it('limits writes per API key, leaving other keys and reads alone', async () => {
-    await limited({ writesPerKey: 3, writesPerIp: 100, authFailuresPerIp: 100 });
+    await limited({ writesPerKey: 3, writesPerIp: 100, authFailuresPerIp: 100, walksPerIp: 100 });
     const name = unique('Limited venue');
     for (let i = 1; i <= 3; i++)
       expect((await send('POST', '/venues', who.author.key, { venue: `${name} ${i}` })).status).to.equal(201);
@@ -175,7 +175,7 @@ describe('access: rate limits', () => {
   });
 
   it('limits writes per client address, whatever the key (anonymous attempts count)', async () => {
-    await limited({ writesPerKey: 100, writesPerIp: 3, authFailuresPerIp: 100 });
+    await limited({ writesPerKey: 100, writesPerIp: 3, authFailuresPerIp: 100, walksPerIp: 100 });
     expectUnauthorized(await send('POST', '/venues', undefined, { venue: unique('Anonymous') }), 'anonymous');
     expect((await send('POST', '/venues', who.author.key, { venue: unique('First') })).status).to.equal(201);
     expect((await send('POST', '/venues', who.editor.key, { venue: unique('Second') })).status).to.equal(201);
@@ -186,7 +186,7 @@ describe('access: rate limits', () => {
   });
 
   it('limits failed authentications per address: then even a good key waits, anonymous reads do not', async () => {
-    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 2 });
+    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 2, walksPerIp: 100 });
     for (let i = 0; i < 2; i++)
       expectUnauthorized(await send('GET', '/events', WELL_FORMED_UNKNOWN), `failure ${i + 1}`);
     expectLimited(await send('GET', '/events', WELL_FORMED_UNKNOWN), 30, 'third failure');
@@ -197,7 +197,7 @@ describe('access: rate limits', () => {
   });
 
   it('counts wrong event passwords as failed authentications: guesses are limited per address', async () => {
-    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 2, trustedProxies: 1 });
+    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 2, walksPerIp: 100, trustedProxies: 1 });
     const client = (address: string) => ({ 'X-Forwarded-For': address });
     const created = await send(
       'POST',
@@ -231,7 +231,7 @@ describe('access: rate limits', () => {
   });
 
   it('behind a trusted proxy, limits each forwarded client address, not the proxy', async () => {
-    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 1, trustedProxies: 1 });
+    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 1, walksPerIp: 100, trustedProxies: 1 });
     const client = (address: string) => ({ 'X-Forwarded-For': `forged, ${address}` });
     expectUnauthorized(await send('GET', '/events', WELL_FORMED_UNKNOWN, undefined, client('198.51.100.1')), 'first');
     expectLimited(await send('GET', '/events', WELL_FORMED_UNKNOWN, undefined, client('198.51.100.1')), 60, 'again');
@@ -240,6 +240,40 @@ describe('access: rate limits', () => {
       'other client',
     );
     expect((await send('GET', '/events', who.author.key, undefined, client('198.51.100.3'))).status).to.equal(200);
+  });
+
+  it('limits walks started per address (cursor= lists and exports), not the pages of a walk under way', async () => {
+    for (const name of ['first', 'second'])
+      await create('/venues', { venue: unique(`Walked ${name}`), status: 'publish' });
+    await settle();
+    await limited({ writesPerKey: 100, writesPerIp: 100, authFailuresPerIp: 100, walksPerIp: 2, trustedProxies: 1 });
+    const client = (address: string) => ({ 'X-Forwarded-For': address });
+    const walk = (address: string, cursor = '') =>
+      send('GET', `/venues?per_page=1&cursor=${encodeURIComponent(cursor)}`, undefined, undefined, client(address));
+    const first = await walk('198.51.100.20');
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(first.body.next_cursor).to.be.a('string');
+    const exported = await fetch(`${server!.url}${ROOT}/venues/export`, {
+      headers: { Authorization: `Bearer ${who.author.key}`, ...client('198.51.100.20') },
+    });
+    expect(exported.status).to.equal(200);
+    expect((await exported.text()).split('\n').filter(Boolean).length).to.be.at.least(2);
+    const third = await walk('198.51.100.20');
+    expectLimited(third, 60, 'a third walk');
+    expect(third.body.message).to.include('walks started from this address');
+    expectLimited(
+      await send('GET', '/events/export', who.author.key, undefined, client('198.51.100.20')),
+      60,
+      'an export past the limit',
+    );
+    // The walk under way goes on; numbered pages, other addresses and single reads are not walks.
+    const next = await walk('198.51.100.20', first.body.next_cursor);
+    expect(next.status, JSON.stringify(next.body)).to.equal(200);
+    expect(next.body.venues[0].id).to.not.equal(first.body.venues[0].id);
+    expect((await send('GET', '/venues?per_page=1', undefined, undefined, client('198.51.100.20'))).status).to.equal(
+      200,
+    );
+    expect((await walk('198.51.100.21')).status).to.equal(200);
   });
 
   it('documents 429 rest_rate_limited with Retry-After on every operation', async () => {

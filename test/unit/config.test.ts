@@ -60,7 +60,14 @@ describe('config', () => {
         waitForIndexMs: 5_000,
       },
       auth: { bootstrapAdminKey: true, keyCacheMs: 1_000 },
-      rateLimit: { enabled: true, writesPerKey: 600, writesPerIp: 1200, authFailuresPerIp: 30, trustedProxies: 0 },
+      rateLimit: {
+        enabled: true,
+        writesPerKey: 600,
+        writesPerIp: 1200,
+        authFailuresPerIp: 30,
+        walksPerIp: 120,
+        trustedProxies: 0,
+      },
       integration: { tokenSecret: undefined, changesRetentionMs: 30 * 86_400_000, changesSettleMs: 1000 },
       webhooks: {
         secretKey: undefined,
@@ -212,9 +219,17 @@ describe('config', () => {
         RATE_LIMIT_WRITES_PER_KEY: '5',
         RATE_LIMIT_WRITES_PER_IP: '7',
         RATE_LIMIT_AUTH_FAILURES_PER_IP: '3',
+        RATE_LIMIT_WALKS_PER_IP: '4',
         RATE_LIMIT_TRUSTED_PROXIES: '1',
       }).rateLimit,
-    ).to.deep.equal({ enabled: true, writesPerKey: 5, writesPerIp: 7, authFailuresPerIp: 3, trustedProxies: 1 });
+    ).to.deep.equal({
+      enabled: true,
+      writesPerKey: 5,
+      writesPerIp: 7,
+      authFailuresPerIp: 3,
+      walksPerIp: 4,
+      trustedProxies: 1,
+    });
     expect(configError({ RATE_LIMIT_WRITES_PER_KEY: '0' }).message).to.match(
       /^invalid setting RATE_LIMIT_WRITES_PER_KEY: /,
     );

@@ -32,7 +32,7 @@ describe('http/rateLimit', () => {
   it('blocks an address after too many failed authentications, until it refills', () => {
     let now = 0;
     const limits = createRateLimits(
-      { enabled: true, writesPerKey: 10, writesPerIp: 10, authFailuresPerIp: 2, trustedProxies: 0 },
+      { enabled: true, writesPerKey: 10, writesPerIp: 10, authFailuresPerIp: 2, walksPerIp: 10, trustedProxies: 0 },
       () => now,
     );
     // An attempt that was no failure (a right key or password) is taken back and costs nothing.
@@ -53,10 +53,12 @@ describe('http/rateLimit', () => {
       writesPerKey: 1,
       writesPerIp: 1,
       authFailuresPerIp: 1,
+      walksPerIp: 1,
       trustedProxies: 0,
     });
     for (let i = 0; i < 5; i++) limits.attempt(from('1.2.3.4'));
     limits.attempt(from('1.2.3.4'));
+    for (let i = 0; i < 5; i++) limits.started(from('1.2.3.4'));
     let calls = 0;
     const ctx = { method: 'POST', ip: '1.2.3.4', state: { principal: { keyId: 'k' } } } as never;
     for (let i = 0; i < 5; i++) await limits.middleware(ctx, async () => void calls++);
