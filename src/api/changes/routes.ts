@@ -47,6 +47,8 @@ export function changesRoutes(services: Services): RouteSpec[] {
       'Each record changed after `since`, once, at its latest state as this caller would read it in its list, oldest change first: ' +
       '`upsert` with the record (as the list shows it, in the request language), or `delete` with `record: null` for a record deleted, ' +
       "trashed, or no longer in this caller's list (unpublished, hidden from listings). A password-protected event stays an upsert, blanked as lists blank it. " +
+      'A recurring event comes once, as its record with `occurrence: null` and its `recurrence` lines, once its occurrences are searchable ' +
+      '(a minute at most): a copy made of exports then reads them from `GET /events/{id}/occurrences`. ' +
       'Follow `next_since` until `has_more` is false; without `since` the feed starts at the oldest change kept. ' +
       'To keep a copy: export (or walk with `cursor=`), then follow from the `X-Changes-Since` header of that answer. ' +
       'Changes are kept CHANGES_RETENTION (30 days by default): an older token is 410 `changes-token-expired` (copy again with an export). ' +
