@@ -61,8 +61,12 @@ export function unique(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${(++counter).toString(36)}`;
 }
 
-/** Waits until the sync backlog is empty and the indexes refreshed: every write so far is listed. */
-export async function settle(timeoutMs = 15_000): Promise<void> {
+/**
+ * Waits until the sync backlog is empty and the indexes refreshed: every write so far is listed.
+ * The backlog is the whole world's, which a loaded CI machine (the other suites and the bench's
+ * smoke run beside them) once took past 15 s to drain: the default stays inside a hook's 30 s.
+ */
+export async function settle(timeoutMs = 25_000): Promise<void> {
   const { services, config } = testWorld();
   const deadline = Date.now() + timeoutMs;
   while ((await services.sync.entries.countDocuments({ pending: true })) > 0) {
