@@ -48,7 +48,7 @@ export function exportRoute<I extends object>(
       // Records only: no facets, histogram or map tiles computed again for every page.
       const { aggs: _aggs, ...request } = listed.request;
       const query = { ...listed, request, extras: undefined };
-      ctx.state.walkLimits.started(ctx);
+      ctx.state.limits.started(ctx);
       // Taken before the snapshot: following /changes from it replays whatever the snapshot may lack.
       const changesSince = await changesTokenForSnapshot(services);
       const first = await walkPage(services, query, await openWalk(services, query), EXPORT_PAGE_SIZE, {

@@ -83,7 +83,7 @@ export function listRoute<I extends Paged>(
     const query = await queryOf(ctx.input, { lang: ctx.state.language, principal, now });
     const perPage = Math.min(ctx.input.per_page, MAX_PER_PAGE);
     if (!resumed) {
-      ctx.state.walkLimits.started(ctx);
+      ctx.state.limits.started(ctx);
       // A walk's first page says where to follow /changes from once the copy it makes is complete.
       ctx.set(CHANGES_SINCE_HEADER, await changesTokenForSnapshot(services));
     }

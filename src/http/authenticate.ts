@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ApiKeyStore } from '../storage/apiKeys';
 import { UnauthorizedError } from '../domain/errors';
-import { NO_AUTHENTICATION_LIMITS, type AuthenticationLimits } from './rateLimit';
+import { NO_REQUEST_LIMITS, type RequestLimits } from './rateLimit';
 import type { Access, AppState } from './types';
 import type { Principal } from '../domain/principal';
 
@@ -17,16 +17,13 @@ export const ANONYMOUS: Principal = Object.freeze({ keyId: null, userId: 0, role
 /**
  * Resolves `Authorization: Bearer <key>` to a principal; a bad key is 401 even on reads. An
  * address that failed too often is 429 before its key is even looked at (`limits`, which routes
- * checking another secret, an event password, find in `ctx.state.authLimits`).
+ * checking another secret, an event password, or starting a walk find in `ctx.state.limits`).
  */
-export function authenticate(
-  keys: ApiKeyStore,
-  limits: AuthenticationLimits = NO_AUTHENTICATION_LIMITS,
-): Middleware<AppState> {
+export function authenticate(keys: ApiKeyStore, limits: RequestLimits = NO_REQUEST_LIMITS): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     ctx.state.principal = ANONYMOUS;
-    ctx.state.authLimits = limits;
+    ctx.state.limits = limits;
     if (header) {
       // What a key unlocks is the caller's alone: no shared cache may keep it (event passwords: routes/events).
       ctx.set('Cache-Control', 'private, no-store');

@@ -70,8 +70,6 @@ export interface AuthenticationLimits {
   attempt(ctx: AppContext): () => void;
 }
 
-export const NO_AUTHENTICATION_LIMITS: AuthenticationLimits = Object.freeze({ attempt: () => () => undefined });
-
 /**
  * Walks started per address: a `cursor=` list's first page or an export, each holding an
  * Elasticsearch point in time for 5 minutes, which nothing else would bound.
@@ -81,11 +79,17 @@ export interface WalkLimits {
   started(ctx: AppContext): void;
 }
 
-export const NO_WALK_LIMITS: WalkLimits = Object.freeze({ started: () => undefined });
+/** What routes check themselves (`ctx.state.limits`): other secrets than keys, and walks started. */
+export type RequestLimits = AuthenticationLimits & WalkLimits;
+
+export const NO_REQUEST_LIMITS: RequestLimits = Object.freeze({
+  attempt: () => () => undefined,
+  started: () => undefined,
+});
 
 /** The limits of one API process (CONTRACT part 6 "Abuse"; documented in the /doc guide). */
-export interface RateLimits extends AuthenticationLimits, WalkLimits {
-  /** Limits writes, and gives the routes the walk limits (`ctx.state.walkLimits`). */
+export interface RateLimits extends RequestLimits {
+  /** Limits writes. */
   middleware: Middleware<AppState>;
 }
 
@@ -110,20 +114,13 @@ const tooMany = (what: string, seconds: number) =>
 
 export function createRateLimits(config: Config['rateLimit'], now: () => number = Date.now): RateLimits {
   if (!config.enabled) {
-    return {
-      ...NO_AUTHENTICATION_LIMITS,
-      ...NO_WALK_LIMITS,
-      middleware: (ctx, next) => {
-        ctx.state.walkLimits = NO_WALK_LIMITS;
-        return next();
-      },
-    };
+    return { ...NO_REQUEST_LIMITS, middleware: (_ctx, next) => next() };
   }
   const failures = new TokenBuckets(config.authFailuresPerIp, now);
   const writesPerKey = new TokenBuckets(config.writesPerKey, now);
   const writesPerIp = new TokenBuckets(config.writesPerIp, now);
   const walksPerIp = new TokenBuckets(config.walksPerIp, now);
-  const limits: RateLimits = {
+  return {
     attempt(ctx) {
       const address = clientAddress(ctx, config.trustedProxies);
       const wait = failures.take(address);
@@ -136,7 +133,6 @@ export function createRateLimits(config: Config['rateLimit'], now: () => number 
     },
     /** Writes: one token from the address's bucket and, with a key, one from the key's. */
     middleware: async (ctx, next) => {
-      ctx.state.walkLimits = limits;
       if (WRITE_METHODS.has(ctx.method)) {
         const keyId = ctx.state.principal?.keyId;
         const byKey = keyId ? writesPerKey.waitSeconds(keyId) : 0;
@@ -150,5 +146,4 @@ export function createRateLimits(config: Config['rateLimit'], now: () => number 
       await next();
     },
   };
-  return limits;
 }

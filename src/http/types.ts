@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type Joi from 'joi';
 import type { Language } from '../../config';
 import type { Logger } from '../lib/log';
-import type { AuthenticationLimits, WalkLimits } from './rateLimit';
+import type { RequestLimits } from './rateLimit';
 import type { Principal } from '../domain/principal';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,10 +15,8 @@ export interface AppState {
   /** Language named by the path prefix, if any (affects `rest_url`s). */
   pathLanguage: Language | null;
   principal: Principal;
-  /** Failed authentications per address (src/http/rateLimit.ts), set with `principal`. */
-  authLimits: AuthenticationLimits;
-  /** Walks started per address (src/http/rateLimit.ts), set after authentication. */
-  walkLimits: WalkLimits;
+  /** Failed authentications and walks started per address (src/http/rateLimit.ts), set with `principal`. */
+  limits: RequestLimits;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

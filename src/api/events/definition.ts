@@ -149,7 +149,7 @@ async function authorizeEventRead(ctx: RequestContext<EventReadInput>, record: S
   if (typeof given === 'string' && given !== '') {
     // What a password unlocks, and the refusal of a guess, are this caller's alone.
     ctx.set('Cache-Control', 'private, no-store');
-    const refund = ctx.state.authLimits.attempt(ctx);
+    const refund = ctx.state.limits.attempt(ctx);
     if (await verifyEventPassword(given, hash)) return refund();
   }
   throw new ForbiddenError(
