@@ -2,7 +2,7 @@ import http from 'node:http';
 import { cpuSecondsOf } from './cpu';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
-import { loadWindow, type MeasureContext } from './measure';
+import { loadWindow, otherAnswers, type MeasureContext } from './measure';
 import { rssOf } from './processes';
 import type { Row } from './report';
 
@@ -36,18 +36,8 @@ function getRaw(base: string, path: string, headers: Record<string, string>) {
 }
 
 const answered = (result: LoadResult, status: string) => result.statusCodes[status] ?? 0;
-
-/**
- * What a load got besides `ok` answers, for a row's notes: `; not 304: 503×2, 1 error`. A loaded
- * machine may see a search time out (503); any other status is a finding.
- */
-export function otherAnswers(result: LoadResult, ok: string): string {
-  const others = Object.entries(result.statusCodes)
-    .filter(([status, count]) => status !== ok && count > 0)
-    .map(([status, count]) => `${status}×${count}`);
-  if (result.errors > 0) others.push(`${result.errors} error${result.errors === 1 ? '' : 's'}`);
-  return others.length > 0 ? `; not ${ok}: ${others.join(', ')}` : '';
-}
+/** A note added to a row's notes, when there is one. */
+const also = (note: string) => (note ? `; ${note}` : '');
 
 /** A load on the API alone, with the CPU it used per answer of `status`. */
 async function loadWithCpu(ctx: MeasureContext, spec: LoadSpec, status: string) {
@@ -94,7 +84,7 @@ async function revalidation(ctx: MeasureContext, scenario: string, paths: string
       baselineRps: null,
       ratio: null,
       peakRssMb: null,
-      notes: `API CPU ${full.cpuMsPerRequest.toFixed(2)} ms/answer${otherAnswers(full.result, '200')}`,
+      notes: `API CPU ${full.cpuMsPerRequest.toFixed(2)} ms/answer${also(otherAnswers(full.result, '200'))}`,
     },
     {
       scenario: `${scenario} 304`,
@@ -104,7 +94,7 @@ async function revalidation(ctx: MeasureContext, scenario: string, paths: string
       baselineRps: full.result.rps,
       ratio: rpsRatio,
       peakRssMb: null,
-      notes: `ratio: 304 req/s over 200's; API CPU ${revalidated.cpuMsPerRequest.toFixed(2)} ms/answer (${cpuRatio.toFixed(2)} of the 200's)${otherAnswers(revalidated.result, '304')}`,
+      notes: `ratio: 304 req/s over 200's; API CPU ${revalidated.cpuMsPerRequest.toFixed(2)} ms/answer (${cpuRatio.toFixed(2)} of the 200's)${also(otherAnswers(revalidated.result, '304'))}`,
     },
   ];
   return { rows, measured: { scenario, rpsRatio, cpuRatio }, details: { full, revalidated } };
@@ -170,7 +160,7 @@ export async function measureCaching(
     baselineRps: null,
     ratio: null,
     peakRssMb: feedPeak / MB,
-    notes: `4 connections; API RSS ${Math.round(rssBefore / MB)} MB before${otherAnswers(feed, '200')}`,
+    notes: `4 connections; API RSS ${Math.round(rssBefore / MB)} MB before${also(otherAnswers(feed, '200'))}`,
   };
   return {
     rows: [...reads.rows, ...lists.rows, compressed, feedRow],

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
-import { loadWindow, type MeasureContext } from './measure';
+import { loadWindow, otherAnswers, type MeasureContext } from './measure';
 import type { Row } from './report';
 
 /**
@@ -40,8 +40,6 @@ export interface IntegrationMeasurement {
   changesRatio: number | null;
   exportPeakRssMb: number | null;
 }
-
-const problems = (result: LoadResult) => result.non2xx + result.errors;
 
 async function getJson(url: string, headers: Record<string, string> = {}): Promise<Record<string, any>> {
   const res = await fetch(url, { headers });
@@ -88,7 +86,12 @@ async function changePositions(apiUrl: string): Promise<{ tokens: string[]; perP
 }
 
 function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, peak: number | null, note: string): Row {
-  const failed = problems(api) + problems(reference);
+  const failed = [
+    otherAnswers(api) && `API ${otherAnswers(api)}`,
+    otherAnswers(reference) && `reference ${otherAnswers(reference)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return {
     scenario,
     rps: api.rps,
@@ -97,7 +100,7 @@ function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, p
     baselineRps: reference.rps,
     ratio: api.rps / reference.rps,
     peakRssMb: peak,
-    notes: `${note}; reference p50/p99 ${reference.latency.p50}/${reference.latency.p99} ms${failed ? `; ${failed} FAILED requests` : ''}`,
+    notes: `${note}; reference p50/p99 ${reference.latency.p50}/${reference.latency.p99} ms${failed ? `; FAILED: ${failed}` : ''}`,
   };
 }
 

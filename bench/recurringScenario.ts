@@ -4,7 +4,7 @@ import { hostileRows, timeHostileRules, type HostileTiming } from './hostileRule
 import { measureDepth } from './integrationScenarios';
 import { runLoad } from './load/runLoad';
 import type { LoadResult } from './load/spec';
-import { loadWindow, type MeasureContext } from './measure';
+import { loadWindow, otherAnswers, type MeasureContext } from './measure';
 import type { Row } from './report';
 import { drawSamples, seededRandom, type Samples } from './scenarios';
 import { seedAndIndex } from './seed';
@@ -134,7 +134,7 @@ async function dailySeries(ctx: MeasureContext, eventId: number, n: number): Pro
 }
 
 function listRow(scenario: string, result: LoadResult, reference: LoadResult | null, note: string): Row {
-  const failed = result.non2xx + result.errors;
+  const failed = otherAnswers(result);
   return {
     scenario,
     rps: result.rps,
@@ -143,7 +143,7 @@ function listRow(scenario: string, result: LoadResult, reference: LoadResult | n
     baselineRps: reference?.rps ?? null,
     ratio: reference ? result.rps / reference.rps : null,
     peakRssMb: null,
-    notes: `${note}${failed ? `; ${failed} FAILED requests` : ''}`,
+    notes: `${note}${failed ? `; FAILED: ${failed}` : ''}`,
   };
 }
 
