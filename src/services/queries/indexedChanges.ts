@@ -58,7 +58,7 @@ export interface LatestStates {
 const SEARCHABLE_MARGIN_MS = 500;
 
 /** The sync versions of the entries' records now, and which of their events may not be searchable yet. */
-async function versionsOf(
+async function syncStatesOf(
   services: Services,
   entries: readonly ChangeEntry[],
 ): Promise<Pick<LatestStates, 'versions' | 'unsearchable'>> {
@@ -87,7 +87,7 @@ export async function latestStatesOf(services: Services, entries: readonly Chang
   const pending = entries.some((entry) => entry.kind === 'event')
     ? await services.sync.pendingKeys(EMBEDDED.map(([, kind]) => kind))
     : new Set<string>();
-  return { pending, ...(await versionsOf(services, entries)) };
+  return { pending, ...(await syncStatesOf(services, entries)) };
 }
 
 /**
