@@ -36,8 +36,10 @@ export interface IntegrationMeasurement {
   details: Record<string, unknown>;
   /** Cursor page at depth throughput over the first page's. */
   cursorRatio: number | null;
-  /** `/changes` page of 1,000 throughput over a 50-event list page's. */
+  /** `/changes` page of 1,000 throughput over a 50-event list page's: the page followers at one position share. */
   changesRatio: number | null;
+  /** The same for pages of 1,000 from many positions, each assembled afresh (a follower catching up). */
+  freshChangesRatio: number | null;
   exportPeakRssMb: number | null;
 }
 
@@ -278,6 +280,7 @@ export async function measureIntegrations(
     },
     cursorRatio: depth.cursorRatio,
     changesRatio: changes.rps / listPage.rps,
+    freshChangesRatio: spread.rps / listPage.rps,
     exportPeakRssMb: depth.exportPeakRssMb,
   };
 }

@@ -229,6 +229,7 @@ async function main(): Promise<number> {
           measured.integration = {
             cursorRatio: result.cursorRatio,
             changesRatio: result.changesRatio,
+            freshChangesRatio: result.freshChangesRatio,
             exportPeakRssMb: result.exportPeakRssMb,
           };
           apiPeak = Math.max(apiPeak, ...result.rows.map((row) => row.peakRssMb ?? 0));

@@ -23,7 +23,12 @@ export interface Measured {
   /** `/suggest`: throughput over its bare baseline's, and the API's p50 (issue 29). */
   suggest: { ratio: number; p50: number } | null;
   /** Issue 30: throughput ratios against the API's own reference requests, and the export's RSS. */
-  integration: { cursorRatio: number | null; changesRatio: number | null; exportPeakRssMb: number | null } | null;
+  integration: {
+    cursorRatio: number | null;
+    changesRatio: number | null;
+    freshChangesRatio: number | null;
+    exportPeakRssMb: number | null;
+  } | null;
   /** Issue 27: lists beside daily series, indexing a weekly series, refusing hostile rules. */
   recurring: RecurringMeasured | null;
 }
@@ -149,11 +154,16 @@ export function evaluateTargets(m: Measured): TargetOutcome[] {
   out.push(...discoveryTargets(m));
   const integration = m.integration;
   if (integration) out.push(...depthTargets('', integration));
-  if (integration?.changesRatio != null) {
+  const changePages = [
+    ['', integration?.changesRatio],
+    [' (assembled afresh, from many positions)', integration?.freshChangesRatio],
+  ] as const;
+  for (const [which, ratio] of changePages) {
+    if (ratio == null) continue;
     out.push({
-      name: `/changes page of 1,000 costs <= ${MAX_CHANGES_PAGE_COST}x a 50-event list page`,
-      ok: 1 / integration.changesRatio <= MAX_CHANGES_PAGE_COST,
-      measured: `${(1 / integration.changesRatio).toFixed(2)}x`,
+      name: `/changes page of 1,000${which} costs <= ${MAX_CHANGES_PAGE_COST}x a 50-event list page`,
+      ok: 1 / ratio <= MAX_CHANGES_PAGE_COST,
+      measured: `${(1 / ratio).toFixed(2)}x`,
     });
   }
   if (m.caching) out.push(...cachingTargets(m.caching));

@@ -25,3 +25,16 @@ export const EVENT_LINKS = [
 
 /** A category ID sent as a tag's (or the reverse) is named as such in errors. */
 export const OTHER_TERM_KIND = { category: 'tag', tag: 'category' } as const satisfies Record<TermKind, TermKind>;
+
+/** The IDs of `records`, per kind, in their order. */
+export function idsByKind(
+  records: Iterable<{ readonly kind: RecordKind; readonly id: number }>,
+): Map<RecordKind, number[]> {
+  const byKind = new Map<RecordKind, number[]>();
+  for (const { kind, id } of records) {
+    const ids = byKind.get(kind) ?? [];
+    byKind.set(kind, ids);
+    ids.push(id);
+  }
+  return byKind;
+}

@@ -16,6 +16,18 @@ export interface ChangeEntry {
   seq: number;
   /** Taken before the sequence number: the feed hands out only entries settled past this. */
   at: Date;
+  /**
+   * The record's sync version once its latest change was written (SyncQueue): an index copy at
+   * this version holds that state. Absent on entries logged before versions were.
+   */
+  version?: number;
+}
+
+/** A change to log: the record, at its sync version once the change was written. */
+export interface LoggedChange {
+  kind: RecordKind;
+  id: number;
+  version: number;
 }
 
 /** Beside it, the change counter (`_id: 'change'`, see counters.ts): apart from the record IDs' counters. */
@@ -47,15 +59,17 @@ export class ChangeLog {
   }
 
   /** Numbers a change of each record (one block of sequence numbers for all) and moves its entry there. */
-  async record(records: readonly (readonly [RecordKind, number])[]): Promise<void> {
-    if (records.length === 0) return;
+  async record(changes: readonly LoggedChange[]): Promise<void> {
+    if (changes.length === 0) return;
     const at = new Date();
-    const first = await nextIds(this.db, 'change', records.length, this.marks.collectionName);
-    const writes: AnyBulkWriteOperation<ChangeEntry>[] = records.map(([kind, id], i) => ({
+    const first = await nextIds(this.db, 'change', changes.length, this.marks.collectionName);
+    const writes: AnyBulkWriteOperation<ChangeEntry>[] = changes.map(({ kind, id, version }, i) => ({
       updateOne: {
-        // An entry already past this number (a later change of the record, numbered first) stays.
-        filter: { _id: `${kind}:${id}`, seq: { $lt: first + i } },
-        update: { $set: { kind, id, seq: first + i, at } },
+        // An entry already past this number or this version stays: a later change of the record
+        // numbered first, or a change numbered first whose version is later (its state includes
+        // this one's). Entries logged without a version move.
+        filter: { _id: `${kind}:${id}`, seq: { $lt: first + i }, version: { $not: { $gt: version } } },
+        update: { $set: { kind, id, seq: first + i, at, version } },
         upsert: true,
       },
     }));
@@ -72,18 +86,18 @@ export class ChangeLog {
    * `record` for records with new IDs (bulk loads): inserted, which costs jongodb far less than as
    * many upserts; should one have an entry already, all are upserted instead.
    */
-  async recordNew(kind: RecordKind, ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
+  async recordNew(changes: readonly LoggedChange[]): Promise<void> {
+    if (changes.length === 0) return;
     const at = new Date();
-    const first = await nextIds(this.db, 'change', ids.length, this.marks.collectionName);
+    const first = await nextIds(this.db, 'change', changes.length, this.marks.collectionName);
     try {
       await this.entries.insertMany(
-        ids.map((id, i) => ({ _id: `${kind}:${id}`, kind, id, seq: first + i, at })),
+        changes.map(({ kind, id, version }, i) => ({ _id: `${kind}:${id}`, kind, id, seq: first + i, at, version })),
         { ordered: false },
       );
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
-      await this.record(ids.map((id) => [kind, id] as const));
+      await this.record(changes);
     }
   }
 

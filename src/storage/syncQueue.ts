@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { Collection, Db } from 'mongodb';
 import { ExpiringCache } from '../lib/expiringCache';
-import { ChangeLog } from './changeLog';
+import { ChangeLog, type LoggedChange } from './changeLog';
 import { watchDirtyEntries } from './dirtyWatch';
 import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey } from './mongo';
 import { ChangeMarks } from './changeMarks';
-import type { RecordKind } from '../domain/kinds';
+import { idsByKind, type RecordKind } from '../domain/kinds';
 
 /**
  * One entry per record: the durable record of pending index work (an outbox that coalesces).
@@ -107,7 +107,7 @@ export class SyncQueue extends EventEmitter {
     const version = await this.touch(kind, id, EPOCH);
     await this.marks.bump([kind]);
     // After the documents are written: a feed reader that sees the entry reads the new state.
-    await this.changes.record([[kind, id]]);
+    await this.changes.record([{ kind, id, version }]);
     this.emit('dirty');
     return version;
   }
@@ -119,10 +119,10 @@ export class SyncQueue extends EventEmitter {
 
   /** markDirty for records of several kinds at once: one write for all of them. */
   async markAllDirty(groups: Iterable<readonly [RecordKind, number[]]>): Promise<void> {
-    const records = new Map<string, [RecordKind, number]>();
-    for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), [kind, id]);
+    const records = new Map<string, { kind: RecordKind; id: number }>();
+    for (const [kind, ids] of groups) for (const id of ids) records.set(syncKey(kind, id), { kind, id });
     if (records.size === 0) return;
-    await this.marks.bump([...records.values()].map(([kind]) => kind));
+    await this.marks.bump([...records.values()].map(({ kind }) => kind));
     const keys = [...records.keys()];
     // A record waiting to retry keeps waiting: its dependencies' failures must not undo its backoff.
     const dirty = { pending: true, dirtyAt: new Date() };
@@ -134,7 +134,7 @@ export class SyncQueue extends EventEmitter {
       const missing = [...records].filter(([key]) => !existing.has(key));
       if (missing.length > 0) {
         await this.entries.bulkWrite(
-          missing.map(([key, [kind, id]]) => ({
+          missing.map(([key, { kind, id }]) => ({
             updateOne: {
               filter: { _id: key },
               update: { $inc: { version: 1 }, $set: dirty, $setOnInsert: { kind, id, ...NEW_ENTRY } },
@@ -145,8 +145,21 @@ export class SyncQueue extends EventEmitter {
         );
       }
     }
-    await this.changes.record([...records.values()]);
+    await this.changes.record(await this.versionsNow(records.values()));
     this.emit('dirty');
+  }
+
+  /** The records at the sync versions they have now: the changes to log once their versions moved. */
+  private async versionsNow(records: Iterable<{ kind: RecordKind; id: number }>): Promise<LoggedChange[]> {
+    const found = await Promise.all(
+      [...idsByKind(records)].map(async ([kind, ids]) => {
+        const entries = await this.entries
+          .find({ kind, ...idFilter(ids) }, { projection: { _id: 0, id: 1, version: 1 } })
+          .toArray();
+        return keep(entries, ids).map(({ id, version }) => ({ kind, id, version }));
+      }),
+    );
+    return found.flat();
   }
 
   private async touch(kind: RecordKind, id: number, writingUntil: Date): Promise<number> {
@@ -334,7 +347,7 @@ export class SyncQueue extends EventEmitter {
       { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), writingUntil: EPOCH } },
     );
     await this.marks.bump([kind]);
-    await this.changes.recordNew(kind, ids);
+    await this.changes.recordNew(await this.versionsNow(ids.map((id) => ({ kind, id }))));
     if (options.queue) this.emit('dirty');
   }
 

@@ -4,6 +4,7 @@ import { testWorld, whileWorkerStopped } from '../support/harness';
 import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
 import { callers, type Caller } from '../support/access';
 import { aliasName } from '../../src/search/indexNames';
+import { currentIndexedCopies, latestStatesOf } from '../../src/services/queries/indexedChanges';
 
 type ApiRecord = Record<string, any>;
 type Change = { kind: string; id: number; action: string; record: ApiRecord | null };
@@ -40,6 +41,16 @@ async function indexedRecord(id: number): Promise<ApiRecord> {
     id: String(id),
   });
   return doc._source!.record;
+}
+
+/** Of these records (sync keys, `event:12`), those whose index copies the feed would serve now, sorted. */
+async function servedFromIndex(keys: string[]): Promise<string[]> {
+  const { services } = testWorld();
+  const all = await services.sync.changes.after(0, undefined, 1_000_000, new Date(Date.now() + 60_000));
+  const entries = all.filter((entry) => keys.includes(`${entry.kind}:${entry.id}`));
+  expect(entries).to.have.length(keys.length);
+  const copies = await currentIndexedCopies(services, entries, 'en', await latestStatesOf(services, entries));
+  return [...copies.keys()].sort();
 }
 
 const event = (title: string, extra: Record<string, unknown> = {}) =>
@@ -85,6 +96,15 @@ describe('the change feed serves index copies only when they hold the latest sta
         `categories:${category.id}`,
       ];
       expect(keys.filter((key) => !fromIndex.has(key))).to.deep.equal([]);
+      // Every record but the series is served from its index copy, at the version its entry was logged with.
+      const indexed = [
+        ...ids.slice(0, -1).map((id) => `event:${id}`),
+        `venue:${venue.id}`,
+        `venue:${draftVenue.id}`,
+        `tag:${tag.id}`,
+        `category:${category.id}`,
+      ];
+      expect(await servedFromIndex([...indexed, `event:${ids.at(-1)}`])).to.deep.equal([...indexed].sort());
       // The same records once their index copies are behind (a version bump nothing indexed yet).
       // A series has no copy of its own (it is always read from MongoDB), and the feed holds it
       // back until its occurrences are indexed: it is left as it was.
@@ -95,6 +115,7 @@ describe('the change feed serves index copies only when they hold the latest sta
           ['tag', [tag.id]],
           ['category', [category.id]],
         ]);
+        expect(await servedFromIndex(indexed)).to.deep.equal([]);
         return changesAfter(since, caller);
       });
       // Each read from the one source, then the other (modified_utc moved with the bump).
@@ -125,7 +146,7 @@ describe('the change feed serves index copies only when they hold the latest sta
     const before = await event(`${word} first`);
     // Records never created (IDs no counter reaches): deletes, numbered in one block.
     const gone = Array.from({ length: 600 }, (_, i) => 8_000_000 + (Date.now() % 100_000) * 1_000 + i);
-    await testWorld().services.sync.changes.recordNew('tag', gone);
+    await testWorld().services.sync.changes.recordNew(gone.map((id) => ({ kind: 'tag', id, version: 1 })));
     const after = await event(`${word} last`);
     await settle();
     await new Promise((resolve) => setTimeout(resolve, testWorld().config.integration.changesSettleMs + 200));

@@ -277,16 +277,40 @@ describe('the change feed (EXTENSIONS 17)', () => {
   it('numbers bulk-created records once each, and moves them to the end when numbered again', async () => {
     const { changes } = testWorld().services.sync;
     const ids = [9_000_001, 9_000_002];
+    const tagChanges = ids.map((id) => ({ kind: 'tag' as const, id, version: 1 }));
     const entriesOf = async () =>
       (await changes.after(0, ['tag'], 100_000, new Date(Date.now() + 1000))).filter((e) => ids.includes(e.id));
-    await changes.recordNew('tag', ids);
+    await changes.recordNew(tagChanges);
     const first = await entriesOf();
     expect(first.map((e) => e.id)).to.deep.equal(ids);
     expect(first[1]!.seq).to.equal(first[0]!.seq + 1);
-    await changes.recordNew('tag', ids);
+    await changes.recordNew(tagChanges);
     const again = await entriesOf();
     expect(again).to.have.length(2);
     expect(again[0]!.seq).to.be.greaterThan(first[1]!.seq);
+  });
+
+  it('keeps an entry at the later version when two changes of a record are numbered out of order', async () => {
+    const { changes } = testWorld().services.sync;
+    const id = 9_100_000 + (Date.now() % 100_000);
+    const entryOf = async () =>
+      (await changes.after(0, ['tag'], 100_000, new Date(Date.now() + 1000))).find((e) => e.id === id)!;
+    await changes.record([{ kind: 'tag', id, version: 5 }]);
+    const first = await entryOf();
+    expect(first.version).to.equal(5);
+    // A change written before (its version is lower) but numbered after: the entry holds the later state already.
+    await changes.record([{ kind: 'tag', id, version: 4 }]);
+    expect(await entryOf()).to.deep.include({ seq: first.seq, version: 5 });
+    await changes.record([{ kind: 'tag', id, version: 6 }]);
+    const moved = await entryOf();
+    expect(moved.seq).to.be.greaterThan(first.seq);
+    expect(moved.version).to.equal(6);
+    // An entry logged before versions were moves with the next change.
+    await changes.entries.updateOne({ _id: `tag:${id}` }, { $unset: { version: '' } });
+    await changes.record([{ kind: 'tag', id, version: 1 }]);
+    const again = await entryOf();
+    expect(again.seq).to.be.greaterThan(moved.seq);
+    expect(again.version).to.equal(1);
   });
 
   it('answers 410 changes-token-expired once the changes after a token are pruned', async () => {

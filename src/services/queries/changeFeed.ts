@@ -2,7 +2,7 @@ import type { Language } from '../../../config';
 import { listScope, seesHiddenEvents, type Ownership } from '../../domain/policy';
 import { listedEventFor, ownershipOf, recordOwnership } from '../../storage/recordAccess';
 import { wireUtc } from '../../domain/dates';
-import { PLURAL, type RecordKind } from '../../domain/kinds';
+import { idsByKind, PLURAL, type RecordKind } from '../../domain/kinds';
 import type { Principal } from '../../domain/principal';
 import { withCurrentTermCounts } from './termCounts';
 import type { Services } from '../container';
@@ -10,7 +10,13 @@ import type { ChangeEntry } from '../../storage/changeLog';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../../storage/storedRecord';
 import { storeOf } from '../../storage/stores';
 import { syncKey } from '../../storage/syncQueue';
-import { currentIndexedCopies, idsByKind, latestStatesOf, type IndexedCopy, type LatestStates } from './indexedChanges';
+import {
+  currentIndexedCopies,
+  latestStatesOf,
+  unsearchableEvents,
+  type IndexedCopy,
+  type LatestStates,
+} from './indexedChanges';
 import { viewOf } from '../views/recordViews';
 import { isSeries, type SeriesFields } from '../../domain/recurrence/overrides';
 import { keepChangeRecord, keptChangeRecords, recordJsonOf } from './keptChangeRecords';
@@ -183,18 +189,30 @@ async function visibleChanges(
   const records = await keptChangeRecords(services, entries, states, lang, principal);
   const missing = entries.filter((_, i) => records[i] === undefined);
   const presented = await presentedRecords(services, missing, lang, principal, states);
+  // A series has no index copy of its own: it is always read (presented) here.
   const waitedSince = Date.now() - SERIES_INDEX_WAIT_MS;
+  const recentSeries = new Set(
+    missing.filter(
+      (entry) =>
+        isSeriesRecord(presented.get(syncKey(entry.kind, entry.id))!.record) && entry.at.getTime() > waitedSince,
+    ),
+  );
+  const unsearchable =
+    recentSeries.size > 0
+      ? await unsearchableEvents(
+          services,
+          [...recentSeries].map(({ id }) => id),
+        )
+      : new Set<number>();
   return entries.map((entry, i) => {
     let json = records[i];
     let waitsForIndex = false;
     if (json === undefined) {
-      const key = syncKey(entry.kind, entry.id);
-      const found = presented.get(key)!;
+      const found = presented.get(syncKey(entry.kind, entry.id))!;
       json = found.copy
-        ? keepChangeRecord(services, entry, { copy: found.copy, record: found.record }, states, lang, principal)
+        ? keepChangeRecord(services, entry, { copy: found.copy, record: found.record }, lang, principal)
         : found.record && recordJsonOf(found.record);
-      // A series has no index copy of its own: it is always read here.
-      waitsForIndex = isSeriesRecord(found.record) && states.unsearchable.has(key) && entry.at.getTime() > waitedSince;
+      waitsForIndex = recentSeries.has(entry) && unsearchable.has(entry.id);
     }
     const change: Omit<Change, 'record'> = {
       kind: PLURAL[entry.kind],

@@ -51,16 +51,15 @@ function keptOf(services: Services): SizedCache<KeptRecord> {
 }
 
 /** Where an entry's record is kept: by record, language, sync version and caller (lists differ by caller). */
-function keyOf(entry: ChangeEntry, states: LatestStates, lang: Language, principal: Principal): string | undefined {
-  const version = states.versions.get(syncKey(entry.kind, entry.id));
-  if (version === undefined) return undefined;
-  return `${syncKey(entry.kind, entry.id)}|${lang}|${version}|${principal.role}|${principal.userId}`;
+function keyOf(entry: ChangeEntry, lang: Language, principal: Principal): string | undefined {
+  if (entry.version === undefined) return undefined;
+  return `${syncKey(entry.kind, entry.id)}|${lang}|${entry.version}|${principal.role}|${principal.userId}`;
 }
 
 /**
  * The records of `entries` kept for this caller that still hold their latest state (in the
- * entries' order, undefined where none is): kept at the version read in `states`, embedding no
- * pending record, showing the term counts the term indexes give now. A change page of records
+ * entries' order, undefined where none is): kept at the version of their entries, embedding no
+ * record `states` finds pending, showing the term counts the term indexes give now. A change page of records
  * kept is written without reading or presenting them again.
  */
 export async function keptChangeRecords(
@@ -72,7 +71,7 @@ export async function keptChangeRecords(
 ): Promise<(RecordJson | null | undefined)[]> {
   const cache = keptOf(services);
   const found = entries.map((entry) => {
-    const key = keyOf(entry, states, lang, principal);
+    const key = keyOf(entry, lang, principal);
     const record = key === undefined ? undefined : cache.get(key);
     return record && !record.embeds.some((embedded) => states.pending.has(embedded)) ? record : undefined;
   });
@@ -86,19 +85,18 @@ export async function keptChangeRecords(
 
 /**
  * Keeps the record presented for `entry` from `copy` (null: left out of the caller's list) and
- * gives its JSON. The copy holds the record's state at the version `states` read
+ * gives its JSON. The copy holds the record's state at the version of its entry
  * (currentIndexedCopies).
  */
 export function keepChangeRecord(
   services: Services,
   entry: ChangeEntry,
   { copy, record }: { copy: IndexedCopy; record: Record<string, unknown> | null },
-  states: LatestStates,
   lang: Language,
   principal: Principal,
 ): RecordJson | null {
   const json = record && recordJsonOf(record);
-  const key = keyOf(entry, states, lang, principal);
+  const key = keyOf(entry, lang, principal);
   if (key === undefined) return json;
   const embeds = EMBEDDED.flatMap(([field, kind]) => (copy[field] ?? []).map((id) => syncKey(kind, id)));
   const terms = record === null ? [] : embeddedTermsOf(record);
