@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
-import { loadWindow, otherAnswers, type MeasureContext } from './measure';
+import { inTurn, loadWindow, otherAnswers, type MeasureContext } from './measure';
 import type { Row } from './report';
 
 /**
@@ -164,12 +164,11 @@ export async function measureDepth(
   const rows: Row[] = [];
   const { depth, cursors } = await cursorsAtDepth(ctx.api.url);
   log(`measuring a cursor page at depth ${depth} (${cursors.length} cursors) against the first page`);
-  const firstPage = await runLoad(spec([LIST_PAGE]), ctx.workDir);
   await ctx.apiRss.take();
-  const deep = await runLoad(
-    spec(cursors.map((cursor) => `${LIST_PAGE}&cursor=${encodeURIComponent(cursor)}`)),
-    ctx.workDir,
-  );
+  const [firstPage, deep] = (await inTurn(ctx, [
+    () => runLoad(spec([LIST_PAGE]), ctx.workDir),
+    () => runLoad(spec(cursors.map((cursor) => `${LIST_PAGE}&cursor=${encodeURIComponent(cursor)}`)), ctx.workDir),
+  ])) as [LoadResult, LoadResult];
   rows.push(
     comparedRow(
       `11. cursor page at depth ${depth}${suffix}`,
@@ -213,11 +212,13 @@ export async function measureIntegrations(
   const spec = loadSpec(ctx);
   const depth = await measureDepth(ctx, log);
 
-  /** A 50-event list page, then a `/changes` page of 1,000, both with `headers`; the API's RSS after. */
+  /** A 50-event list page and a `/changes` page of 1,000 in turn, both with `headers`; the API's RSS after. */
   const changesAndListPage = async (headers: Record<string, string>) => {
-    const listPage = await runLoad({ ...spec([LIST_PAGE]), headers }, ctx.workDir);
     await ctx.apiRss.take();
-    const changes = await runLoad({ ...spec([CHANGES_PAGE]), headers }, ctx.workDir);
+    const [listPage, changes] = (await inTurn(ctx, [
+      () => runLoad({ ...spec([LIST_PAGE]), headers }, ctx.workDir),
+      () => runLoad({ ...spec([CHANGES_PAGE]), headers }, ctx.workDir),
+    ])) as [LoadResult, LoadResult];
     return { listPage, changes, rssMb: (await ctx.apiRss.take()) / MB };
   };
   log('measuring a /changes page of 1,000 against a 50-event list page');
@@ -236,21 +237,22 @@ export async function measureIntegrations(
   );
   log('change pages from many positions of the feed (each assembled afresh)');
   const positions = await changePositions(ctx.api.url);
-  const spread = await runLoad(
-    {
-      ...spec(
-        positions.tokens.map(
-          (token) => `${ROOT}/changes?per_page=${positions.perPage}&since=${encodeURIComponent(token)}`,
-        ),
-      ),
-      ...(ctx.requests ? { amount: Math.min(ctx.requests, SMOKE_FRESH_PAGES) } : {}),
-    },
-    ctx.workDir,
+  const freshPages = positions.tokens.map(
+    (token) => `${ROOT}/changes?per_page=${positions.perPage}&since=${encodeURIComponent(token)}`,
   );
+  await ctx.apiRss.take();
+  const [spreadListPage, spread] = (await inTurn(ctx, [
+    () => runLoad(spec([LIST_PAGE]), ctx.workDir),
+    () =>
+      runLoad(
+        { ...spec(freshPages), ...(ctx.requests ? { amount: Math.min(ctx.requests, SMOKE_FRESH_PAGES) } : {}) },
+        ctx.workDir,
+      ),
+  ])) as [LoadResult, LoadResult];
   const spreadRow = comparedRow(
     `12d. GET /changes per_page=${positions.perPage} from ${positions.tokens.length} positions`,
     spread,
-    listPage,
+    spreadListPage,
     (await ctx.apiRss.take()) / MB,
     'reference: 50 events',
   );
@@ -280,7 +282,7 @@ export async function measureIntegrations(
     },
     cursorRatio: depth.cursorRatio,
     changesRatio: changes.rps / listPage.rps,
-    freshChangesRatio: spread.rps / listPage.rps,
+    freshChangesRatio: spread.rps / spreadListPage.rps,
     exportPeakRssMb: depth.exportPeakRssMb,
   };
 }

@@ -59,19 +59,29 @@ export function otherAnswers(result: LoadResult, ok?: string): string {
   return others.length > 0 ? `not ${ok ?? '2xx'}: ${others.join(', ')}` : '';
 }
 
-/**
- * Loads of each side of a read scenario, taken in turn (baseline, API, baseline, API), the faster
- * of each compared: on a machine shared with other work, one load of the same server gave 0.5 to
- * 2 times another minutes apart, and a single pair measured whatever changed between its two
- * loads. A smoke run takes one of each.
- */
+/** How many times `inTurn` takes each load (a smoke run: once). */
 const THROUGHPUT_ROUNDS = 2;
 
 const faster = (a: LoadResult, b: LoadResult | undefined): LoadResult => (b && b.rps > a.rps ? b : a);
 
 /**
- * A read scenario at `connections`, the baseline, then the API (each warmed up), THROUGHPUT_ROUNDS
- * times; with `cpuRequests`, then that many more requests to each, timing the CPU each server
+ * Loads that are compared, taken in turn (A, B, A, B), the faster result of each kept, in their
+ * order: on a machine shared with other work, one load of the same server gave 0.5 to 2 times
+ * another minutes apart, and a single pair measured whatever changed between its two loads.
+ */
+export async function inTurn(
+  ctx: Pick<MeasureContext, 'requests'>,
+  loads: readonly (() => Promise<LoadResult>)[],
+): Promise<LoadResult[]> {
+  const best: (LoadResult | undefined)[] = loads.map(() => undefined);
+  for (let round = 0; round < (ctx.requests ? 1 : THROUGHPUT_ROUNDS); round++) {
+    for (const [i, load] of loads.entries()) best[i] = faster(await load(), best[i]);
+  }
+  return best.map((result) => result!);
+}
+
+/**
+ * A read scenario at `connections`, the baseline and the API (each warmed up) in turn; with `cpuRequests`, then that many more requests to each, timing the CPU each server
  * process spends, and Elasticsearch's too with `elasticsearchUrl`.
  */
 export async function measureThroughput(
@@ -88,14 +98,11 @@ export async function measureThroughput(
     method: 'GET',
     paths: list,
   });
-  let baseline: LoadResult | undefined;
-  let api: LoadResult | undefined;
   await ctx.apiRss.take();
-  for (let round = 0; round < (ctx.requests ? 1 : THROUGHPUT_ROUNDS); round++) {
-    baseline = faster(await runLoad(spec(ctx.baseline.url, paths.baseline), ctx.workDir), baseline);
-    api = faster(await runLoad(spec(ctx.api.url, paths.api), ctx.workDir), api);
-  }
-  if (!baseline || !api) throw new Error(`${scenario}: no load was run`);
+  const [baseline, api] = (await inTurn(ctx, [
+    () => runLoad(spec(ctx.baseline.url, paths.baseline), ctx.workDir),
+    () => runLoad(spec(ctx.api.url, paths.api), ctx.workDir),
+  ])) as [LoadResult, LoadResult];
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
   const cpuOf = (server: ServerChild, list: string[]) =>
     cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx.workDir, elasticsearchUrl);
