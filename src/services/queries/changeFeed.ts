@@ -189,21 +189,15 @@ async function visibleChanges(
   const records = await keptChangeRecords(services, entries, states, lang, principal);
   const missing = entries.filter((_, i) => records[i] === undefined);
   const presented = await presentedRecords(services, missing, lang, principal, states);
-  // A series has no index copy of its own: it is always read (presented) here.
+  // A series has no index copy of its own: it is always presented here, and may have to wait.
   const waitedSince = Date.now() - SERIES_INDEX_WAIT_MS;
-  const recentSeries = new Set(
-    missing.filter(
-      (entry) =>
-        isSeriesRecord(presented.get(syncKey(entry.kind, entry.id))!.record) && entry.at.getTime() > waitedSince,
-    ),
+  const recentSeries = missing.filter(
+    (entry) => isSeriesRecord(presented.get(syncKey(entry.kind, entry.id))!.record) && entry.at.getTime() > waitedSince,
   );
-  const unsearchable =
-    recentSeries.size > 0
-      ? await unsearchableEvents(
-          services,
-          [...recentSeries].map(({ id }) => id),
-        )
-      : new Set<number>();
+  const unsearchable = await unsearchableEvents(
+    services,
+    recentSeries.map(({ id }) => id),
+  );
   return entries.map((entry, i) => {
     let json = records[i];
     let waitsForIndex = false;
@@ -212,7 +206,7 @@ async function visibleChanges(
       json = found.copy
         ? keepChangeRecord(services, entry, { copy: found.copy, record: found.record }, lang, principal)
         : found.record && recordJsonOf(found.record);
-      waitsForIndex = recentSeries.has(entry) && unsearchable.has(entry.id);
+      waitsForIndex = entry.kind === 'event' && unsearchable.has(entry.id);
     }
     const change: Omit<Change, 'record'> = {
       kind: PLURAL[entry.kind],

@@ -50,7 +50,10 @@ export async function latestStatesOf(services: Services, entries: readonly Chang
  */
 const SEARCHABLE_MARGIN_MS = 500;
 
-/** The events of `ids` whose latest state may not be searchable yet: waiting for the worker, or indexed within an index refresh interval. */
+/**
+ * The events of `ids` whose latest state may not be searchable yet: waiting for the worker, or
+ * indexed within an index refresh interval.
+ */
 export async function unsearchableEvents(services: Services, ids: number[]): Promise<Set<number>> {
   const searchableBefore = Date.now() - services.config.elasticsearch.refreshIntervalMs - SEARCHABLE_MARGIN_MS;
   const unsearchable = new Set<number>();

@@ -59,8 +59,8 @@ function keyOf(entry: ChangeEntry, lang: Language, principal: Principal): string
 /**
  * The records of `entries` kept for this caller that still hold their latest state (in the
  * entries' order, undefined where none is): kept at the version of their entries, embedding no
- * record `states` finds pending, showing the term counts the term indexes give now. A change page of records
- * kept is written without reading or presenting them again.
+ * record `states` finds pending, showing the term counts the term indexes give now. A change page
+ * of records kept is written without reading or presenting them again.
  */
 export async function keptChangeRecords(
   services: Services,
