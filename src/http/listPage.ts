@@ -126,8 +126,9 @@ function sendListBody(ctx: RequestContext<object>, envelope: object, extras: Ext
     ctx.body = envelope;
     return;
   }
-  ctx.body = `${JSON.stringify(envelope).slice(0, -1)},${extras.json.slice(1)}`;
   ctx.type = 'application/json';
+  // Encoded at once: a string body is measured, then encoded again to be sent (caching.ts).
+  ctx.body = Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},${extras.json.slice(1)}`);
 }
 
 /** One page of a cursor walk: `next` is the cursor of the page after it, null at the end. */

@@ -12,8 +12,8 @@ import { KnownValidators } from './knownValidators';
 import { SizedCache } from '../../lib/sizedCache';
 import { isHeldNow } from '../../storage/writeClaims';
 
-/** The JSON of answers kept per read route, by entity tag (about 3,000 events). */
-const MAX_KEPT_ANSWER_CHARS = 16 * 1024 * 1024;
+/** The JSON of answers kept per read route, by entity tag (about 3,000 events), as sent (UTF-8). */
+const MAX_KEPT_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** `GET /{plural}/:id` or `/{plural}/by-slug/:slug`: one record, as the caller may see it. */
 export function readRoute<D extends BaseDoc, R extends object, A>(
@@ -28,7 +28,7 @@ export function readRoute<D extends BaseDoc, R extends object, A>(
   // no record it is made of changed since; else from the record and the marks, before loading and
   // presenting what it embeds.
   const validators = new KnownValidators(watched);
-  const answers = new SizedCache(MAX_KEPT_ANSWER_CHARS);
+  const answers = new SizedCache<Buffer>(MAX_KEPT_ANSWER_BYTES);
   return route({
     methods: ['GET'],
     path: address.path,
@@ -60,11 +60,11 @@ export function readRoute<D extends BaseDoc, R extends object, A>(
       const timely = def.readChangesWithTime?.(record) ?? false;
       let json = timely ? undefined : answers.get(validator.etag);
       if (json === undefined) {
-        json = JSON.stringify(await present(res, record, ctx, marks));
+        json = Buffer.from(JSON.stringify(await present(res, record, ctx, marks)));
         if (!timely) answers.set(validator.etag, json);
       }
-      ctx.body = json;
       ctx.type = 'application/json';
+      ctx.body = json;
     },
   });
 }
