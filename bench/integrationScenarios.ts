@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runLoad } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
-import { inTurn, loadWindow, otherAnswers, type MeasureContext } from './measure';
+import { inTurn, loadWindow, otherAnswersOf, type MeasureContext } from './measure';
 import type { Row } from './report';
 
 /**
@@ -88,12 +88,7 @@ async function changePositions(apiUrl: string): Promise<{ tokens: string[]; perP
 }
 
 function comparedRow(scenario: string, api: LoadResult, reference: LoadResult, peak: number | null, note: string): Row {
-  const failed = [
-    otherAnswers(api) && `API ${otherAnswers(api)}`,
-    otherAnswers(reference) && `reference ${otherAnswers(reference)}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const failed = [otherAnswersOf('API', api), otherAnswersOf('reference', reference)].filter(Boolean).join(', ');
   return {
     scenario,
     rps: api.rps,
@@ -165,10 +160,11 @@ export async function measureDepth(
   const { depth, cursors } = await cursorsAtDepth(ctx.api.url);
   log(`measuring a cursor page at depth ${depth} (${cursors.length} cursors) against the first page`);
   await ctx.apiRss.take();
-  const [firstPage, deep] = (await inTurn(ctx, [
+  const [firstPage, deep] = await inTurn(
+    ctx,
     () => runLoad(spec([LIST_PAGE]), ctx.workDir),
     () => runLoad(spec(cursors.map((cursor) => `${LIST_PAGE}&cursor=${encodeURIComponent(cursor)}`)), ctx.workDir),
-  ])) as [LoadResult, LoadResult];
+  );
   rows.push(
     comparedRow(
       `11. cursor page at depth ${depth}${suffix}`,
@@ -215,10 +211,11 @@ export async function measureIntegrations(
   /** A 50-event list page and a `/changes` page of 1,000 in turn, both with `headers`; the API's RSS after. */
   const changesAndListPage = async (headers: Record<string, string>) => {
     await ctx.apiRss.take();
-    const [listPage, changes] = (await inTurn(ctx, [
+    const [listPage, changes] = await inTurn(
+      ctx,
       () => runLoad({ ...spec([LIST_PAGE]), headers }, ctx.workDir),
       () => runLoad({ ...spec([CHANGES_PAGE]), headers }, ctx.workDir),
-    ])) as [LoadResult, LoadResult];
+    );
     return { listPage, changes, rssMb: (await ctx.apiRss.take()) / MB };
   };
   log('measuring a /changes page of 1,000 against a 50-event list page');
@@ -241,14 +238,15 @@ export async function measureIntegrations(
     (token) => `${ROOT}/changes?per_page=${positions.perPage}&since=${encodeURIComponent(token)}`,
   );
   await ctx.apiRss.take();
-  const [spreadListPage, spread] = (await inTurn(ctx, [
+  const [spreadListPage, spread] = await inTurn(
+    ctx,
     () => runLoad(spec([LIST_PAGE]), ctx.workDir),
     () =>
       runLoad(
         { ...spec(freshPages), ...(ctx.requests ? { amount: Math.min(ctx.requests, SMOKE_FRESH_PAGES) } : {}) },
         ctx.workDir,
       ),
-  ])) as [LoadResult, LoadResult];
+  );
   const spreadRow = comparedRow(
     `12d. GET /changes per_page=${positions.perPage} from ${positions.tokens.length} positions`,
     spread,

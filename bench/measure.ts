@@ -65,24 +65,34 @@ const THROUGHPUT_ROUNDS = 2;
 const faster = (a: LoadResult, b: LoadResult | undefined): LoadResult => (b && b.rps > a.rps ? b : a);
 
 /**
- * Loads that are compared, taken in turn (A, B, A, B), the faster result of each kept, in their
- * order: on a machine shared with other work, one load of the same server gave 0.5 to 2 times
- * another minutes apart, and a single pair measured whatever changed between its two loads.
+ * Two loads that are compared, taken in turn (A, B, A, B), the faster result of each kept: on a
+ * machine shared with other work, one load of the same server gave 0.5 to 2 times another minutes
+ * apart, and a single pair measured whatever changed between its two loads.
  */
 export async function inTurn(
   ctx: Pick<MeasureContext, 'requests'>,
-  loads: readonly (() => Promise<LoadResult>)[],
-): Promise<LoadResult[]> {
-  const best: (LoadResult | undefined)[] = loads.map(() => undefined);
-  for (let round = 0; round < (ctx.requests ? 1 : THROUGHPUT_ROUNDS); round++) {
-    for (const [i, load] of loads.entries()) best[i] = faster(await load(), best[i]);
+  first: () => Promise<LoadResult>,
+  second: () => Promise<LoadResult>,
+): Promise<[LoadResult, LoadResult]> {
+  let a = await first();
+  let b = await second();
+  for (let round = 1; round < (ctx.requests ? 1 : THROUGHPUT_ROUNDS); round++) {
+    a = faster(await first(), a);
+    b = faster(await second(), b);
   }
-  return best.map((result) => result!);
+  return [a, b];
+}
+
+/** `otherAnswers` of a load, named for a row's notes (`API not 2xx: 503×1`), or '' when none. */
+export function otherAnswersOf(name: string, result: LoadResult, ok?: string): string {
+  const others = otherAnswers(result, ok);
+  return others && `${name} ${others}`;
 }
 
 /**
- * A read scenario at `connections`, the baseline and the API (each warmed up) in turn; with `cpuRequests`, then that many more requests to each, timing the CPU each server
- * process spends, and Elasticsearch's too with `elasticsearchUrl`.
+ * A read scenario at `connections`, the baseline and the API (each warmed up) in turn; with
+ * `cpuRequests`, then that many more requests to each, timing the CPU each server process spends,
+ * and Elasticsearch's too with `elasticsearchUrl`.
  */
 export async function measureThroughput(
   ctx: MeasureContext,
@@ -99,10 +109,11 @@ export async function measureThroughput(
     paths: list,
   });
   await ctx.apiRss.take();
-  const [baseline, api] = (await inTurn(ctx, [
+  const [baseline, api] = await inTurn(
+    ctx,
     () => runLoad(spec(ctx.baseline.url, paths.baseline), ctx.workDir),
     () => runLoad(spec(ctx.api.url, paths.api), ctx.workDir),
-  ])) as [LoadResult, LoadResult];
+  );
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
   const cpuOf = (server: ServerChild, list: string[]) =>
     cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx.workDir, elasticsearchUrl);
@@ -122,8 +133,8 @@ export async function measureThroughput(
     `Elasticsearch ${cpu.elasticsearch.apiMs.toFixed(2)} ms (baseline ${cpu.elasticsearch.baselineMs.toFixed(2)} ms); ` +
       `both ${((cpu.apiMs + cpu.elasticsearch.apiMs) / (cpu.baselineMs + cpu.elasticsearch.baselineMs)).toFixed(2)}x`;
   const notes = [
-    otherAnswers(api) && `API ${otherAnswers(api)}`,
-    otherAnswers(baseline) && `baseline ${otherAnswers(baseline)}`,
+    otherAnswersOf('API', api),
+    otherAnswersOf('baseline', baseline),
     cpu && `CPU per request ${cpu.apiMs.toFixed(2)} ms (baseline ${cpu.baselineMs.toFixed(2)} ms)`,
     elasticsearchCpu,
   ]
@@ -201,7 +212,7 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
         ratio: null,
         peakRssMb: apiPeakRssMb,
         notes: [
-          otherAnswers(api) && `API ${otherAnswers(api)}`,
+          otherAnswersOf('API', api),
           `baseline insert p50/p99 ${baseline.latency.p50}/${baseline.latency.p99} ms`,
         ]
           .filter(Boolean)

@@ -83,9 +83,10 @@ const isStream = (body: unknown): body is Readable => body instanceof Readable;
 
 /**
  * The bytes Koa would send for `body`, made once here and sent as they are: an object is
- * stringified once (Koa's length, which the compression threshold reads, and the compressor would
- * each stringify it again), and text is encoded once (Koa's length and the socket would each encode
- * it again: a list page with any character outside ASCII took 1-2 ms a pass).
+ * stringified and encoded once (Koa's length, which the compression threshold reads, the
+ * compressor and the socket would each do it again), and text is encoded once for the tag's hash
+ * and the socket. Koa measures text as it is set, so routes with large answers set bytes
+ * (listPage.ts, resource/read.ts): a list page with any character outside ASCII took 1-3 ms a pass.
  */
 function bodyBytes(ctx: AppContext): Buffer | null {
   const { body } = ctx;
