@@ -313,6 +313,59 @@ describe('the change feed (EXTENSIONS 17)', () => {
     expect(again.version).to.equal(1);
   });
 
+  it('serves a follower walking on from one read of the log, and reads it again once anything is written', async () => {
+    await settle();
+    const { services, config } = testWorld();
+    const { changes, marks } = services.sync;
+    const settled = () => new Promise((resolve) => setTimeout(resolve, config.integration.changesSettleMs + 100));
+    await settled();
+    const ids = Array.from({ length: 12 }, (_, i) => 9_200_000 + (Date.now() % 100_000) * 20 + i);
+    let token = '';
+    for (let feed = { has_more: true, next_since: '' }; feed.has_more;) {
+      feed = (await api.get(`/changes?kinds=tags&per_page=1000${token && `&since=${encodeURIComponent(token)}`}`)).body;
+      token = feed.next_since;
+    }
+    // Tags no longer stored: each is given as a delete.
+    await changes.record(ids.map((id) => ({ kind: 'tag' as const, id, version: 1 })));
+    await settled();
+    const reads: number[] = [];
+    const after = changes.after;
+    changes.after = (seq, ...rest) => (reads.push(seq), after.call(changes, seq, ...rest));
+    const page = async (since: string) => {
+      const res = await api.get(`/changes?kinds=tags&per_page=2&since=${encodeURIComponent(since)}`);
+      expect(res.status).to.equal(200);
+      return res.body as { changes: { id: number; action: string }[]; next_since: string; has_more: boolean };
+    };
+    try {
+      const walk = async (since: string, pages: number) => {
+        const ids: number[] = [];
+        for (let k = 0; k < pages; k++) {
+          const body = await page(since);
+          ids.push(...body.changes.map((change) => change.id));
+          since = body.next_since;
+          if (!body.has_more) break;
+        }
+        return { ids, since };
+      };
+      const walked = await walk(token, 3);
+      expect(walked.ids).to.deep.equal(ids.slice(0, 6));
+      // Each read fetches twice the three entries a page asks for: the second page comes from the first's.
+      expect(reads).to.have.length(2);
+
+      // Another process moves a record the kept read holds: its write bumps the change marks first.
+      await marks.bump(['tag']);
+      await changes.record([{ kind: 'tag', id: ids[7]!, version: 2 }]);
+      const rest = await walk(walked.since, 10);
+      expect(rest.ids).to.deep.equal([ids[6], ...ids.slice(8)]);
+      expect(reads).to.have.length.greaterThan(2);
+      // Given at its new place once settled.
+      await settled();
+      expect((await walk(rest.since, 1)).ids).to.deep.equal([ids[7]]);
+    } finally {
+      changes.after = after;
+    }
+  });
+
   it('answers 410 changes-token-expired once the changes after a token are pruned', async () => {
     const token = (await api.get('/changes?per_page=1')).body.next_since;
     const { worker } = testWorld();

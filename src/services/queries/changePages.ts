@@ -5,6 +5,7 @@ import type { Principal } from '../../domain/principal';
 import type { ConcurrencyLimit } from '../../lib/concurrencyLimit';
 import type { Services } from '../container';
 import { visibleChangesJson } from './changeFeed';
+import { changeEntriesAfter } from './changeLogReads';
 import { LIST_CACHE_TTL_MS, processCacheOf } from './listCache';
 
 /** A page of `/changes` as sent: its JSON, and a SHA-1 of the changes it lists and where it ends (its entity tag's). */
@@ -51,19 +52,13 @@ export async function changePage(
   principal: Principal,
   { tokenOf, builds }: { tokenOf: (seq: number) => Promise<string>; builds: ConcurrencyLimit },
 ): Promise<ChangePage> {
-  const marks = await services.sync.marks.current(RECORD_KINDS);
-  const key = JSON.stringify([
-    'changes',
-    request,
-    lang,
-    principal.role,
-    principal.userId,
-    RECORD_KINDS.map((kind) => marks.get(kind)?.n ?? 0),
-  ]);
+  const current = await services.sync.marks.current(RECORD_KINDS);
+  const marks = RECORD_KINDS.map((kind) => current.get(kind)?.n ?? 0);
+  const key = JSON.stringify(['changes', request, lang, principal.role, principal.userId, marks]);
   const kept = processCacheOf(services, LIST_CACHE_TTL_MS, KEPT_PAGES);
   const start = (): Kept => {
     const started: Kept = {
-      assembled: builds.run(() => assemble(services, request, lang, principal, tokenOf), request.perPage),
+      assembled: builds.run(() => assemble(services, request, marks, lang, principal, tokenOf), request.perPage),
       askedAt: Date.now(),
       busy: true,
     };
@@ -107,12 +102,13 @@ interface Kept {
 async function assemble(
   services: Services,
   { since, kinds, perPage }: ChangePageRequest,
+  marks: readonly number[],
   lang: Language,
   principal: Principal,
   tokenOf: (seq: number) => Promise<string>,
 ): Promise<{ page: ChangePage; full: boolean }> {
   const settledAt = new Date(Date.now() - services.config.integration.changesSettleMs);
-  const entries = await services.sync.changes.after(since, kinds, perPage + 1, settledAt);
+  const entries = await changeEntriesAfter(services, { since, kinds, limit: perPage + 1 }, marks, settledAt);
   const changes = await visibleChangesJson(services, entries.slice(0, perPage), lang, principal);
   // Ended early before a series waiting for the index: the rest is not ready yet (no `has_more`).
   const last = changes.length > 0 ? entries[changes.length - 1]!.seq : since;
