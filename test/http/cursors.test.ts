@@ -144,6 +144,47 @@ describe('list cursors and exports (EXTENSIONS 16)', () => {
     }
   });
 
+  it('answers 304 to a cursor page revalidated unchanged, and 200 with another tag once what it shows changes', async () => {
+    const tagged = unique('cursortag');
+    const term = await create('/tags', { name: `${tagged} tag` });
+    for (let i = 0; i < 5; i++) {
+      await create('/events', {
+        title: `${tagged} ${i}`,
+        start_date: daysFromNow(12),
+        end_date: daysFromNow(12, '23:00:00'),
+        status: 'publish',
+        tags: [term.id],
+      });
+    }
+    await settle();
+    const { pages, urls } = await walk(`/events?search=${tagged}&per_page=2&${WINDOW}`);
+    expect(pages).to.have.length(3);
+    // The first page opens a walk of its own each time; the pages after it are the walk's.
+    const [tag, other] = [pages[1]!.headers.get('etag')!, pages[2]!.headers.get('etag')!];
+    expect(tag).to.match(/^W\/"/);
+    expect(other).to.not.equal(tag);
+    const unchanged = await api.get(urls[1]!, { headers: { 'If-None-Match': tag } });
+    expect(unchanged.status).to.equal(304);
+    expect(unchanged.headers.get('etag')).to.equal(tag);
+
+    // The snapshot keeps the records as they were; the term counts they show are today's.
+    await create('/events', {
+      title: `another ${unique('counted')}`,
+      start_date: daysFromNow(12),
+      end_date: daysFromNow(12, '23:00:00'),
+      status: 'publish',
+      tags: [term.id],
+    });
+    await settle();
+    const counted = await api.get(urls[1]!, { headers: { 'If-None-Match': tag } });
+    expect(counted.status).to.equal(200);
+    expect(counted.headers.get('etag')).to.not.equal(tag);
+    expect(counted.body.events.map((e: { id: number }) => e.id)).to.deep.equal(
+      pages[1]!.body.events.map((e: { id: number }) => e.id),
+    );
+    expect(counted.body.events[0].tags[0].count).to.equal(6);
+  });
+
   it('answers 410 cursor-expired once the snapshot is gone', async () => {
     const path = `/events?search=${word}&per_page=3&${WINDOW}`;
     const first = await api.get(`${path}&cursor=`);

@@ -2,7 +2,15 @@ import type { estypes } from '@elastic/elasticsearch';
 import { ExpiredTokenError, ValidationError } from '../../domain/errors';
 import type { Services } from '../container';
 import { giveUpAfter } from '../../search/client';
-import { extrasJsonOf, runListSearch, searchIndex, totalOf, type ExtrasJson, type ListQuery } from './listing';
+import {
+  extrasJsonOf,
+  runListSearch,
+  searchIndex,
+  totalOf,
+  withExtras,
+  type ExtrasJson,
+  type ListQuery,
+} from './listing';
 
 /** A walk keeps its snapshot this long after each page (EXTENSIONS 16). */
 export const WALK_KEEP_ALIVE_MS = 5 * 60_000;
@@ -26,6 +34,8 @@ export interface WalkPage {
   total: number;
   /** Fields the list adds after the envelope's (an event list's facets: of the whole snapshot). */
   extras?: ExtrasJson;
+  /** What the page's entity tag is made of, when asked for and the list knows (ListQuery.revalidation). */
+  tagParts?: unknown[];
 }
 
 /** 410 `cursor-expired`: the walk's snapshot is gone (5 minutes without a page). */
@@ -73,7 +83,7 @@ export async function walkPage(
   query: ListQuery,
   position: WalkPosition,
   size: number,
-  options: { countTotal?: boolean } = {},
+  options: { countTotal?: boolean; tagged?: boolean } = {},
 ): Promise<WalkPage> {
   // A point in time names its indexes; answers from one are never kept in the request cache.
   const { index: _index, request_cache: _cache, ...request } = query.request;
@@ -100,8 +110,19 @@ export async function walkPage(
   const next = more ? { pit, after: last.sort!, seen, total } : null;
   // A walk of one page handed out no cursor to ask for it again: its snapshot goes back at once.
   if (!next && position.after === null) await closeWalk(services, pit);
-  const [items, extras] = await Promise.all([query.present(hits), extrasJsonOf(query, response)]);
-  return { items, next, pit, total, ...(extras ? { extras } : {}) };
+  const [items, extras, tagParts] = await Promise.all([
+    query.present(hits),
+    extrasJsonOf(query, response),
+    options.tagged ? query.revalidation?.tagParts(response) : undefined,
+  ]);
+  return {
+    items,
+    next,
+    pit,
+    total,
+    ...(extras ? { extras } : {}),
+    ...(tagParts ? { tagParts: withExtras(tagParts, extras) } : {}),
+  };
 }
 
 /** Closes a walk's snapshot (best effort: an unclosed one lapses after 5 minutes). */

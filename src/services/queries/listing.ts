@@ -166,8 +166,13 @@ export async function pageOf(
     total: query.total ? query.total(response) : totalOf(response),
     page,
     ...(extras ? { extras } : {}),
-    ...(tagParts ? { tagParts: extras ? [...tagParts, extras.digest] : tagParts } : {}),
+    ...(tagParts ? { tagParts: withExtras(tagParts, extras) } : {}),
   };
+}
+
+/** A page's entity tag parts with its extras' digest: extras count beyond the page's hits. */
+export function withExtras(tagParts: unknown[], extras: ExtrasJson | undefined): unknown[] {
+  return extras ? [...tagParts, extras.digest] : tagParts;
 }
 
 /** A page's extras written as JSON once, for its body and (by their digest) its entity tag. */
