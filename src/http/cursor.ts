@@ -4,6 +4,7 @@ import type { RecordKind } from '../domain/kinds';
 import { ValidationError } from '../domain/errors';
 import { cursorExpired, WALK_KEEP_ALIVE_MS, type WalkPosition } from '../services/queries/cursorWalk';
 import { Joi } from './params';
+import { ONE_OFF } from './validate';
 import { issueToken, openToken, tokenKind } from './tokens';
 import type { Principal } from '../domain/principal';
 
@@ -14,6 +15,7 @@ export const cursorParam = () =>
   Joi.string()
     .allow('')
     .max(4096)
+    .meta(ONE_OFF)
     .example('')
     .description(
       'Walks the whole list in one snapshot, past any depth: empty to start, then each answer’s next_cursor (null at the end). ' +

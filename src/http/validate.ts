@@ -1,4 +1,4 @@
-import type Joi from 'joi';
+import Joi from 'joi';
 import { MissingParamsError, ValidationError } from '../domain/errors';
 import { requestQuery } from './query';
 import type { AppContext } from './types';
@@ -62,8 +62,9 @@ let routesRemembering = 0;
  * The request's validated parameters, as a function of the request. Reads (GET and HEAD, whose
  * bodies are never read) depend on their path parameters and query string alone, so their input
  * is validated once per (short) pair and shared, frozen: joi was nearly a tenth of a list's CPU
- * and of a revalidated read's. Route schemas are pure (no default computed from the clock):
- * relative dates stay texts, resolved by the search layer.
+ * and of a revalidated read's. A one-off value (ONE_OFF: a walk's cursor, new on every page) is
+ * left out of what is remembered, and validated alone. Route schemas are pure (no default
+ * computed from the clock): relative dates stay texts, resolved by the search layer.
  */
 export function inputOf<I>(schema: Joi.ObjectSchema<I>, pathKeys: Record<string, string> = {}): (ctx: AppContext) => I {
   const pathNames = Object.fromEntries(Object.entries(pathKeys).map(([name, key]) => [key, name]));
@@ -73,25 +74,53 @@ export function inputOf<I>(schema: Joi.ObjectSchema<I>, pathKeys: Record<string,
     return params;
   };
   const route = ++routesRemembering;
-  const rememberedInput = (ctx: AppContext, read: string): I => {
+  /** The input of a short read (`query`: the parameters it stands for, else the request's), remembered; else null. */
+  const rememberedRead = (ctx: AppContext, read: string, query: Record<string, unknown> | null): I | null => {
+    if (read.length > REMEMBERED_QUERY_MAX_CHARS) return null;
     const key = `${route} ${read}`;
     const remembered = rememberedInputs.get(key);
     if (remembered) return remembered.input as I;
     const input = deepFreeze(
-      validateInput<I>(schema, collectInput(requestQuery(ctx), undefined, paramsOf(ctx)), pathNames),
+      validateInput<I>(schema, collectInput(query ?? requestQuery(ctx), undefined, paramsOf(ctx)), pathNames),
     );
     rememberedInputs.set(key, { input, length: key.length + JSON.stringify(input).length });
     return input;
   };
+  const tokens = oneOffParams(schema);
+  /** A read with one-off values: the rest remembered without them, they validated alone; null if either fails. */
+  const withOneOffs = (ctx: AppContext, { names, schema: alone }: OneOffParams): I | null => {
+    const query = requestQuery(ctx);
+    const rest = Object.fromEntries(Object.entries(query).filter(([name]) => !names.includes(name)));
+    const given = alone.validate(Object.fromEntries(names.map((name) => [name, query[name]])), OPTIONS);
+    if (given.error) return null;
+    const input = rememberedRead(ctx, JSON.stringify([rest, ...Object.values(ctx.params ?? {})]), rest);
+    return input && { ...input, ...given.value };
+  };
   return (ctx) => {
     const body = (ctx.request as { body?: unknown }).body;
     if (Array.isArray(body)) throw new ValidationError({ body: 'The request body must be a JSON object.' });
-    const key =
-      ctx.method === 'GET' || ctx.method === 'HEAD'
-        ? JSON.stringify([ctx.querystring, ...Object.values(ctx.params ?? {})])
-        : undefined;
-    return key !== undefined && key.length <= REMEMBERED_QUERY_MAX_CHARS
-      ? rememberedInput(ctx, key)
-      : validateInput<I>(schema, collectInput(requestQuery(ctx), body, paramsOf(ctx)), pathNames);
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+      const remembered = tokens?.names.some((name) => ctx.querystring.includes(`${name}=`))
+        ? withOneOffs(ctx, tokens)
+        : rememberedRead(ctx, JSON.stringify([ctx.querystring, ...Object.values(ctx.params ?? {})]), null);
+      if (remembered) return remembered;
+    }
+    return validateInput<I>(schema, collectInput(requestQuery(ctx), body, paramsOf(ctx)), pathNames);
   };
+}
+
+/** The joi meta marking a parameter whose values are one-off tokens (a walk's cursor). */
+export const ONE_OFF = { oneOff: true } as const;
+
+interface OneOffParams {
+  names: string[];
+  schema: Joi.ObjectSchema;
+}
+
+/** The parameters of `schema` marked ONE_OFF, and a schema of them alone; null when none is. */
+function oneOffParams(schema: Joi.ObjectSchema): OneOffParams | null {
+  const keys = (schema.describe().keys ?? {}) as Record<string, { metas?: object[] }>;
+  const names = Object.keys(keys).filter((name) => keys[name]!.metas?.some((meta) => 'oneOff' in meta));
+  if (names.length === 0) return null;
+  return { names, schema: Joi.object(Object.fromEntries(names.map((name) => [name, schema.extract(name)]))) };
 }

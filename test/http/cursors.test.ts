@@ -132,6 +132,17 @@ describe('list cursors and exports (EXTENSIONS 16)', () => {
     // A cursor issued to an administrator is not replayed anonymously, nor the reverse.
     const adminFirst = await api.get(`${path}&cursor=`, { key: true });
     expectError(await api.get(`${path}&cursor=${adminFirst.body.next_cursor}`), 400, 'rest_invalid_param');
+    // The cursor is validated apart from the rest of the list's parameters: each is named, both together.
+    for (const [url, named] of [
+      [`${path}&cursor=${'a'.repeat(4097)}`, ['cursor']],
+      [`${path}&cursor[]=${cursor}`, ['cursor']],
+      [`/events?search=${word}&per_page=none&${WINDOW}&cursor=${cursor}`, ['per_page']],
+      [`/events?search=${word}&per_page=none&${WINDOW}&cursor=${'a'.repeat(4097)}`, ['cursor', 'per_page']],
+    ] as const) {
+      const res = await api.get(url);
+      expectError(res, 400, 'rest_invalid_param');
+      expect(Object.keys(res.body.data.params).sort(), url.slice(-40)).to.deep.equal(named);
+    }
   });
 
   it('keeps the snapshot 5 minutes after each page, the last too: a page asked for again answers the same', async () => {
