@@ -108,8 +108,9 @@ export function sendPage(
   if (links.length > 0) ctx.set('Link', links.join(', '));
   sendListBody(
     ctx,
+    PLURAL[kind],
+    list.items,
     {
-      [PLURAL[kind]]: list.items,
       rest_url: restUrl,
       ...(next ? { next_rest_url: next } : {}),
       ...(previous ? { previous_rest_url: previous } : {}),
@@ -120,15 +121,27 @@ export function sendPage(
   );
 }
 
-/** The envelope, then the extras' fields, written as JSON already (their entity tag took their digest). */
-function sendListBody(ctx: RequestContext<object>, envelope: object, extras: ExtrasJson | undefined): void {
-  if (!extras) {
-    ctx.body = envelope;
-    return;
-  }
+/**
+ * A list answer as UTF-8: `{"<name>": items, ...fields, ...extras}`, the extras written as JSON
+ * already (their entity tag took their digest). Each item is written and encoded on its own: V8
+ * holds a string with one character past Latin-1 (a euro sign) as two-byte text, so a page
+ * written as one string went two-byte whole for one such item, and a page's text as one string
+ * cost two to three times its items' written apart, either way. Sent as bytes: a string body is
+ * measured, then encoded again to be sent (caching.ts).
+ */
+function sendListBody(
+  ctx: RequestContext<object>,
+  name: string,
+  items: unknown[],
+  fields: object,
+  extras: ExtrasJson | undefined,
+): void {
+  const pieces = [Buffer.from(`{${JSON.stringify(name)}:[`)];
+  items.forEach((item, i) => pieces.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(item) ?? 'null'}`)));
+  const tail = JSON.stringify(fields).slice(1);
+  pieces.push(Buffer.from(extras ? `],${tail.slice(0, -1)},${extras.json.slice(1)}` : `],${tail}`));
   ctx.type = 'application/json';
-  // Encoded at once: a string body is measured, then encoded again to be sent (caching.ts).
-  ctx.body = Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},${extras.json.slice(1)}`);
+  ctx.body = Buffer.concat(pieces);
 }
 
 /** One page of a cursor walk: `next` is the cursor of the page after it, null at the end. */
@@ -160,8 +173,9 @@ export function sendCursorPage(
   if (next) ctx.set('Link', `<${next}>; rel="next"`);
   sendListBody(
     ctx,
+    PLURAL[kind],
+    list.items,
     {
-      [PLURAL[kind]]: list.items,
       rest_url: urlOf(base, applied),
       ...(next ? { next_rest_url: next } : {}),
       next_cursor: list.next,
