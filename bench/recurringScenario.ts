@@ -9,7 +9,7 @@ import type { Row } from './report';
 import { drawSamples, seededRandom, type Samples } from './scenarios';
 import { seedAndIndex } from './seed';
 import { startServers, type ServerSettings } from './servers';
-import { drained, localText, postEvent, weeklyIndexTimes } from './seriesIndexing';
+import { drained, localText, merged, postEvent, weeklyIndexTimes } from './seriesIndexing';
 import { openWorld, type BenchWorld } from './world';
 
 /**
@@ -198,6 +198,7 @@ export async function measureRecurringOnFreshWorld(
       settings.log(`${largeDocs} event documents per language after ${indexSeconds.toFixed(1)} s; measuring lists`);
       const large = await load(paths);
       // Occurrences make a list long enough for issue 30's depth (50,000) and export (70,000).
+      await merged(world);
       const depth = await measureDepth(ctx, settings.log, ' beside daily series');
 
       const workerLog = `${settings.workDir}/worker-${world.runId}.log`;

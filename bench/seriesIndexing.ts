@@ -24,6 +24,25 @@ export async function drained(world: BenchWorld): Promise<void> {
   await world.services.search.indices.refresh({ index: `${world.config.elasticsearch.indexPrefix}-*` });
 }
 
+/** How long the bench waits for Elasticsearch's merges after a bulk of writes. */
+const MERGES_TIMEOUT_MS = 120_000;
+
+/**
+ * Once `drained`, until Elasticsearch runs no merge on the world's indexes: the merges that follow
+ * a bulk of writes take seconds of CPU on the cores the loads share, and would land in whichever
+ * load runs meanwhile (a walk's point in time, opened then, also keeps the segments being merged).
+ */
+export async function merged(world: BenchWorld): Promise<void> {
+  const index = `${world.config.elasticsearch.indexPrefix}-*`;
+  const deadline = Date.now() + MERGES_TIMEOUT_MS;
+  for (;;) {
+    const stats = await world.services.search.indices.stats({ index, metric: 'merge' });
+    if ((stats._all.total?.merges?.current ?? 0) === 0) return;
+    if (Date.now() > deadline) throw new Error('Elasticsearch was still merging after 2 minutes');
+    await sleep(500);
+  }
+}
+
 export async function postEvent(ctx: MeasureContext, body: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${ctx.api.url}${ROOT}/events`, {
     method: 'POST',
