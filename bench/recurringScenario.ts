@@ -194,11 +194,11 @@ export async function measureRecurringOnFreshWorld(
         await postEvent(ctx, await dailySeries(ctx, samples.eventIds[n % samples.eventIds.length] as number, n));
       await drained(world);
       const indexSeconds = (Date.now() - written) / 1000;
+      await merged(world);
       const largeDocs = await documentCount(world);
       settings.log(`${largeDocs} event documents per language after ${indexSeconds.toFixed(1)} s; measuring lists`);
       const large = await load(paths);
       // Occurrences make a list long enough for issue 30's depth (50,000) and export (70,000).
-      await merged(world);
       const depth = await measureDepth(ctx, settings.log, ' beside daily series');
 
       const workerLog = `${settings.workDir}/worker-${world.runId}.log`;
