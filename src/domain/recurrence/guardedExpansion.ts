@@ -1,25 +1,31 @@
 import { Worker } from 'node:worker_threads';
+import { OWN_CPU_FILE_SOURCE, threadClock } from '../../lib/threadCpu';
 import type { RuleBounds } from './expand';
 
 /**
  * rrule walks period by period until a match passes UNTIL, or the year 9999 when none ever does
  * (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`): an impossible rule would hold the event loop for
  * seconds. A rule sent by a client is therefore first expanded on a thread of its own, given
- * RULE_DEADLINE_MS; past that the thread is ended and the rule refused. A legitimate rule takes a
- * few milliseconds there, tens of times more on a machine short of CPU: the deadline leaves room
- * for that (the rules known to be hostile are refused from their parts before, impossible.ts).
+ * RULE_DEADLINE_MS of that thread's CPU time; past that the thread is ended and the rule refused.
+ * A legitimate rule takes a few milliseconds there. The deadline counts CPU time, not wall time:
+ * on a machine short of cores the thread may wait far longer than it runs, and the load must not
+ * decide whether a rule is accepted. RULE_WALL_LIMIT_MS bounds the wait all the same (and is the
+ * deadline where the thread's CPU time cannot be read). The rules known to be hostile are refused
+ * from their parts before (impossible.ts).
  */
 export const RULE_DEADLINE_MS = 500;
+export const RULE_WALL_LIMIT_MS = 5_000;
 
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const cpuFile = ${OWN_CPU_FILE_SOURCE};
 const { RRule } = require(workerData.rrule);
 // Warmed up before taking rules (messages wait until the listener is attached): a cold thread
 // runs its first expansion several times slower, and a legitimate rule would miss the deadline.
 new RRule({ freq: RRule.DAILY, count: 3000, dtstart: new Date(0) }).all();
 new RRule({ freq: RRule.MONTHLY, byweekday: [RRule.FR.nth(-1)], count: 500, dtstart: new Date(0) }).all();
 parentPort.on('message', ({ id, text, dtstart, until, cap, from, limit }) => {
-  parentPort.postMessage({ id, started: true });
+  parentPort.postMessage({ id, started: cpuFile });
   const starts = [];
   let upcoming = 0;
   // Repeated starts (one per BYSETPOS position selecting it) are skipped; COUNT counts distinct ones (expand.ts).
@@ -50,11 +56,18 @@ function ensureThread(): Worker {
   if (thread) return thread;
   const started = new Worker(THREAD_CODE, { eval: true, workerData: { rrule: require.resolve('rrule') } });
   started.unref();
-  started.on('message', (message: { id: number; started?: boolean; starts?: number[] }) => {
+  started.on('message', (message: { id: number; started?: string | null; starts?: number[] }) => {
     const task = tasks.get(message.id);
     if (!task) return;
-    if (message.started) {
-      task.timer = setTimeout(() => {
+    if (message.started !== undefined) {
+      const ran = threadClock(message.started);
+      const waitedSince = Date.now();
+      const check = () => {
+        const left = RULE_DEADLINE_MS - ran();
+        if (left > 0 && Date.now() - waitedSince < RULE_WALL_LIMIT_MS) {
+          task.timer = setTimeout(check, left);
+          return;
+        }
         // Ending the thread ends the runaway expansion; the next rule starts a new one.
         tasks.delete(task.id);
         if (thread === started) thread = null;
@@ -63,7 +76,8 @@ function ensureThread(): Worker {
         // A replacement warms up now, not when the next rule is waiting for it.
         ensureThread();
         for (const other of tasks.values()) retry(other);
-      }, RULE_DEADLINE_MS);
+      };
+      task.timer = setTimeout(check, RULE_DEADLINE_MS);
       return;
     }
     clearTimeout(task.timer);
@@ -105,7 +119,7 @@ const message = (id: number, task: GuardedTask) => ({
   limit: task.limit,
 });
 
-/** The rule's floating starts (see GuardedTask), or null when it took longer than RULE_DEADLINE_MS. */
+/** The rule's floating starts (see GuardedTask), or null when it ran past RULE_DEADLINE_MS. */
 export function guardedRuleStarts(task: GuardedTask): Promise<Date[] | null> {
   const id = nextId++;
   pending.set(id, task);
