@@ -87,6 +87,29 @@ export function seesHiddenEvents(principal: Principal): boolean {
 }
 
 /**
+ * Who, besides editors, a list without filters shows a record in some state to: `everyone` when
+ * it is published (an event also listed), and its author, who lists their own records in any
+ * live status. What the change feed keeps of each record's states (storage/changeLog.ts).
+ */
+export type Audience = 'everyone' | number;
+
+export function listAudience(kind: RecordKind, owner: Ownership, hiddenFromListings: boolean): Audience[] {
+  if (isTermKind(kind)) return ['everyone'];
+  const listed = owner.status === 'publish' && !(kind === 'event' && hiddenFromListings);
+  return [...(listed ? (['everyone'] as const) : []), ...(owner.author > 0 ? [owner.author] : [])];
+}
+
+/**
+ * Whether a list of the caller's may once have shown a record whose states had `audience`
+ * (undefined: not known, so maybe): what decides whether the change feed tells the caller the
+ * record is gone, rather than naming a record the caller never saw (a draft's ID).
+ */
+export function mayHaveListed(principal: Principal, audience: readonly Audience[] | undefined): boolean {
+  if (audience === undefined || isEditor(principal) || audience.includes('everyone')) return true;
+  return isAuthenticated(principal) && principal.userId > 0 && audience.includes(principal.userId);
+}
+
+/**
  * Which statuses a list shows: `everyone` for records of any author, `own` only for the caller's
  * own records; `forbidden` names the requested statuses the caller may not read at all.
  */

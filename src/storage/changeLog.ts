@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { RecordKind } from '../domain/kinds';
+import type { Audience } from '../domain/policy';
 import { nextIds } from './counters';
 import { ensureIndexes, isDuplicateKey } from './mongo';
 
@@ -21,14 +22,30 @@ export interface ChangeEntry {
    * this version holds that state. Absent on entries logged before versions were.
    */
   version?: number;
+  /**
+   * Who lists showed the record to, in any state written since the entry was made (and in the
+   * state before the first): the feed tells only them that it is gone. Grown by every write that
+   * may change it (create, update, delete); absent on entries logged before audiences were, which
+   * the log reads as shown to everyone.
+   */
+  audience?: Audience[];
 }
 
-/** A change to log: the record, at its sync version once the change was written. */
+/**
+ * A change to log: the record, at its sync version once the change was written, with the audience
+ * of its states before and after the change (none for a change that cannot move it: a link
+ * unlinked, a count that changed).
+ */
 export interface LoggedChange {
   kind: RecordKind;
   id: number;
   version: number;
+  audience?: Audience[];
 }
+
+/** The update of a change's audience: added to its entry's, or an empty one for a new entry. */
+const audienceUpdate = (audience: Audience[] | undefined) =>
+  audience ? { $addToSet: { audience: { $each: audience } } } : { $setOnInsert: { audience: [] } };
 
 /** Beside it, the change counter (`_id: 'change'`, see counters.ts): apart from the record IDs' counters. */
 interface PruneMark {
@@ -56,6 +73,9 @@ export class ChangeLog {
       { key: { seq: 1 }, options: { name: 'seq' } },
       { key: { at: 1 }, options: { name: 'at' } },
     ]);
+    // Entries logged before audiences were may have been shown to anyone: said so before a write
+    // adds an audience to one (absent is read the same way meanwhile).
+    await this.entries.updateMany({ audience: { $exists: false } }, { $set: { audience: ['everyone'] } });
   }
 
   /** Numbers a change of each record (one block of sequence numbers for all) and moves its entry there. */
@@ -63,13 +83,13 @@ export class ChangeLog {
     if (changes.length === 0) return;
     const at = new Date();
     const first = await nextIds(this.db, 'change', changes.length, this.marks.collectionName);
-    const writes: AnyBulkWriteOperation<ChangeEntry>[] = changes.map(({ kind, id, version }, i) => ({
+    const writes: AnyBulkWriteOperation<ChangeEntry>[] = changes.map(({ kind, id, version, audience }, i) => ({
       updateOne: {
         // An entry already past this number or this version stays: a later change of the record
         // numbered first, or a change numbered first whose version is later (its state includes
         // this one's). Entries logged without a version move.
         filter: { _id: `${kind}:${id}`, seq: { $lt: first + i }, version: { $not: { $gt: version } } },
-        update: { $set: { kind, id, seq: first + i, at, version } },
+        update: { $set: { kind, id, seq: first + i, at, version }, ...audienceUpdate(audience) },
         upsert: true,
       },
     }));
@@ -78,7 +98,12 @@ export class ChangeLog {
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       // Some server stop at the first duplicate: each write again, alone, the duplicates ignored.
-      for (const write of writes) await this.entries.bulkWrite([write]).catch(ignoreDuplicate);
+      // A change whose entry stays keeps its audience all the same: the entry's states include its.
+      for (const [i, write] of writes.entries()) {
+        const stays = await this.entries.bulkWrite([write]).then(() => false, ignoreDuplicate);
+        const { kind, id, audience } = changes[i]!;
+        if (stays && audience) await this.entries.updateOne({ _id: `${kind}:${id}` }, audienceUpdate(audience));
+      }
     }
   }
 
@@ -92,7 +117,15 @@ export class ChangeLog {
     const first = await nextIds(this.db, 'change', changes.length, this.marks.collectionName);
     try {
       await this.entries.insertMany(
-        changes.map(({ kind, id, version }, i) => ({ _id: `${kind}:${id}`, kind, id, seq: first + i, at, version })),
+        changes.map(({ kind, id, version, audience }, i) => ({
+          _id: `${kind}:${id}`,
+          kind,
+          id,
+          seq: first + i,
+          at,
+          version,
+          audience: audience ?? [],
+        })),
         { ordered: false },
       );
     } catch (err) {
@@ -147,6 +180,8 @@ export class ChangeLog {
   }
 }
 
-function ignoreDuplicate(err: unknown): void {
+/** True for a duplicate key (the write did not take place), else the error again. */
+function ignoreDuplicate(err: unknown): true {
   if (!isDuplicateKey(err)) throw err;
+  return true;
 }

@@ -2,7 +2,7 @@ import type { Principal } from '../domain/principal';
 import { ForbiddenError } from '../domain/errors';
 import { inLanguage, type BaseDoc, type StoredRecord } from './storedRecord';
 import type { Status } from '../domain/status';
-import { bypassesPassword, mayRead, readDenial, type Ownership } from '../domain/policy';
+import { bypassesPassword, listAudience, mayRead, readDenial, type Audience, type Ownership } from '../domain/policy';
 import type { RecordKind } from '../domain/kinds';
 
 type ApiRecord = Record<string, unknown>;
@@ -19,6 +19,18 @@ export function ownershipOf(value: object): Ownership {
 /** Status and author decide access; both are shared fields, the original document has them. */
 export const recordOwnership = (record: StoredRecord<BaseDoc>): Ownership =>
   ownershipOf(inLanguage(record, record.originalLang));
+
+/** Who lists show a record to whose original document is `doc` (listAudience). */
+export const docAudience = (kind: RecordKind, doc: object): Audience[] =>
+  listAudience(kind, ownershipOf(doc), (doc as { hide_from_listings?: unknown }).hide_from_listings === true);
+
+/** Who lists show `record` to in the states given, together (nobody for a record gone). */
+export function recordsAudience(kind: RecordKind, ...states: (StoredRecord<BaseDoc> | null)[]): Audience[] {
+  const audience = states.flatMap((record) =>
+    record ? docAudience(kind, inLanguage(record, record.originalLang)) : [],
+  );
+  return [...new Set(audience)];
+}
 
 /**
  * Whether events show `principal` a linked venue or organizer: one it may read, not trashed. The

@@ -14,7 +14,9 @@ import type { SyncQueue } from './syncQueue';
 import { insertWithUniqueSlug, setWithUniqueSlug } from './uniqueSlugs';
 import { idsBySlugsAsWritten } from './slugLookup';
 import type { RecordKind } from '../domain/kinds';
+import type { Audience } from '../domain/policy';
 import { changedMeanwhile } from '../domain/errors';
+import { docAudience, recordsAudience } from './recordAccess';
 
 export interface RecordStoreOptions<D> {
   collection: string;
@@ -151,7 +153,7 @@ export class RecordStore<D extends BaseDoc> {
       if (options.exactSlug) await this.docs.insertOne((inserted = { ...doc, slug: content.slug }) as never);
       else inserted = await insertWithUniqueSlug(this.docs, doc, slugSource);
     } finally {
-      await this.sync.commit(this.options.kind, id);
+      await this.sync.commit(this.options.kind, id, docAudience(this.options.kind, doc));
     }
     await this.sync.marks.bump(this.linkedKinds(content));
     // The new record is the document inserted, as MongoDB would return it: no need to read it back.
@@ -202,12 +204,13 @@ export class RecordStore<D extends BaseDoc> {
       await this.sync.begin(this.options.kind, id);
       await this.writeOwnFields(record, lang, own, now);
     } catch (err) {
-      // Refused as a whole (no free slug) or failed: the record is left as it was read, free for other writes.
+      // Refused as a whole (no free slug) or failed: the record is left as it was read, free for
+      // other writes; its shared fields (status, author) were not written.
       await this.claims.release(claim).catch(() => undefined);
-      await this.sync.commit(this.options.kind, id).catch(() => undefined);
+      await this.sync.commit(this.options.kind, id, this.audienceOf(record)).catch(() => undefined);
       throw err;
     }
-    const updated = await this.finishWrite(id, async () => {
+    const updated = await this.finishWrite(id, record, async () => {
       await this.docs.updateMany(
         { id } as Filter<D>,
         { $set: { ...shared, modifiedAt: now }, $unset: { writeLockedUntil: '' } } as never,
@@ -220,13 +223,28 @@ export class RecordStore<D extends BaseDoc> {
     return updated;
   }
 
-  /** Runs the last writes of record `id`, then commits its sync entry whatever happens. */
-  private async finishWrite<T>(id: number, write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs the last writes of record `id`, read as `before`, then commits its sync entry whatever
+   * happens, with the audience of its states before and after (`write`'s answer: the record now).
+   * A write that failed may have left either state, or any: its change is logged as seen by everyone.
+   */
+  private async finishWrite<T extends StoredRecord<D> | null | void>(
+    id: number,
+    before: StoredRecord<D>,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    let audience: Audience[] = ['everyone'];
     try {
-      return await write();
+      const after = await write();
+      audience = this.audienceOf(before, after || null);
+      return after;
     } finally {
-      await this.sync.commit(this.options.kind, id);
+      await this.sync.commit(this.options.kind, id, audience);
     }
+  }
+
+  private audienceOf(...states: (StoredRecord<D> | null)[]): Audience[] {
+    return recordsAudience(this.options.kind, ...states);
   }
 
   /** Writes the translatable fields of an update to `lang`'s document, created from the original when missing. */
@@ -316,7 +334,9 @@ export class RecordStore<D extends BaseDoc> {
     const first = await nextIds(this.db, this.options.counter, records.length);
     const ids = records.map((_record, i) => first + i);
     const now = new Date();
-    const docs = records.flatMap((record, i) => this.documents.bulkDocuments(ids[i] as number, record, now));
+    const built = records.map((record, i) => this.documents.bulkDocuments(ids[i] as number, record, now));
+    const originals = built.map(([original]) => original!);
+    const docs = built.flat();
     await this.sync.beginNew(this.options.kind, ids);
     try {
       for (let i = 0; i < docs.length; i += BULK_INSERT_DOCS) {
@@ -328,7 +348,10 @@ export class RecordStore<D extends BaseDoc> {
           });
       }
     } finally {
-      await this.sync.commitNew(this.options.kind, ids, { queue: options.queueIndexing ?? true });
+      await this.sync.commitNew(this.options.kind, ids, {
+        queue: options.queueIndexing ?? true,
+        audiences: new Map(ids.map((id, i) => [id, docAudience(this.options.kind, originals[i]!)])),
+      });
     }
     return ids;
   }
@@ -348,7 +371,7 @@ export class RecordStore<D extends BaseDoc> {
     const deleteDocuments = async () => {
       deleting = true;
       await this.sync.begin(this.options.kind, id);
-      await this.finishWrite(id, async () => {
+      await this.finishWrite(id, record, async () => {
         await this.docs.deleteMany({ id } as Filter<D>);
         await this.sync.markAllDirty(dependentsToMark(this.options.dependents, record, null));
       });

@@ -7,6 +7,7 @@ import { idFilter, keep } from './idFilter';
 import { ensureIndexes, isDuplicateKey } from './mongo';
 import { ChangeMarks } from './changeMarks';
 import { idsByKind, type RecordKind } from '../domain/kinds';
+import type { Audience } from '../domain/policy';
 
 /**
  * One entry per record: the durable record of pending index work (an outbox that coalesces).
@@ -102,12 +103,15 @@ export class SyncQueue extends EventEmitter {
     await this.touch(kind, id, new Date(Date.now() + WRITE_GRACE_MS));
   }
 
-  /** Returns the version that, once indexed, makes this write searchable. */
-  async commit(kind: RecordKind, id: number): Promise<number> {
+  /**
+   * Returns the version that, once indexed, makes this write searchable. `audience`: who lists
+   * showed the record to before or after the write, when it may have changed (LoggedChange).
+   */
+  async commit(kind: RecordKind, id: number, audience?: Audience[]): Promise<number> {
     const version = await this.touch(kind, id, EPOCH);
     await this.marks.bump([kind]);
     // After the documents are written: a feed reader that sees the entry reads the new state.
-    await this.changes.record([{ kind, id, version }]);
+    await this.changes.record([{ kind, id, version, ...(audience ? { audience } : {}) }]);
     this.emit('dirty');
     return version;
   }
@@ -340,14 +344,19 @@ export class SyncQueue extends EventEmitter {
    * Bulk `commit` of `beginNew`. `queue: false` leaves the entries committed but not pending: the
    * worker never indexes them and a reindex must (bulk loads that end with one).
    */
-  async commitNew(kind: RecordKind, ids: number[], options: { queue: boolean }): Promise<void> {
+  async commitNew(
+    kind: RecordKind,
+    ids: number[],
+    options: { queue: boolean; audiences: ReadonlyMap<number, Audience[]> },
+  ): Promise<void> {
     if (ids.length === 0) return;
     await this.entries.updateMany(
       { _id: { $in: ids.map((id) => syncKey(kind, id)) } },
       { $inc: { version: 1 }, $set: { pending: options.queue, dirtyAt: new Date(), writingUntil: EPOCH } },
     );
     await this.marks.bump([kind]);
-    await this.changes.recordNew(await this.versionsNow(ids.map((id) => ({ kind, id }))));
+    const changes = await this.versionsNow(ids.map((id) => ({ kind, id })));
+    await this.changes.recordNew(changes.map((change) => ({ ...change, audience: options.audiences.get(change.id) })));
     if (options.queue) this.emit('dirty');
   }
 

@@ -1,5 +1,5 @@
 import type { Language } from '../../../config';
-import { listScope, seesHiddenEvents, type Ownership } from '../../domain/policy';
+import { isTermKind, listScope, mayHaveListed, seesHiddenEvents, type Ownership } from '../../domain/policy';
 import { listedEventFor, ownershipOf, recordOwnership } from '../../storage/recordAccess';
 import { wireUtc } from '../../domain/dates';
 import { idsByKind, PLURAL, type RecordKind } from '../../domain/kinds';
@@ -176,8 +176,10 @@ const isSeriesRecord = (record: ApiRecord | null) => Array.isArray(record?.recur
 /**
  * The changes of `entries` as `principal` may see them, in `lang`, in the log's order: each
  * record at its latest state, or `delete` when it is gone, trashed or not in the caller's list any
- * more. Records presented from their index copies are kept (keptChangeRecords.ts): the next page
- * listing them at the same version, for the same caller, writes them as they are.
+ * more, or null (no change) for a record the caller's lists never showed in a state its entry
+ * knows of (a draft of someone else's: the feed never names it). Records presented from their
+ * index copies are kept (keptChangeRecords.ts): the next page listing them at the same version,
+ * for the same caller, writes them as they are.
  */
 async function visibleChanges(
   services: Services,
@@ -185,7 +187,7 @@ async function visibleChanges(
   lang: Language,
   principal: Principal,
   states: LatestStates,
-): Promise<ChangeJson[]> {
+): Promise<(ChangeJson | null)[]> {
   const records = await keptChangeRecords(services, entries, states, lang, principal);
   const missing = entries.filter((_, i) => records[i] === undefined);
   const presented = await presentedRecords(services, missing, lang, principal, states);
@@ -208,6 +210,8 @@ async function visibleChanges(
         : found.record && recordJsonOf(found.record);
       waitsForIndex = entry.kind === 'event' && unsearchable.has(entry.id);
     }
+    // Categories and tags are listed to everyone, whatever their entry knows.
+    if (!json && !isTermKind(entry.kind) && !mayHaveListed(principal, entry.audience)) return null;
     const change: Omit<Change, 'record'> = {
       kind: PLURAL[entry.kind],
       id: entry.id,
@@ -225,7 +229,8 @@ async function visibleChanges(
 
 /**
  * `visibleChanges` of `entries`, presented CHANGES_PER_PART at a time: a page of 1,000 is held as
- * about 5 MB of buffers beside the part being presented, not as objects on the heap.
+ * about 5 MB of buffers beside the part being presented, not as objects on the heap. One item per
+ * entry given, in order (null where the caller is told nothing), up to where the changes end.
  *
  * The changes end before the first upsert of a series whose occurrences may not be searchable yet
  * (up to SERIES_INDEX_WAIT_MS after its change): a copy made of exports lists a series'
@@ -237,12 +242,12 @@ export async function visibleChangesJson(
   entries: ChangeEntry[],
   lang: Language,
   principal: Principal,
-): Promise<ChangeJson[]> {
+): Promise<(ChangeJson | null)[]> {
   const states = await latestStatesOf(services, entries);
-  const changes: ChangeJson[] = [];
+  const changes: (ChangeJson | null)[] = [];
   for (let at = 0; at < entries.length; at += CHANGES_PER_PART) {
     const part = await visibleChanges(services, entries.slice(at, at + CHANGES_PER_PART), lang, principal, states);
-    const waiting = part.findIndex((change) => change.waitsForIndex);
+    const waiting = part.findIndex((change) => change?.waitsForIndex);
     changes.push(...(waiting === -1 ? part : part.slice(0, waiting)));
     if (waiting !== -1) break;
   }

@@ -118,11 +118,13 @@ async function assemble(
   const pieces: Buffer[] = [OPEN];
   // Of what the page shows, not of its bytes: next_since carries the time it was given.
   const hash = createHash('sha1').update(JSON.stringify([last, full]));
-  changes.forEach(({ head, record, recordDigest }, i) => {
-    if (i > 0) pieces.push(COMMA);
-    pieces.push(head, record ?? NULL, CLOSE);
-    hash.update(head).update(recordDigest ?? NULL);
-  });
+  let written = 0;
+  for (const change of changes) {
+    if (!change) continue;
+    if (written++ > 0) pieces.push(COMMA);
+    pieces.push(change.head, change.record ?? NULL, CLOSE);
+    hash.update(change.head).update(change.recordDigest ?? NULL);
+  }
   pieces.push(Buffer.from(`],${rest.slice(1)}`));
   return { page: { body: pieces, digest: hash.digest('base64url') }, full };
 }
