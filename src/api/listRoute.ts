@@ -90,11 +90,12 @@ export function listRoute<I extends Paged>(
     const position = resumed?.position ?? (await openWalk(services, query));
     const page = await walkPage(services, query, position, perPage, { tagged: true });
     const next = page.next && issueCursor(secret, binding, page.next, now);
-    // Tagged like a numbered page, with where the walk goes on (the cursor it hands on, signed
-    // with a new expiry on every answer, would change the tag every time): a 304 leaves the client
-    // the cursor it was given with the page, which expires 5 minutes after it was issued.
-    const tagParts = page.tagParts && [...page.tagParts, page.next];
-    if (tagParts && answeredNotModified(ctx, { etag: listTag(ctx, config, tagParts) })) return;
+    // Tagged like a numbered page (by what it shows, for a list that cannot tag it from its
+    // hits), with where the walk goes on: the cursor it hands on, signed with a new expiry on
+    // every answer, would change a tag of its body every time. A 304 leaves the client the
+    // cursor it was given with the page, which expires 5 minutes after it was issued.
+    const tagParts = [...(page.tagParts ?? [page.items, page.total]), page.next];
+    if (answeredNotModified(ctx, { etag: listTag(ctx, config, tagParts) })) return;
     sendCursorPage(ctx, config, kind, { items: page.items, total: page.total, perPage, next, extras: page.extras });
   }
 }

@@ -196,6 +196,30 @@ describe('list cursors and exports (EXTENSIONS 16)', () => {
     expect(counted.body.events[0].tags[0].count).to.equal(6);
   });
 
+  for (const [plural, field] of [
+    ['venues', 'venue'],
+    ['tags', 'name'],
+  ] as const) {
+    it(`answers 304 to a cursor page of ${plural} revalidated unchanged, though its next cursor is signed anew`, async () => {
+      const word = unique(`cursor${plural}`);
+      for (let i = 0; i < 5; i++) await create(`/${plural}`, { [field]: `${word} ${i}`, status: 'publish' });
+      await settle();
+      const { pages, urls } = await walk(`/${plural}?search=${word}&per_page=2&hide_empty=false`);
+      // The middle page hands on a cursor, signed anew on every answer.
+      expect(pages).to.have.length(3);
+      expect(pages[1]!.body.next_cursor).to.be.a('string');
+      const tag = pages[1]!.headers.get('etag')!;
+      expect(tag).to.match(/^W\/"/);
+      expect(pages[0]!.headers.get('etag')).to.not.equal(tag);
+      const unchanged = await api.get(urls[1]!, { headers: { 'If-None-Match': tag } });
+      expect(unchanged.status).to.equal(304);
+      expect(unchanged.headers.get('etag')).to.equal(tag);
+      const fetched = await api.get(urls[1]!);
+      expect(fetched.headers.get('etag')).to.equal(tag);
+      expect(fetched.body[plural]).to.deep.equal(pages[1]!.body[plural]);
+    });
+  }
+
   it('answers 410 cursor-expired once the snapshot is gone', async () => {
     const path = `/events?search=${word}&per_page=3&${WINDOW}`;
     const first = await api.get(`${path}&cursor=`);
