@@ -18,24 +18,24 @@ import { acquireServices } from '../src/dev/embeddedServices';
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const MOCHA = path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
 
-/** Suites that start processes of the project (scripts, servers) apart from the bench and the browser's. */
-const PROCESS_SUITES = [
-  'test/http/ops-*.test.ts',
-  'test/http/apikey-script.test.ts',
-  'test/http/first-run.test.ts',
-  'test/http/graceful-shutdown.test.ts',
-  'test/reliability/*-down.test.ts',
-];
-
 /** Two groups of about the same length: the suites that run child processes or servers, and the rest. */
 const SHARDS: { name: string; files: string[] }[] = [
   {
     name: 'processes',
-    files: ['test/bench/**/*.test.ts', 'test/browser/**/*.test.ts', ...PROCESS_SUITES],
+    files: [
+      'test/bench/**/*.test.ts',
+      'test/browser/**/*.test.ts',
+      'test/http/ops-*.test.ts',
+      'test/reliability/*-down.test.ts',
+    ],
   },
   {
     name: 'api',
-    files: ['test/!(unit|bench|browser)/**/*.test.ts', ...PROCESS_SUITES.flatMap((files) => ['--ignore', files])],
+    files: [
+      'test/!(unit|bench|browser)/**/*.test.ts',
+      ...['--ignore', 'test/http/ops-*.test.ts'],
+      ...['--ignore', 'test/reliability/*-down.test.ts'],
+    ],
   },
 ];
 
