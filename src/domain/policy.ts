@@ -100,12 +100,17 @@ export function listAudience(kind: RecordKind, owner: Ownership, hiddenFromListi
 }
 
 /**
- * Whether a list of the caller's may once have shown a record whose states had `audience`
- * (undefined: not known, so maybe): what decides whether the change feed tells the caller the
- * record is gone, rather than naming a record the caller never saw (a draft's ID).
+ * Whether a list of the caller's may once have shown a record of `kind` whose states had
+ * `audience` (undefined: not known, so maybe; categories and tags: always): what decides whether
+ * the change feed tells the caller the record is gone, rather than naming a record the caller
+ * never saw (a draft's ID).
  */
-export function mayHaveListed(principal: Principal, audience: readonly Audience[] | undefined): boolean {
-  if (audience === undefined || isEditor(principal) || audience.includes('everyone')) return true;
+export function mayHaveListed(
+  principal: Principal,
+  kind: RecordKind,
+  audience: readonly Audience[] | undefined,
+): boolean {
+  if (isTermKind(kind) || audience === undefined || isEditor(principal) || audience.includes('everyone')) return true;
   return isAuthenticated(principal) && principal.userId > 0 && audience.includes(principal.userId);
 }
 

@@ -111,7 +111,7 @@ export class SyncQueue extends EventEmitter {
     const version = await this.touch(kind, id, EPOCH);
     await this.marks.bump([kind]);
     // After the documents are written: a feed reader that sees the entry reads the new state.
-    await this.changes.record([{ kind, id, version, ...(audience ? { audience } : {}) }]);
+    await this.changes.record([{ kind, id, version, audience }]);
     this.emit('dirty');
     return version;
   }

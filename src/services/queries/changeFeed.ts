@@ -1,5 +1,5 @@
 import type { Language } from '../../../config';
-import { isTermKind, listScope, mayHaveListed, seesHiddenEvents, type Ownership } from '../../domain/policy';
+import { listScope, mayHaveListed, seesHiddenEvents, type Ownership } from '../../domain/policy';
 import { listedEventFor, ownershipOf, recordOwnership } from '../../storage/recordAccess';
 import { wireUtc } from '../../domain/dates';
 import { idsByKind, PLURAL, type RecordKind } from '../../domain/kinds';
@@ -210,8 +210,7 @@ async function visibleChanges(
         : found.record && recordJsonOf(found.record);
       waitsForIndex = entry.kind === 'event' && unsearchable.has(entry.id);
     }
-    // Categories and tags are listed to everyone, whatever their entry knows.
-    if (!json && !isTermKind(entry.kind) && !mayHaveListed(principal, entry.audience)) return null;
+    if (!json && !mayHaveListed(principal, entry.kind, entry.audience)) return null;
     const change: Omit<Change, 'record'> = {
       kind: PLURAL[entry.kind],
       id: entry.id,
