@@ -88,14 +88,20 @@ const keepBodies = (keep: boolean) => (queue.addBody = keep ? addBody : () => un
 async function load(spec: LoadSpec): Promise<LoadResult> {
   keepBodies(spec.lag !== undefined);
   if (spec.warmup > 0) await run(spec, spec.warmup, null);
-  const lag = spec.lag ? new LagWatcher(spec.lag.elasticsearchUrl, spec.lag.index, spec.lag.pollMs) : null;
-  lag?.start();
-  const result = summarise(await run(spec, spec.duration, lag, spec.amount));
-  if (lag && spec.lag) result.lag = await lag.finish(spec.lag.giveUpMs);
-  return result;
+  if (!spec.lag) return summarise(await run(spec, spec.duration, null, spec.amount));
+  const lag = new LagWatcher(spec.lag.elasticsearchUrl, spec.lag.index, spec.lag.pollMs);
+  lag.start();
+  try {
+    const result = summarise(await run(spec, spec.duration, lag, spec.amount));
+    return { ...result, lag: await lag.finish(spec.lag.giveUpMs) };
+  } finally {
+    await lag.stop();
+  }
 }
 
-const reply = (answer: LoadAnswer) => process.send?.(answer);
+const reply = (answer: LoadAnswer) => process.connected && process.send?.(answer);
+// The bench gone (even in the middle of a load): nothing is left to answer.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (spec: LoadSpec) => {
   load(spec).then(
     (result) => reply({ result }),
