@@ -42,7 +42,7 @@ const also = (note: string) => (note ? `; ${note}` : '');
 /** A load on the API alone, with the CPU it used per answer of `status`. */
 async function loadWithCpu(ctx: MeasureContext, spec: LoadSpec, status: string) {
   const before = await cpuSecondsOf(ctx.api.pid);
-  const result = await runLoad(spec);
+  const result = await runLoad(spec, ctx.workDir);
   const cpu = (await cpuSecondsOf(ctx.api.pid)) - before;
   // Warm-up requests used CPU too: per request of the whole run, warm-up included.
   const requests = Math.max(1, answered(result, status) * ((result.seconds + spec.warmup) / result.seconds));
@@ -140,14 +140,17 @@ export async function measureCaching(
   const feedEntries = feedBody.split('BEGIN:VEVENT').length - 1;
   const rssBefore = (await rssOf(ctx.api.pid)) ?? 0;
   await ctx.apiRss.take();
-  const feed = await runLoad({
-    url: ctx.api.url,
-    connections: 4,
-    ...loadWindow(ctx),
-    method: 'GET',
-    paths: [feedPath],
-    headers: ENCODING,
-  });
+  const feed = await runLoad(
+    {
+      url: ctx.api.url,
+      connections: 4,
+      ...loadWindow(ctx),
+      method: 'GET',
+      paths: [feedPath],
+      headers: ENCODING,
+    },
+    ctx.workDir,
+  );
   const feedPeak = await ctx.apiRss.take();
   const feedRow: Row = {
     scenario: `10. GET /events.ics (${feedEntries} events)`,

@@ -28,11 +28,12 @@ export async function cpuPerRequest(
   pid: number,
   spec: LoadSpec,
   amount: number,
+  workDir: string,
   elasticsearchUrl?: string,
 ): Promise<{ result: LoadResult; cpuMs: number; elasticsearchMs: number | null }> {
   const elasticsearch = elasticsearchUrl ? () => elasticsearchCpuSeconds(elasticsearchUrl) : null;
   const [before, elasticsearchBefore] = await Promise.all([cpuSecondsOf(pid), elasticsearch?.()]);
-  const result = await runLoad({ ...spec, warmup: 0, amount });
+  const result = await runLoad({ ...spec, warmup: 0, amount }, workDir);
   const [after, elasticsearchAfter] = await Promise.all([cpuSecondsOf(pid), elasticsearch?.()]);
   const perRequest = (seconds: number) => (seconds * 1000) / Math.max(1, result.requests);
   return {

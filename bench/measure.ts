@@ -23,6 +23,7 @@ export interface MeasureContext {
   requests?: number;
   writeRate: number;
   writeSeconds: number;
+  workDir: string;
 }
 
 export interface Measurement {
@@ -110,12 +111,12 @@ export async function measureThroughput(
   await ctx.apiRss.take();
   const [baseline, api] = await inTurn(
     ctx,
-    () => runLoad(spec(ctx.baseline.url, paths.baseline)),
-    () => runLoad(spec(ctx.api.url, paths.api)),
+    () => runLoad(spec(ctx.baseline.url, paths.baseline), ctx.workDir),
+    () => runLoad(spec(ctx.api.url, paths.api), ctx.workDir),
   );
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
   const cpuOf = (server: ServerChild, list: string[]) =>
-    cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, elasticsearchUrl);
+    cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx.workDir, elasticsearchUrl);
   const timed =
     cpuRequests > 0
       ? { baseline: await cpuOf(ctx.baseline, paths.baseline), api: await cpuOf(ctx.api, paths.api) }
@@ -180,18 +181,21 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
     headers,
     bodies,
   });
-  const baseline = await runLoad(spec(ctx.baseline.url, '/events', {}));
+  const baseline = await runLoad(spec(ctx.baseline.url, '/events', {}), ctx.workDir);
   await ctx.world.services.stores.events.docs.deleteMany({ lang: 'bench' } as never);
   await ctx.apiRss.take();
-  const api = await runLoad({
-    ...spec(ctx.api.url, '/calendar/events/v1/events', { authorization: `Bearer ${ctx.world.adminKey}` }),
-    lag: {
-      elasticsearchUrl: ctx.world.config.elasticsearch.url as string,
-      index: aliasName(ctx.world.config, 'event', 'en'),
-      pollMs: 20,
-      giveUpMs: 15_000,
+  const api = await runLoad(
+    {
+      ...spec(ctx.api.url, '/calendar/events/v1/events', { authorization: `Bearer ${ctx.world.adminKey}` }),
+      lag: {
+        elasticsearchUrl: ctx.world.config.elasticsearch.url as string,
+        index: aliasName(ctx.world.config, 'event', 'en'),
+        pollMs: 20,
+        giveUpMs: 15_000,
+      },
     },
-  });
+    ctx.workDir,
+  );
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
   const lag = api.lag;
   return {

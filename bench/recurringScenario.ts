@@ -168,15 +168,19 @@ export async function measureRecurringOnFreshWorld(
         requests: settings.requests,
         writeRate: 0,
         writeSeconds: 0,
+        workDir: settings.workDir,
       };
       const load = (paths: string[]) =>
-        runLoad({
-          url: ctx.api.url,
-          connections: LIST_CONNECTIONS,
-          ...loadWindow(ctx),
-          method: 'GET',
-          paths,
-        });
+        runLoad(
+          {
+            url: ctx.api.url,
+            connections: LIST_CONNECTIONS,
+            ...loadWindow(ctx),
+            method: 'GET',
+            paths,
+          },
+          ctx.workDir,
+        );
       const paths = listPaths(samples, settings.seed);
       // A fresh API compiles and fills its caches on its first loads: not measured.
       await load(paths);

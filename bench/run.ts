@@ -166,6 +166,7 @@ async function main(): Promise<number> {
       ...(options.smoke ? { requests: SMOKE_REQUESTS } : {}),
       writeSeconds: options.smoke ? options.duration : Math.max(options.duration, 10),
       writeRate: options.writeRate,
+      workDir,
     };
     let apiPeak = 0;
     // Samples come from the seeded world, a scan on jongodb: only drawn when a read scenario runs.

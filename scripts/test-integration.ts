@@ -26,8 +26,6 @@ const SHARDS: { name: string; files: string[] }[] = [
       'test/bench/**/*.test.ts',
       'test/browser/**/*.test.ts',
       'test/http/ops-*.test.ts',
-      'test/http/apikey-script.test.ts',
-      'test/http/first-run.test.ts',
       'test/reliability/*-down.test.ts',
     ],
   },
@@ -36,8 +34,6 @@ const SHARDS: { name: string; files: string[] }[] = [
     files: [
       'test/!(unit|bench|browser)/**/*.test.ts',
       ...['--ignore', 'test/http/ops-*.test.ts'],
-      ...['--ignore', 'test/http/apikey-script.test.ts'],
-      ...['--ignore', 'test/http/first-run.test.ts'],
       ...['--ignore', 'test/reliability/*-down.test.ts'],
     ],
   },

@@ -1,12 +1,12 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import PipelinedRequestsQueue from 'autocannon/lib/pipelinedRequestsQueue';
 import { LagWatcher } from './lag';
-import type { LoadAnswer, LoadResult, LoadSpec } from './spec';
+import type { LoadResult, LoadSpec } from './spec';
 
 /**
- * The bench's load generator, a process of its own (so that it never shares an event loop with
- * what it measures), forked by bench/load/runLoad.ts: it runs each LoadSpec it is sent and answers
- * a LoadAnswer, one load at a time, until its parent disconnects.
+ * One load run in its own process (so the load generator never shares an event loop with what
+ * it measures): `tsx bench/load/child.ts spec.json` prints a LoadResult as JSON on stdout.
  */
 type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
 
@@ -80,31 +80,24 @@ function summarise(result: autocannon.Result): LoadResult {
  * decoding weighs by the byte: reading a 4.6 MB page of accented JSON took it longer than the
  * API took to send it. Only writes (`onResponse`) read answers, so loads of reads keep none.
  */
-const queue = PipelinedRequestsQueue.prototype as { addBody?: unknown };
-const addBody = queue.addBody;
-if (typeof addBody !== 'function') throw new Error('autocannon changed: no PipelinedRequestsQueue.addBody');
-const keepBodies = (keep: boolean) => (queue.addBody = keep ? addBody : () => undefined);
-
-async function load(spec: LoadSpec): Promise<LoadResult> {
-  keepBodies(spec.lag !== undefined);
-  if (spec.warmup > 0) await run(spec, spec.warmup, null);
-  if (!spec.lag) return summarise(await run(spec, spec.duration, null, spec.amount));
-  const lag = new LagWatcher(spec.lag.elasticsearchUrl, spec.lag.index, spec.lag.pollMs);
-  lag.start();
-  try {
-    const result = summarise(await run(spec, spec.duration, lag, spec.amount));
-    return { ...result, lag: await lag.finish(spec.lag.giveUpMs) };
-  } finally {
-    await lag.stop();
-  }
+function keepNoBodies(): void {
+  const queue = PipelinedRequestsQueue.prototype as { addBody?: unknown };
+  if (typeof queue.addBody !== 'function') throw new Error('autocannon changed: no PipelinedRequestsQueue.addBody');
+  queue.addBody = () => undefined;
 }
 
-const reply = (answer: LoadAnswer) => process.connected && process.send?.(answer);
-// The bench gone (even in the middle of a load): nothing is left to answer.
-process.on('disconnect', () => process.exit(0));
-process.on('message', (spec: LoadSpec) => {
-  load(spec).then(
-    (result) => reply({ result }),
-    (err: Error) => reply({ error: err.stack ?? err.message }),
-  );
+async function main(): Promise<void> {
+  const spec = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as LoadSpec;
+  if (!spec.lag) keepNoBodies();
+  if (spec.warmup > 0) await run(spec, spec.warmup, null);
+  const lag = spec.lag ? new LagWatcher(spec.lag.elasticsearchUrl, spec.lag.index, spec.lag.pollMs) : null;
+  lag?.start();
+  const result = summarise(await run(spec, spec.duration, lag, spec.amount));
+  if (lag && spec.lag) result.lag = await lag.finish(spec.lag.giveUpMs);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((err: Error) => {
+  console.error(`bench load: ${err.stack ?? err.message}`);
+  process.exit(1);
 });

@@ -18,7 +18,6 @@ export class LagWatcher {
   private readonly lags: number[] = [];
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
-  private stopped: Promise<void> | null = null;
 
   constructor(
     elasticsearchUrl: string,
@@ -66,14 +65,8 @@ export class LagWatcher {
     const deadline = Date.now() + giveUpMs;
     while (this.pending.size > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, this.pollMs));
-    await this.stop();
-    return { ...percentiles(this.lags, true), samples: this.lags.length, unseen: this.pending.size };
-  }
-
-  /** Stops polling, once however often called (a load that failed stops its watcher this way). */
-  stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    return (this.stopped ??= this.client.close());
+    await this.client.close();
+    return { ...percentiles(this.lags, true), samples: this.lags.length, unseen: this.pending.size };
   }
 }

@@ -1,4 +1,4 @@
-/** What the bench asks its load generator to do (bench/load/runLoad.ts). */
+/** What the parent asks a load child to do (written as JSON to a file the child reads). */
 export interface LoadSpec {
   url: string;
   connections: number;
@@ -39,6 +39,3 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   lag?: Percentiles & { samples: number; unseen: number };
 }
-
-/** The load generator's answer to a LoadSpec. */
-export type LoadAnswer = { result: LoadResult } | { error: string };
