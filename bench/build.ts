@@ -10,19 +10,26 @@ import { PROJECT_ROOT } from './world';
 export const buildFolder = (runId: string) =>
   path.join(PROJECT_ROOT, 'node_modules', '.cache', 'calendar-bench', runId);
 
-/** The programs the bench runs: the API and its worker, the reindex and its raw bulk baseline. */
+/**
+ * The programs the bench runs: the API and its worker, the bare baseline, the reindex and its raw
+ * bulk baseline, and the load generator.
+ */
 export interface BenchScripts {
   api: string;
   worker: string;
+  baseline: string;
   reindex: string;
   bulkBaseline: string;
+  load: string;
 }
 
 const ENTRY_POINTS: Record<keyof BenchScripts, string> = {
   api: 'src/app/main.ts',
   worker: 'src/app/worker.ts',
+  baseline: 'bench/baseline/server.ts',
   reindex: 'bench/reindex/child.ts',
   bulkBaseline: 'bench/reindex/bulkBaseline.ts',
+  load: 'bench/load/child.ts',
 };
 
 /** The TypeScript sources themselves, run through tsx (`--api source`). */
@@ -31,8 +38,9 @@ export const SOURCE_SCRIPTS: BenchScripts = ENTRY_POINTS;
 /**
  * Compiles the API the way `npm run build` does (tsc to CommonJS, run by plain node as the
  * Dockerfile does), into `outDir`: the bench measures the deployed artifact, not the TypeScript
- * loader (tsx keeps ~30 MB more in memory). The reindex and its baseline are compiled with them,
- * as `npm run build` compiles the scripts. Only these import graphs, without type checks.
+ * loader (tsx keeps ~30 MB more in memory). The bench's other programs are compiled with them, as
+ * `npm run build` compiles the scripts: each load is a process of its own, which tsx would start
+ * with half a second more CPU. Only these import graphs, without type checks.
  */
 export async function buildApi(outDir: string): Promise<BenchScripts> {
   await rm(outDir, { recursive: true, force: true });

@@ -42,7 +42,7 @@ const also = (note: string) => (note ? `; ${note}` : '');
 /** A load on the API alone, with the CPU it used per answer of `status`. */
 async function loadWithCpu(ctx: MeasureContext, spec: LoadSpec, status: string) {
   const before = await cpuSecondsOf(ctx.api.pid);
-  const result = await runLoad(spec, ctx.workDir);
+  const result = await runLoad(spec, ctx);
   const cpu = (await cpuSecondsOf(ctx.api.pid)) - before;
   // Warm-up requests used CPU too: per request of the whole run, warm-up included.
   const requests = Math.max(1, answered(result, status) * ((result.seconds + spec.warmup) / result.seconds));
@@ -149,7 +149,7 @@ export async function measureCaching(
       paths: [feedPath],
       headers: ENCODING,
     },
-    ctx.workDir,
+    ctx,
   );
   const feedPeak = await ctx.apiRss.take();
   const feedRow: Row = {

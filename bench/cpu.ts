@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { runLoad } from './load/runLoad';
+import { runLoad, type LoadRunner } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
 
 /** CPU seconds (user + system) a process has used so far (Linux). */
@@ -28,12 +28,12 @@ export async function cpuPerRequest(
   pid: number,
   spec: LoadSpec,
   amount: number,
-  workDir: string,
+  loads: LoadRunner,
   elasticsearchUrl?: string,
 ): Promise<{ result: LoadResult; cpuMs: number; elasticsearchMs: number | null }> {
   const elasticsearch = elasticsearchUrl ? () => elasticsearchCpuSeconds(elasticsearchUrl) : null;
   const [before, elasticsearchBefore] = await Promise.all([cpuSecondsOf(pid), elasticsearch?.()]);
-  const result = await runLoad({ ...spec, warmup: 0, amount }, workDir);
+  const result = await runLoad({ ...spec, warmup: 0, amount }, loads);
   const [after, elasticsearchAfter] = await Promise.all([cpuSecondsOf(pid), elasticsearch?.()]);
   const perRequest = (seconds: number) => (seconds * 1000) / Math.max(1, result.requests);
   return {

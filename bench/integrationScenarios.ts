@@ -162,8 +162,8 @@ export async function measureDepth(
   await ctx.apiRss.take();
   const [firstPage, deep] = await inTurn(
     ctx,
-    () => runLoad(spec([LIST_PAGE]), ctx.workDir),
-    () => runLoad(spec(cursors.map((cursor) => `${LIST_PAGE}&cursor=${encodeURIComponent(cursor)}`)), ctx.workDir),
+    () => runLoad(spec([LIST_PAGE]), ctx),
+    () => runLoad(spec(cursors.map((cursor) => `${LIST_PAGE}&cursor=${encodeURIComponent(cursor)}`)), ctx),
   );
   rows.push(
     comparedRow(
@@ -213,8 +213,8 @@ export async function measureIntegrations(
     await ctx.apiRss.take();
     const [listPage, changes] = await inTurn(
       ctx,
-      () => runLoad({ ...spec([LIST_PAGE]), headers }, ctx.workDir),
-      () => runLoad({ ...spec([CHANGES_PAGE]), headers }, ctx.workDir),
+      () => runLoad({ ...spec([LIST_PAGE]), headers }, ctx),
+      () => runLoad({ ...spec([CHANGES_PAGE]), headers }, ctx),
     );
     return { listPage, changes, rssMb: (await ctx.apiRss.take()) / MB };
   };
@@ -224,7 +224,7 @@ export async function measureIntegrations(
   // The load generator's share: the same bytes from a server that does nothing else.
   log('the same page from a plain Node server (what reading 1,000 records costs the load generator)');
   const plain = await servingBytes(Buffer.from(await (await fetch(`${ctx.api.url}${CHANGES_PAGE}`)).arrayBuffer()));
-  const plainChanges = await runLoad({ ...spec(['/']), url: plain.url }, ctx.workDir).finally(plain.close);
+  const plainChanges = await runLoad({ ...spec(['/']), url: plain.url }, ctx).finally(plain.close);
   const plainRow = comparedRow(
     '12b. the same bytes, plain Node server',
     plainChanges,
@@ -240,11 +240,11 @@ export async function measureIntegrations(
   await ctx.apiRss.take();
   const [spreadListPage, spread] = await inTurn(
     ctx,
-    () => runLoad(spec([LIST_PAGE]), ctx.workDir),
+    () => runLoad(spec([LIST_PAGE]), ctx),
     () =>
       runLoad(
         { ...spec(freshPages), ...(ctx.requests ? { amount: Math.min(ctx.requests, SMOKE_FRESH_PAGES) } : {}) },
-        ctx.workDir,
+        ctx,
       ),
   );
   const spreadRow = comparedRow(

@@ -1,13 +1,13 @@
 import { aliasName } from '../src/search/indexNames';
 import { cpuPerRequest } from './cpu';
-import { runLoad } from './load/runLoad';
+import { runLoad, type LoadRunner } from './load/runLoad';
 import type { LoadResult, LoadSpec } from './load/spec';
 import type { RssSampler, ServerChild } from './processes';
 import type { Row } from './report';
 import type { ScenarioPaths } from './scenarios';
 import type { BenchWorld } from './world';
 
-export interface MeasureContext {
+export interface MeasureContext extends LoadRunner {
   world: BenchWorld;
   api: ServerChild;
   baseline: ServerChild;
@@ -23,7 +23,6 @@ export interface MeasureContext {
   requests?: number;
   writeRate: number;
   writeSeconds: number;
-  workDir: string;
 }
 
 export interface Measurement {
@@ -111,12 +110,12 @@ export async function measureThroughput(
   await ctx.apiRss.take();
   const [baseline, api] = await inTurn(
     ctx,
-    () => runLoad(spec(ctx.baseline.url, paths.baseline), ctx.workDir),
-    () => runLoad(spec(ctx.api.url, paths.api), ctx.workDir),
+    () => runLoad(spec(ctx.baseline.url, paths.baseline), ctx),
+    () => runLoad(spec(ctx.api.url, paths.api), ctx),
   );
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
   const cpuOf = (server: ServerChild, list: string[]) =>
-    cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx.workDir, elasticsearchUrl);
+    cpuPerRequest(server.pid, spec(server.url, list), cpuRequests, ctx, elasticsearchUrl);
   const timed =
     cpuRequests > 0
       ? { baseline: await cpuOf(ctx.baseline, paths.baseline), api: await cpuOf(ctx.api, paths.api) }
@@ -181,7 +180,7 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
     headers,
     bodies,
   });
-  const baseline = await runLoad(spec(ctx.baseline.url, '/events', {}), ctx.workDir);
+  const baseline = await runLoad(spec(ctx.baseline.url, '/events', {}), ctx);
   await ctx.world.services.stores.events.docs.deleteMany({ lang: 'bench' } as never);
   await ctx.apiRss.take();
   const api = await runLoad(
@@ -194,7 +193,7 @@ export async function measureWrites(ctx: MeasureContext, bodies: Record<string, 
         giveUpMs: 15_000,
       },
     },
-    ctx.workDir,
+    ctx,
   );
   const apiPeakRssMb = (await ctx.apiRss.take()) / MB;
   const lag = api.lag;

@@ -169,6 +169,7 @@ export async function measureRecurringOnFreshWorld(
         writeRate: 0,
         writeSeconds: 0,
         workDir: settings.workDir,
+        loadScript: settings.scripts.load,
       };
       const load = (paths: string[]) =>
         runLoad(
@@ -179,7 +180,7 @@ export async function measureRecurringOnFreshWorld(
             method: 'GET',
             paths,
           },
-          ctx.workDir,
+          ctx,
         );
       const paths = listPaths(samples, settings.seed);
       // A fresh API compiles and fills its caches on its first loads: not measured.

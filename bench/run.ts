@@ -167,6 +167,7 @@ async function main(): Promise<number> {
       writeSeconds: options.smoke ? options.duration : Math.max(options.duration, 10),
       writeRate: options.writeRate,
       workDir,
+      loadScript: settings.scripts.load,
     };
     let apiPeak = 0;
     // Samples come from the seeded world, a scan on jongodb: only drawn when a read scenario runs.

@@ -64,7 +64,7 @@ export async function startServers(world: BenchWorld, settings: ServerSettings):
     children.push(api);
     const baseline = await spawnServer({
       name: 'baseline',
-      script: 'bench/baseline/server.ts',
+      script: settings.scripts.baseline,
       env: world.childEnv,
       logFile: `${settings.workDir}/baseline-${world.runId}.log`,
       ready: { path: '/healthz' },

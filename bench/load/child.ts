@@ -6,7 +6,8 @@ import type { LoadResult, LoadSpec } from './spec';
 
 /**
  * One load run in its own process (so the load generator never shares an event loop with what
- * it measures): `tsx bench/load/child.ts spec.json` prints a LoadResult as JSON on stdout.
+ * it measures), compiled with the API (bench/build.ts) or run through tsx: `tsx
+ * bench/load/child.ts spec.json` prints a LoadResult as JSON on stdout.
  */
 type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
 

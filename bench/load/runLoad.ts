@@ -5,9 +5,15 @@ import type { LoadResult, LoadSpec } from './spec';
 
 let runs = 0;
 
-/** Runs autocannon in a child process (bench/load/child.ts) and returns its JSON result. */
-export async function runLoad(spec: LoadSpec, workDir: string): Promise<LoadResult> {
+/** Where loads run from: the load child (bench/load/child.ts, or compiled: bench/build.ts) and a folder for their specs. */
+export interface LoadRunner {
+  loadScript: string;
+  workDir: string;
+}
+
+/** Runs autocannon in a child process and returns its JSON result. */
+export async function runLoad(spec: LoadSpec, { loadScript, workDir }: LoadRunner): Promise<LoadResult> {
   const file = path.join(workDir, `load-${process.pid}-${++runs}.json`);
   await writeFile(file, JSON.stringify(spec));
-  return runJsonChild<LoadResult>(path.join('bench', 'load', 'child.ts'), [file], process.env);
+  return runJsonChild<LoadResult>(loadScript, [file], process.env);
 }

@@ -47,11 +47,17 @@ export interface LoggedChange {
 const audienceUpdate = (audience: Audience[] | undefined) =>
   audience ? { $addToSet: { audience: { $each: audience } } } : { $setOnInsert: { audience: [] } };
 
-/** Beside it, the change counter (`_id: 'change'`, see counters.ts): apart from the record IDs' counters. */
+/** Beside them, the change counter (`_id: 'change'`, see counters.ts): apart from the record IDs' counters. */
 interface PruneMark {
   _id: 'pruned';
   /** Every change numbered up to this was pruned (a position at or below it may have lost some). */
   seq: number;
+}
+
+/** Entries logged before audiences were have been given one (`ensureIndexes`), at `at`. */
+interface AudiencesMark {
+  _id: 'audiences';
+  at: Date;
 }
 
 /**
@@ -62,10 +68,12 @@ interface PruneMark {
 export class ChangeLog {
   readonly entries: Collection<ChangeEntry>;
   private readonly marks: Collection<PruneMark>;
+  private readonly audiencesMark: Collection<AudiencesMark>;
 
   constructor(private readonly db: Db) {
     this.entries = db.collection<ChangeEntry>('change_log');
     this.marks = db.collection<PruneMark>('change_log_marks');
+    this.audiencesMark = db.collection<AudiencesMark>(this.marks.collectionName);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -74,8 +82,10 @@ export class ChangeLog {
       { key: { at: 1 }, options: { name: 'at' } },
     ]);
     // Entries logged before audiences were may have been shown to anyone: said so before a write
-    // adds an audience to one (absent is read the same way meanwhile).
+    // adds an audience to one (absent is read the same way meanwhile). Once: it scans the log.
+    if (await this.audiencesMark.findOne({ _id: 'audiences' })) return;
     await this.entries.updateMany({ audience: { $exists: false } }, { $set: { audience: ['everyone'] } });
+    await this.audiencesMark.updateOne({ _id: 'audiences' }, { $set: { at: new Date() } }, { upsert: true });
   }
 
   /** Numbers a change of each record (one block of sequence numbers for all) and moves its entry there. */
@@ -172,11 +182,23 @@ export class ChangeLog {
       .limit(1)
       .toArray();
     if (!newest) return 0;
-    const mark = await this.prunedThrough();
-    if (newest.seq > mark) {
-      await this.marks.updateOne({ _id: 'pruned' }, { $set: { seq: newest.seq } }, { upsert: true });
-    }
+    await this.raisePruneMark(newest.seq);
     return (await this.entries.deleteMany({ seq: { $lte: newest.seq }, at: { $lt: before } })).deletedCount;
+  }
+
+  /**
+   * Moves the prune mark up to `seq`, never down: workers prune side by side, and one that read
+   * the log before another pruned further must not lower the mark below what that one deleted.
+   * A conditional update, not `$max`, which jongodb does not know.
+   */
+  async raisePruneMark(seq: number): Promise<void> {
+    const raise = () => this.marks.updateOne({ _id: 'pruned', seq: { $lt: seq } }, { $set: { seq } });
+    if ((await raise()).matchedCount > 0) return;
+    // No mark below `seq`: none yet, or one at or above it. Inserted by another worker meanwhile: raised.
+    await this.marks.insertOne({ _id: 'pruned', seq }).catch(async (err: unknown) => {
+      ignoreDuplicate(err);
+      await raise();
+    });
   }
 }
 

@@ -226,12 +226,19 @@ describe('the change feed serves index copies only when they hold the latest sta
       deleted: 'delete',
       flickered: 'upsert',
     });
-    // An entry logged before audiences were may have been shown to anyone; the log says so at start.
-    const { changes } = testWorld().services.sync;
+    // An entry logged before audiences were may have been shown to anyone. The first start on a
+    // database from before them (without the mark saying its log was given audiences) says so in
+    // the log; later starts do not scan it again.
+    const { db, sync } = testWorld().services;
+    const { changes } = sync;
+    const audienceOfDraft = async () => (await changes.entries.findOne({ _id: `event:${draft.id}` }))?.audience;
     await changes.entries.updateOne({ _id: `event:${draft.id}` }, { $unset: { audience: '' } });
     expect((await changesAfter(since, anonymous)).get(`events:${draft.id}`)?.action).to.equal('delete');
     await changes.ensureIndexes();
-    expect((await changes.entries.findOne({ _id: `event:${draft.id}` }))?.audience).to.deep.equal(['everyone']);
+    expect(await audienceOfDraft(), 'marked at the first start: not scanned').to.equal(undefined);
+    await db.collection<{ _id: string }>('change_log_marks').deleteOne({ _id: 'audiences' });
+    await changes.ensureIndexes();
+    expect(await audienceOfDraft()).to.deep.equal(['everyone']);
   });
 
   it('serves a record changed but not indexed yet at its latest state, and a record no longer listed as a delete', async function () {

@@ -5,6 +5,7 @@ import { create, daysFromNow, searchReady, settle, unique } from '../support/lis
 import { callers, type Caller } from '../support/access';
 import { expectError, expectInvalid } from '../support/errors';
 import { SERIES_INDEX_WAIT_MS } from '../../src/services/queries/changeFeed';
+import { ChangeLog } from '../../src/storage/changeLog';
 
 type ApiRecord = Record<string, any>;
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
@@ -374,6 +375,26 @@ describe('the change feed (EXTENSIONS 17)', () => {
     expectError(await api.get(`/changes?since=${encodeURIComponent(token)}`), 410, 'changes-token-expired');
     const restart = await api.get('/changes');
     expect(restart.status).to.equal(200);
+  });
+
+  it('never lowers the prune mark: workers pruning side by side leave it at the furthest', async () => {
+    const { services, config } = testWorld();
+    // A log of its own: the world's mark stays where its pruning left it.
+    const db = services.mongo.db(`${config.mongo.database}-marks`);
+    const log = new ChangeLog(db);
+    const marks = db.collection<{ _id: string }>('change_log_marks');
+    try {
+      expect(await log.prunedThrough()).to.equal(0);
+      await Promise.all([5, 3, 9, 1].map((seq) => log.raisePruneMark(seq)));
+      expect(await log.prunedThrough()).to.equal(9);
+      // A worker that read the log before another pruned further.
+      await log.raisePruneMark(4);
+      expect(await log.prunedThrough()).to.equal(9);
+      await log.raisePruneMark(12);
+      expect(await log.prunedThrough()).to.equal(12);
+    } finally {
+      await marks.deleteMany({});
+    }
   });
 
   it('sends a page compressed as the client accepts, decoding to the same page, and the same ETag', async () => {
