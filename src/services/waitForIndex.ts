@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LANGUAGES } from '../../config';
 import type { Services } from './container';
 import type { RecordKind } from '../domain/kinds';
+import { aliasName } from '../search/indexNames';
 
 const POLL_MS = 20;
 
@@ -24,8 +26,8 @@ async function until(deadline: number, done: () => Promise<boolean>): Promise<bo
 /**
  * Waits until the write to record `kind`/`id` is searchable: its current sync version indexed,
  * then the dependent records the worker marked dirty on the way (events of a renamed venue, the
- * terms of a changed event...), then a refresh. Resolves to false after `timeoutMs` (by default
- * WAIT_FOR_INDEX_MS).
+ * terms of a changed event...), then a refresh of their indexes. Resolves to false after
+ * `timeoutMs` (by default WAIT_FOR_INDEX_MS).
  */
 export async function waitUntilSearchable(
   services: Services,
@@ -45,6 +47,11 @@ export async function waitUntilSearchable(
     async () => !(await services.sync.waitingSince(DEPENDENT_KINDS[kind], markedBefore)),
   );
   if (!dependentsIndexed) return false;
-  await services.search.indices.refresh({ index: `${services.config.elasticsearch.indexPrefix}-*` });
+  // Only the indexes the write may have changed: `${prefix}-*` would also refresh the other kinds',
+  // and those of another deployment whose prefix starts with this one.
+  const aliases = [kind, ...DEPENDENT_KINDS[kind]].flatMap((k) =>
+    LANGUAGES.map((lang) => aliasName(services.config, k, lang)),
+  );
+  await services.search.indices.refresh({ index: aliases });
   return true;
 }

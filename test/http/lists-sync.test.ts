@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { loadConfig } from '../../config';
+import { LANGUAGES, loadConfig } from '../../config';
 import { createLogger } from '../../src/lib/log';
 import { BulkIndexer } from '../../src/indexer/bulkIndexer';
 import { aliasName } from '../../src/search/indexNames';
@@ -190,6 +190,32 @@ describe('lists: sync worker and consistency', () => {
         expect(Date.now() - started).to.be.below(5_000);
       });
       await settle();
+    });
+
+    it('refreshes only the indexes the write may have changed: a venue and its events, not organizers', async () => {
+      const { services, config } = testWorld();
+      const kinds = ['venue', 'event', 'organizer'] as const;
+      // Refreshes asked for (not those of the refresh interval), in every language of each kind.
+      const refreshesAsked = async () => {
+        const counts = await Promise.all(
+          kinds.map(async (kind) => {
+            const stats = await services.search.indices.stats({
+              index: LANGUAGES.map((lang) => aliasName(config, kind, lang)),
+              metric: 'refresh',
+            });
+            return stats._all.primaries?.refresh?.external_total ?? 0;
+          }),
+        );
+        return Object.fromEntries(kinds.map((kind, i) => [kind, counts[i]!]));
+      };
+      await settle();
+      const before = await refreshesAsked();
+      const venue = await writeIndexed('POST', '/venues', { venue: unique('Refreshed hall') });
+      expect(venue.headers.get('preference-applied')).to.equal('wait-for-index');
+      const after = await refreshesAsked();
+      expect(after.venue, 'venues').to.be.at.least(before.venue! + 3);
+      expect(after.event, 'events').to.be.at.least(before.event! + 3);
+      expect(after.organizer, 'organizers').to.equal(before.organizer);
     });
   });
 
