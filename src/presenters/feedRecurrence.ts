@@ -42,6 +42,12 @@ function untilIn(value: string, series: SeriesDates, form: DtstartForm): string 
   return form === 'date' ? basicDate(wall) : recurrenceIdOf(placeWallClock(wallOfFloating(wall), series.timezone));
 }
 
+/** DTSTART as a RDATE date: its day for an all-day series, else its instant. */
+function dtstartDate(series: SeriesDates): LineDate {
+  if (!series.all_day) return { kind: 'instant', at: series.start };
+  return { kind: 'day', wall: wallOfFloating(floating(series.start, series.timezone)) };
+}
+
 /**
  * A series' recurrence lines as a feed writes them beside its DTSTART (RFC 5545 3.3.10, 3.8.5):
  * names and rule parts in upper case, UNTIL and every RDATE and EXDATE date in DTSTART's form.
@@ -54,9 +60,12 @@ export function feedRecurrenceLines(lines: string[], series: SeriesDates, form: 
   const rule = parsed.rule
     ? [...parsed.rule].map(([part, value]) => `${part}=${part === 'UNTIL' ? untilIn(value, series, form) : value}`)
     : null;
+  // DTSTART is the first instance of every series (RFC 5545 3.8.5.2), but without a rule ical.js
+  // and python-dateutil expand the RDATEs alone: it is written among them too (a date twice is one).
+  const rdates = rule ? parsed.rdates : [dtstartDate(series), ...parsed.rdates];
   return [
     ...(rule ? [`RRULE:${rule.join(';')}`] : []),
-    ...datesLine('RDATE', parsed.rdates, series, form),
+    ...datesLine('RDATE', rdates, series, form),
     ...datesLine('EXDATE', parsed.exdates, series, form),
   ];
 }

@@ -93,14 +93,25 @@ function dtstartForm(event: ApiRecord, zones: ReadonlySet<string>): DtstartForm 
 }
 
 /** A series' recurrence lines in the form of its DTSTART (feedRecurrence.ts). */
-function repeating(event: ApiRecord, lines: string[], form: DtstartForm): string {
+function recurrenceLines(event: ApiRecord, lines: string[], form: DtstartForm): string[] {
   const series = {
     start: utcDate(event.utc_start_date)!,
     end: utcDate(event.utc_end_date)!,
     timezone: text(event.timezone),
     all_day: event.all_day === true,
   };
-  return feedRecurrenceLines(lines, series, form).join('\n');
+  return feedRecurrenceLines(lines, series, form);
+}
+
+/**
+ * A VEVENT's text with a series' recurrence lines before its end. Not ical-generator's
+ * `repeating`, which writes a lone line that is not a rule (a series of RDATEs alone) as
+ * `RRULE:RDATE…`, a rule without FREQ that parsers refuse or drop with the dates.
+ */
+function withRecurrence(vevent: string, lines: string[]): string {
+  if (lines.length === 0) return vevent;
+  const end = vevent.lastIndexOf('END:VEVENT');
+  return `${vevent.slice(0, end)}${lines.join(CRLF)}${CRLF}${vevent.slice(end)}`;
 }
 
 /** `event-{id}@{host}`: stable for the record, whichever feed or language shows it. */
@@ -116,13 +127,14 @@ export const eventUid = (id: unknown, host: string): string => `event-${String(i
 export function veventTexts(entries: FeedEntry[], uidHost: string, zones: ReadonlySet<string>): string[] {
   if (entries.length === 0) return [];
   const calendar = ical({ prodId: PRODID });
+  const recurrences: string[][] = [];
   for (const entry of entries) {
     const { event, sequence } = entry;
     const modified = utcDate(event.modified_utc) ?? new Date(0);
     const form = dtstartForm(event, zones);
+    recurrences.push(entry.recurrence ? recurrenceLines(event, entry.recurrence, form) : []);
     calendar.createEvent({
       id: eventUid(event.id, uidHost),
-      ...(entry.recurrence ? { repeating: repeating(event, entry.recurrence, form) } : {}),
       ...(entry.originalStart ? { recurrenceId: dates({ ...event, ...entry.originalStart }, form).start } : {}),
       sequence,
       stamp: modified,
@@ -137,7 +149,7 @@ export function veventTexts(entries: FeedEntry[], uidHost: string, zones: Readon
       status: ICalEventStatus.CONFIRMED,
     });
   }
-  return calendar.events().map((event) => fold(event.toString()));
+  return calendar.events().map((event, i) => fold(withRecurrence(event.toString(), recurrences[i]!)));
 }
 
 /** The VEVENTs of `entries` (veventTexts), one after the other. */

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { api, ROOT } from '../support/api';
 import { testWorld } from '../support/harness';
 import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
+import { TIMELY_VALIDATOR_MS } from '../../src/api/readValidator';
 
 const revalidate = (path: string, etag: string, headers: Record<string, string> = {}) =>
   api.get(path, { headers: { 'If-None-Match': etag, ...headers } });
@@ -99,6 +100,35 @@ describe('HTTP caching: ETag, If-None-Match, Last-Modified, Cache-Control', () =
       const both = { 'If-Modified-Since': lastModified, 'If-None-Match': 'W/"stale"' };
       expect((await api.get(path, { headers: both })).status, path).to.equal(200);
       expect((await revalidate(path, first.headers.get('etag')!)).status, path).to.equal(304);
+    }
+  });
+
+  it('gives a series read, whose next occurrences change with the time, a validator of the minute', async () => {
+    const series = await create('/events', {
+      title: unique('Cached series'),
+      start_date: daysFromNow(1, '10:00:00'),
+      end_date: daysFromNow(1, '11:00:00'),
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=30'],
+    });
+    const path = `/events/${series.id}`;
+    const realNow = Date.now;
+    // Read and revalidated within the next minute (the API runs in this process), then a minute on.
+    const minute = (Math.floor(realNow() / TIMELY_VALIDATOR_MS) + 1) * TIMELY_VALIDATOR_MS;
+    Date.now = () => minute + 1_000;
+    try {
+      const first = await api.get(path);
+      expect(first.body.next_occurrences).to.have.length(10);
+      const etag = first.headers.get('etag')!;
+      const lastModified = first.headers.get('last-modified')!;
+      expect(Date.parse(lastModified)).to.equal(minute);
+      expect((await revalidate(path, etag)).status).to.equal(304);
+      Date.now = () => minute + TIMELY_VALIDATOR_MS + 1_000;
+      const later = await revalidate(path, etag);
+      expect(later.status).to.equal(200);
+      expect(later.headers.get('etag')).to.not.equal(etag);
+      expect((await api.get(path, { headers: { 'If-Modified-Since': lastModified } })).status).to.equal(200);
+    } finally {
+      Date.now = realNow;
     }
   });
 

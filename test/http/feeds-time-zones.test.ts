@@ -89,6 +89,33 @@ describe('feeds: recurring events in their time zones, as a calendar application
     });
   }
 
+  it('a series of dates alone (RDATEs, no rule): an RDATE line with DTSTART too, which ical.js expands as the API lists them', async () => {
+    const zone = 'Europe/Paris';
+    const start = DateTime.now()
+      .setZone(zone)
+      .plus({ days: 5 })
+      .set({ hour: 19, minute: 0, second: 0, millisecond: 0 });
+    const created = await writeIndexed('POST', '/events', {
+      title: unique('Dates alone'),
+      start_date: start.toFormat('yyyy-MM-dd HH:mm:ss'),
+      end_date: start.plus({ hours: 2 }).toFormat('yyyy-MM-dd HH:mm:ss'),
+      timezone: zone,
+      recurrence: [`RDATE;TZID=${zone}:${basic(start.plus({ weeks: 1 }))},${basic(start.plus({ weeks: 5 }))}`],
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const id = created.body.id as number;
+    const listed = await listedStarts(id);
+    expect(listed).to.have.length(3);
+    const text = String((await request('GET', `${ROOT}/events/${id}.ics`)).body);
+    const vevent = text.slice(text.indexOf('BEGIN:VEVENT'), text.indexOf('END:VEVENT'));
+    expect(vevent).not.to.contain('RRULE');
+    // DTSTART among them: without a rule, ical.js expands the RDATEs alone.
+    expect(vevent).to.contain(
+      `\r\nRDATE;TZID=${zone}:${[0, 1, 5].map((weeks) => basic(start.plus({ weeks }))).join(',')}\r\n`,
+    );
+    expect(expandedStarts(text).starts, 'ical.js expands the feed as the API lists the series').to.deep.equal(listed);
+  });
+
   it('an all-day series: UNTIL a date beside its date DTSTART, whatever form it was sent in', async () => {
     const zone = 'America/Mexico_City';
     const start = DateTime.now().setZone(zone).plus({ days: 10 }).startOf('day');

@@ -178,6 +178,33 @@ describe('recurring events: one occurrence', () => {
     expect(read.body.start_date).to.equal(listed[0].start_date);
     expect(read.body.venue.id).to.equal(paris);
   });
+
+  it('refuses to cancel an occurrence of a series at the most dates its lines may hold: a 400 naming recurrence', async () => {
+    const start = DateTime.now().setZone(ZONE).plus({ months: 1 }).set({ hour: 19, minute: 0, second: 0 });
+    // 1,000 EXDATEs, the most a series may have, all before its first start.
+    const past = Array.from({ length: 1000 }, (_, i) =>
+      start
+        .minus({ days: i + 1 })
+        .toUTC()
+        .toFormat("yyyyMMdd'T'HHmmss'Z'"),
+    );
+    const recurrence = ['RRULE:FREQ=WEEKLY;COUNT=3', `EXDATE:${past.join(',')}`];
+    const created = await writeIndexed('POST', '/events', {
+      title: unique('Full of dates'),
+      start_date: local(start),
+      end_date: local(start.plus({ hours: 2 })),
+      timezone: ZONE,
+      recurrence,
+    });
+    const id = created.body.id as number;
+    const rid = start.toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'");
+    const refused = await api.delete(`/events/${id}/occurrences/${rid}`);
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
+    expect(refused.body.code).to.equal('rest_invalid_param');
+    expect(refused.body.data.params.recurrence).to.match(/at most 1000 RDATE and EXDATE dates/);
+    expect((await api.get(`/events/${id}`)).body.recurrence).to.deep.equal(recurrence);
+    expect((await api.get(`/events/${id}/occurrences/${rid}`)).status).to.equal(200);
+  });
 });
 
 describe('recurring events: include lists a series as its next occurrence', () => {

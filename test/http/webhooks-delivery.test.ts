@@ -256,4 +256,28 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
       );
     await until(async () => (await sent()) === 1, 5_000, 'the delivery counted');
   });
+
+  it('enabled again, a message that waited while it was disabled has a retry window of its own', async () => {
+    const { deliveries } = world.services.webhooks;
+    receiver.status = () => 500;
+    const subscription = await subscribe(receiver, { search: 'ocarina' });
+    const path = `/subscriptions/${subscription}`;
+    await newEvent('Ocarina trio', { start_date: '2030-01-02 10:00:00', end_date: '2030-01-02 11:00:00' });
+    await sleep(2_000);
+    // Its window ends two seconds after the first message's, which disables the subscription.
+    const later = await newEvent('Ocarina duo', { start_date: '2030-01-03 10:00:00', end_date: '2030-01-03 11:00:00' });
+    await until(async () => (await get(path)).body.status === 'disabled', 30_000, 'disabled');
+    const waiting = await deliveries.docs.findOne({ subscription, event: later });
+    expect(waiting, 'the later message waits, tried already').to.include({ status: 'pending' });
+    expect(waiting!.attempts).to.be.above(0);
+    // Its window passes while the subscription is disabled.
+    await sleep(4_000);
+    // The receiver is mended, but its first answer is still an error: retried, not given up.
+    let errors = 1;
+    receiver.status = () => (errors-- > 0 ? 503 : 200);
+    expect((await patch(path, { status: 'active' })).body.status).to.equal('active');
+    const [added] = await acceptedMessages(receiver, subscription, later, 1);
+    expect(added!.json.type).to.equal('match.added');
+    expect((await get(path)).body).to.include({ status: 'active', disabled_reason: null });
+  });
 });

@@ -2,9 +2,9 @@ import type { Language } from '../../../config';
 import { presentEventDates } from '../../domain/eventDates';
 import { horizonOf } from '../../domain/recurrence/check';
 import {
-  findOccurrence,
   isSeries,
   occurrencesWithContent,
+  seriesOccurrences,
   startOfRecurrenceId,
 } from '../../domain/recurrence/overrides';
 import type { Occurrence } from '../../domain/recurrence/expand';
@@ -43,7 +43,10 @@ export async function storedEntries(
       ...(doc.occurrence_overrides ?? []).map((override) => override.recurrence_id),
       ...occurrencesWithContent(Object.values(record.docs)),
     ]);
-    return [...ids].flatMap((recurrenceId) => findOccurrence(doc, recurrenceId, horizon) ?? []);
+    if (ids.size === 0) return [];
+    // Expanded once for all of them: a series may have hundreds of changed occurrences.
+    const occurrences = new Map(seriesOccurrences(doc, horizon).map((o) => [o.recurrenceId, o]));
+    return [...ids].flatMap((recurrenceId) => occurrences.get(recurrenceId) ?? []);
   };
   const changed = items.map(changedOf);
   const records = items.flatMap(({ record }, i) => [

@@ -46,7 +46,8 @@ export interface ResourceDefinition<D extends BaseDoc, W extends object = any, R
   readDependsOn?: readonly RecordKind[];
   /**
    * Whether a single read of `record` changes with the time, not only with the records it is made
-   * of (a series' next occurrences): its JSON is then made afresh on every read, not kept by tag.
+   * of (a series' next occurrences): its JSON is then made afresh on every read, not kept by tag,
+   * and its validator holds for the minute (readValidator.ts).
    */
   readChangesWithTime?(record: StoredRecord<D>): boolean;
   /** Adds single-read-only fields (e.g. an event's json_ld). */

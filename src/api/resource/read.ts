@@ -51,13 +51,14 @@ export function readRoute<D extends BaseDoc, R extends object, A>(
       assertReadable(def.kind, ctx.state.principal, recordOwnership(record), address.named(ctx.input, record));
       await def.authorizeRead?.(ctx, record);
       const embedded = new Map(dependsOn.flatMap((kind) => (marks.has(kind) ? [[kind, marks.get(kind)!]] : [])));
-      const validator = singleReadValidator(ctx, def.kind, record, embedded, 'json');
-      // An answer its authorization made private (an event's password) is this caller's alone.
-      if (!ctx.response.get('Cache-Control') && !isHeldNow(record)) validators.set(key, marks, validator);
-      if (answeredNotModified(ctx, validator)) return;
-      // The tag is made from all the answer is made of (readValidator.ts): the same tag, the same
-      // JSON, unless the answer changes with the time too.
+      // An answer that changes with the time too is made afresh, its validator of the minute.
       const timely = def.readChangesWithTime?.(record) ?? false;
+      const validator = singleReadValidator(ctx, def.kind, record, embedded, 'json', ctx.state.principal, timely);
+      // Known by its marks only while the time does not change it; an answer its authorization
+      // made private (an event's password) is this caller's alone.
+      if (!timely && !ctx.response.get('Cache-Control') && !isHeldNow(record)) validators.set(key, marks, validator);
+      if (answeredNotModified(ctx, validator)) return;
+      // The tag is made from all the answer is made of (readValidator.ts): the same tag, the same JSON.
       let json = timely ? undefined : answers.get(validator.etag);
       if (json === undefined) {
         json = Buffer.from(JSON.stringify(await present(res, record, ctx, marks)));

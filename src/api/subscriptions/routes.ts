@@ -162,13 +162,16 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       response: 'Subscription',
       errors: [400, 404, 503],
       handler: async (ctx) => {
-        await load(ctx);
+        const before = await load(ctx);
         const { filters } = await checked(ctx, ctx.input);
         const change: SubscriptionChange = {};
         if (ctx.input.url !== undefined) change.url = ctx.input.url;
         if (filters) change.filters = filters;
         if (ctx.input.status !== undefined) change.status = ctx.input.status;
         if (ctx.input.secret !== undefined) change.secret = sealer().seal(ctx.input.secret);
+        // Enabled again: its waiting messages get a retry window of their own, from now (while it
+        // is still disabled, so that none is tried before).
+        if (before.status === 'disabled' && change.status === 'active') await deliveries.retryAfresh(before._id);
         ctx.body = presentSubscription(config, found(await subscriptions.update(ctx.input.id, change), ctx.input.id));
       },
     }),

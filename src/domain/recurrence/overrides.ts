@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { expandSeries, type Occurrence, type SeriesDates } from './expand';
-import { MAX_LINE_DATES, parseRecurrenceLines } from './lines';
+import { ValidationError } from '../errors';
+import { MAX_LINE_DATES, parseRecurrenceLines, RecurrenceError } from './lines';
 
 /**
  * One occurrence of a series changed on its own (EXTENSIONS part 11): what it has instead of the
@@ -47,8 +48,9 @@ export function seriesOccurrences(doc: SeriesFields, to: Date): Occurrence[] {
   if (!isSeries(doc)) return [];
   const occurrences = expandSeries(parseRecurrenceLines(doc.recurrence!), doc, to);
   if (!doc.occurrence_overrides?.length) return occurrences;
+  const overrides = new Map(doc.occurrence_overrides.map((override) => [override.recurrence_id, override]));
   return occurrences.map((occurrence) => {
-    const override = overrideOf(doc, occurrence.recurrenceId);
+    const override = overrides.get(occurrence.recurrenceId);
     return override?.start && override.end ? { ...occurrence, start: override.start, end: override.end } : occurrence;
   });
 }
@@ -107,6 +109,15 @@ export function withExcluded(doc: SeriesFields, recurrenceId: string): string[] 
   );
   if (same >= 0) lines[same] = `${lines[same]},${value}`;
   else lines.push(`${prefix}${value}`);
+  try {
+    parseRecurrenceLines(lines);
+  } catch (err) {
+    // A series at the most dates its lines may hold: the caller rewrites them first.
+    if (!(err instanceof RecurrenceError)) throw err;
+    throw new ValidationError({
+      recurrence: `recurrence: ${err.message}; cancelling occurrence ${recurrenceId} would add one: write the series' recurrence with fewer dates first`,
+    });
+  }
   return lines;
 }
 

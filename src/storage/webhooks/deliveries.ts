@@ -340,6 +340,18 @@ export class DeliveryQueue {
     return { items: await this.withRecords(items), total: pendingCount + finishedCount };
   }
 
+  /**
+   * A subscription's waiting messages, due now with a retry window that starts at their next
+   * attempt: it is enabled again, and the window of those that waited while it was disabled has
+   * passed.
+   */
+  async retryAfresh(subscription: number): Promise<void> {
+    await this.docs.updateMany(
+      { subscription, status: 'pending', owner: null },
+      { $set: { firstAttemptAt: null, nextAttemptAt: new Date() } },
+    );
+  }
+
   async deleteSubscription(subscription: number): Promise<void> {
     await Promise.all([
       this.docs.deleteMany({ subscription }),

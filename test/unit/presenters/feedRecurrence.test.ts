@@ -38,4 +38,19 @@ describe('recurrence lines as a feed writes them beside DTSTART (RFC 5545 3.3.10
       feedRecurrenceLines(['RRULE:FREQ=DAILY;UNTIL=20270305T030000Z', 'EXDATE;VALUE=DATE:20270302'], allDay, 'date'),
     ).to.deep.equal(['RRULE:FREQ=DAILY;UNTIL=20270304', 'EXDATE;VALUE=DATE:20270302']);
   });
+
+  it('without a rule: DTSTART among the RDATEs, as the first instance (parsers expand the RDATEs alone)', () => {
+    expect(feedRecurrenceLines(['RDATE:20270317T100000', 'EXDATE:20270318T100000'], series, 'zone')).to.deep.equal([
+      'RDATE;TZID=America/New_York:20270301T100000,20270317T100000',
+      'EXDATE;TZID=America/New_York:20270318T100000',
+    ]);
+    expect(feedRecurrenceLines(['EXDATE:20270318T100000'], series, 'utc')).to.deep.equal([
+      'RDATE:20270301T150000Z',
+      'EXDATE:20270318T140000Z',
+    ]);
+    const allDay = { ...series, start: new Date('2027-03-01T05:00:00Z'), all_day: true };
+    expect(feedRecurrenceLines(['RDATE;VALUE=DATE:20270310'], allDay, 'date')).to.deep.equal([
+      'RDATE;VALUE=DATE:20270301,20270310',
+    ]);
+  });
 });
