@@ -151,8 +151,9 @@ export class WebhookDispatcher {
     const targets = await subscriptions.targets();
     const targetOf = new Map(targets.map((s) => [s._id, targetKey(s.url)]));
     const admits = this.slots.admitter();
-    const disabled = targets.filter((s) => s.status !== 'active').map((s) => s._id);
-    const claimed = await deliveries.claim(this.owner, limit, this.leaseMs, disabled, ({ subscription }) =>
+    const full = this.slots.fullTargets();
+    const passedOver = targets.filter((s) => s.status !== 'active' || full.has(targetOf.get(s._id)!)).map((s) => s._id);
+    const claimed = await deliveries.claim(this.owner, limit, this.leaseMs, passedOver, ({ subscription }) =>
       admits(targetOf.get(subscription) ?? ''),
     );
     this.slots.add(claimed.map((doc) => ({ doc, target: targetOf.get(doc.subscription) ?? '' })));

@@ -34,9 +34,18 @@ export class SendSlots<T extends { target: string }> {
     return this.runningCount;
   }
 
-  /** Half a round or less is waiting: time to claim (not sooner, so that claims stay few and large). */
+  /**
+   * Half a round or less is waiting: time to claim (not sooner, so that claims stay few and large).
+   * A receiver's waiting messages count up to its share of a round: past it they cannot take the
+   * slots of a round that other receivers' messages would.
+   */
   get wantsMore(): boolean {
-    return this.ready.length <= this.total / 2 && this.claimable > 0;
+    if (this.claimable === 0) return false;
+    const waiting = new Map<string, number>();
+    for (const item of this.ready) waiting.set(item.target, (waiting.get(item.target) ?? 0) + 1);
+    let round = 0;
+    for (const count of waiting.values()) round += Math.min(count, this.perTarget);
+    return round <= this.total / 2;
   }
 
   /** How many more messages a claim may lease now. */
@@ -49,14 +58,28 @@ export class SendSlots<T extends { target: string }> {
    * more (running and waiting together, ROUNDS_HELD rounds of its share at most). Counts what it admits.
    */
   admitter(): (target: string) => boolean {
-    const held = new Map(this.running);
-    for (const item of this.ready) held.set(item.target, (held.get(item.target) ?? 0) + 1);
+    const held = this.held();
     return (target) => {
       const count = held.get(target) ?? 0;
       if (count >= ROUNDS_HELD * this.perTarget) return false;
       held.set(target, count + 1);
       return true;
     };
+  }
+
+  /**
+   * The receivers holding all the messages the admitter lets them: a claim passes over their
+   * messages in its query, so that their backlog cannot hide other receivers' due messages.
+   */
+  fullTargets(): Set<string> {
+    return new Set([...this.held()].filter(([, count]) => count >= ROUNDS_HELD * this.perTarget).map(([t]) => t));
+  }
+
+  /** Messages held per receiver, running and waiting. */
+  private held(): Map<string, number> {
+    const held = new Map(this.running);
+    for (const item of this.ready) held.set(item.target, (held.get(item.target) ?? 0) + 1);
+    return held;
   }
 
   add(items: T[]): void {

@@ -27,13 +27,29 @@ describe('webhooks: send slots per receiver', () => {
     const admitted = Array.from({ length: 20 }, () => admits('a')).filter(Boolean).length;
     expect(admitted).to.equal(ROUNDS_HELD * 2);
     expect(admits('b')).to.equal(true);
-    slots.add(Array.from({ length: 6 }, (_, n) => item('a', n)));
+    slots.add([...Array.from({ length: 4 }, (_, n) => item('a', n)), item('b', 4), item('b', 5)]);
     expect(slots.wantsMore, 'six waiting of a round of four').to.equal(false);
     slots.startable();
-    expect(slots.wantsMore, 'four waiting, two running').to.equal(false);
-    expect(slots.admitter()('a'), 'a holds six of its eight').to.equal(true);
-    expect(slots.drain().map((i) => i.n)).to.deep.equal([2, 3, 4, 5]);
+    expect(slots.wantsMore, 'two waiting, four running').to.equal(true);
+    expect(slots.admitter()('a'), 'a holds four of its sixteen').to.equal(true);
+    expect(slots.drain().map((i) => i.n)).to.deep.equal([2, 3]);
     expect(slots.wantsMore).to.equal(true);
+  });
+
+  it('a receiver holding all it may is passed over, and its backlog does not stop claims for the others', () => {
+    const slots = new SendSlots<ReturnType<typeof item>>(4, 2);
+    slots.add(Array.from({ length: ROUNDS_HELD * 2 }, (_, n) => item('a', n)));
+    expect(slots.fullTargets()).to.deep.equal(new Set(['a']));
+    expect(slots.admitter()('a')).to.equal(false);
+    // Two of a's messages can go at once: the round's two other slots wait for other receivers'.
+    expect(slots.wantsMore).to.equal(true);
+    slots.startable();
+    expect(slots.inFlight).to.equal(2);
+    expect(slots.wantsMore).to.equal(true);
+    slots.add([item('b', 100), item('c', 101)]);
+    expect(slots.wantsMore, 'a round: two of a, one of b, one of c').to.equal(false);
+    expect(slots.startable().map((i) => i.n)).to.deep.equal([100, 101]);
+    expect(slots.fullTargets()).to.deep.equal(new Set(['a']));
   });
 
   it('a receiver is its scheme, host and port', () => {
