@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { RRule } from 'rrule';
 import { RecurrenceError, type LineDate, type ParsedRecurrence, type WallClock } from './lines';
+import { offsetAt, offsetsBetween } from './zoneOffsets';
 
 /**
  * Expansion of a recurrence in the event's time zone (RFC 5545). rrule works on "floating" times
@@ -25,7 +26,8 @@ export interface Occurrence {
   index: number;
 }
 
-const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /** The wall clock of `instant` in `zone`, as a floating date. */
 export function floating(instant: Date, zone: string): Date {
@@ -42,28 +44,23 @@ export const wallOfFloating = (date: Date): WallClock => ({
   second: date.getUTCSeconds(),
 });
 
-const sameWall = (a: DateTime, wall: WallClock): boolean =>
-  a.year === wall.year &&
-  a.month === wall.month &&
-  a.day === wall.day &&
-  a.hour === wall.hour &&
-  a.minute === wall.minute &&
-  a.second === wall.second;
-
 /**
  * The instant of a local wall clock in `zone`, as RFC 5545 3.3.5 reads one: a time skipped by a
  * daylight-saving change uses the offset before the gap (02:30 → 03:30 the day clocks go
  * forward); a time that occurs twice is the first of the two.
  */
 export function placeWallClock(wall: WallClock, zone: string): Date {
-  const placed = DateTime.fromObject(wall, { zone });
-  let ts = placed.toMillis();
-  if (sameWall(placed, wall)) {
-    for (const back of [HOUR_MS / 2, HOUR_MS, 2 * HOUR_MS]) {
-      if (sameWall(DateTime.fromMillis(placed.toMillis() - back, { zone }), wall)) ts = placed.toMillis() - back;
-    }
+  const local = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  // Each offset the zone has around it places the wall clock at an instant; a placement holds
+  // where its offset is in effect then. Two hold in a repeated hour (the first is taken); none
+  // in a skipped one, placed with the offset before the gap (a day earlier: no zone changes twice
+  // in a day).
+  let first: number | undefined;
+  for (const offset of offsetsBetween(zone, local - 2 * DAY_MS, local + 2 * DAY_MS)) {
+    const at = local - offset * MINUTE_MS;
+    if (offsetAt(zone, at) === offset && (first === undefined || at < first)) first = at;
   }
-  return new Date(ts);
+  return new Date(first ?? local - offsetAt(zone, local - DAY_MS) * MINUTE_MS);
 }
 
 /** `20270105T090000Z` */
