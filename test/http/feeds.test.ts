@@ -64,6 +64,7 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
   const hostile = 'Line one\nLine two, with commas; and semicolons\nBEGIN:VEVENT\nEND:VCALENDAR ' + 'é'.repeat(40);
   const ids: Record<string, number> = {};
   let venue: { id: number };
+  let category: { id: number };
 
   before(async function () {
     this.timeout(60_000);
@@ -77,7 +78,7 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
       geo_lng: 2.3017,
     });
     const organizer = await create('/organizers', { organizer: 'Night "Club"', email: 'club@example.org' });
-    const category = await create('/categories', { name: unique('Feedcat') });
+    category = await create('/categories', { name: unique('Feedcat') });
     const event = async (name: string, fields: Record<string, unknown>) => {
       ids[name] = (await create('/events', { title: name, tags: [tag], ...fields })).id;
     };
@@ -130,6 +131,21 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
       .entries()) {
       if (json.all_day) continue;
       expect(events[i]!.startUnix, json.title).to.equal(Date.parse(`${json.utc_start_date.replace(' ', 'T')}Z`) / 1000);
+    }
+  });
+
+  it('counts in X-Total what it lists, facets asked for beside a facet filter too', async () => {
+    for (const query of [
+      `tags=${tag}&categories=${category.id}`,
+      `tags=${tag}&categories=${category.id}&facets=categories`,
+    ]) {
+      const res = await feed(`/events.ics?${query}`);
+      expect(res.status, query).to.equal(200);
+      expect(
+        parseFeed(res.body as string).events.map((e) => e.summary),
+        query,
+      ).to.deep.equal(['Paris night']);
+      expect(res.headers.get('x-total'), query).to.equal('1');
     }
   });
 

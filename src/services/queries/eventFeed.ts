@@ -85,9 +85,16 @@ const unprotected = (query: estypes.QueryDslQueryContainer | undefined): estypes
  */
 export async function planEventFeed(services: Services, input: EventListInput, caller: Caller): Promise<FeedPlan> {
   const { request: sorted } = await eventListQuery(services, input, caller);
-  // A series once, whatever the list's own collapsing (EXTENSIONS part 12).
-  const request = { ...sorted, from: 0, size: FEED_MAX_ENTRIES, collapse: { field: 'series_id' } };
-  const query = unprotected(request.query);
+  // A series once, whatever the list's own collapsing (EXTENSIONS part 12). The facet filters the
+  // list applies after its aggregations (`post_filter`) go into the query: the count is of the feed.
+  const { post_filter: facetFilters, ...request } = {
+    ...sorted,
+    from: 0,
+    size: FEED_MAX_ENTRIES,
+    collapse: { field: 'series_id' },
+  };
+  const listed = request.query ? [request.query] : [];
+  const query = unprotected(facetFilters ? boolQuery({ must: listed, filter: [facetFilters] }) : request.query);
   const found = await searchIndex<FeedHit>(services, {
     ...request,
     query,
