@@ -4,6 +4,8 @@ import { call, sleep, until } from '../reliability/support/http';
 import type { PrivateWorld } from '../reliability/support/privateWorld';
 import { acceptedMessages, acceptedSoFar, adminCalls, openWebhookWorld } from '../support/webhookScenario';
 import { WebhookReceiver } from '../support/webhookReceiver';
+import { matchSubscriptions } from '../../src/services/webhooks/subscriptionFilters';
+import { aliasName } from '../../src/search/indexNames';
 
 const ROOT = '/calendar/events/v1';
 
@@ -200,6 +202,30 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
     const received = await messages(subscription, id, 2);
     expect(received.map((r) => r.json.type)).to.deep.equal(['match.added', 'match.removed']);
+  });
+
+  it('a series whose first occurrence left the index window (the daily roll) is the same match: no match.updated', async () => {
+    const subscription = await subscribe({ search: 'zither' });
+    const start = DateTime.utc().minus({ days: 3 }).set({ hour: 18, minute: 0, second: 0, millisecond: 0 });
+    const wall = (date: DateTime) => date.toFormat('yyyy-MM-dd HH:mm:ss');
+    const id = await newEvent('Zither evenings', {
+      start_date: wall(start),
+      end_date: wall(start.plus({ hours: 2 })),
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=8'],
+    });
+    const [added] = await messages(subscription, id, 1);
+    // Undated, the subscription matches the series at its first occurrence in the index.
+    expect(added!.json.record.occurrence).to.include({ index: 1 });
+    const { services } = world;
+    const doc = (await services.webhooks.subscriptions.byIds([subscription])).get(subscription)!;
+    const match = async () => (await matchSubscriptions(services, [doc], [id])).get(subscription)!.get(id)!;
+    const before = await match();
+    // The roll drops the occurrences that ended more than a year ago: here, as if the first had.
+    const index = aliasName(services.config, 'event', 'en');
+    await services.search.delete({ index, id: `${id}@${added!.json.record.occurrence.recurrence_id}`, refresh: true });
+    const after = await match();
+    expect(after.record.occurrence, 'now found at its second occurrence').to.include({ index: 2 });
+    expect(after.hash, 'the same series').to.equal(before.hash);
   });
 });
 

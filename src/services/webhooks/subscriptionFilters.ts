@@ -46,7 +46,36 @@ export async function checkFilters(services: Services, filters: Record<string, u
 /** What a subscription matches among some events: each record as an anonymous list shows it, and its hash. */
 export type Matches = Map<number, { record: Record<string, unknown>; hash: string }>;
 
-const hashOf = (source: unknown) => createHash('sha256').update(JSON.stringify(source)).digest('base64url');
+/** A list hit's source: the record as lists show it, and whether it is password-protected. */
+type ListedSource = { record?: Record<string, unknown>; password_protected?: boolean };
+
+/** What a series' record in a list has of the occurrence it was found at, not of the series. */
+const OCCURRENCE_FIELDS = new Set([
+  'occurrence',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+  'timezone_abbr',
+]);
+
+/**
+ * What a match is compared by: the hash of what the list shows of the record; of a series, of
+ * its record without the occurrence it matched at (its first in the list's order), which moves as
+ * occurrences pass and the index window rolls each day, while the series stays as it was.
+ */
+function hashOf(source: ListedSource): string {
+  const record = source.record?.occurrence
+    ? Object.fromEntries(Object.entries(source.record).filter(([field]) => !OCCURRENCE_FIELDS.has(field)))
+    : source.record;
+  return createHash('sha256')
+    .update(JSON.stringify({ ...source, record }))
+    .digest('base64url');
+}
 
 /** Key-sorted JSON: filters sent in another order are the same search. */
 function canonical(value: unknown): string {
@@ -132,7 +161,10 @@ export async function matchSubscriptions(
       if (hits.length === 0) return;
       const records = await query.present(hits);
       const matches: Matches = new Map(
-        hits.map((hit, n) => [Number(records[n]!.id), { record: records[n]!, hash: hashOf(hit._source) }]),
+        hits.map((hit, n) => [
+          Number(records[n]!.id),
+          { record: records[n]!, hash: hashOf(hit._source as ListedSource) },
+        ]),
       );
       for (const subscription of group) result.set(subscription._id, matches);
     }),
