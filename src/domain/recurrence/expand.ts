@@ -50,7 +50,7 @@ export const wallOfFloating = (date: Date): WallClock => ({
  * forward); a time that occurs twice is the first of the two.
  */
 export function placeWallClock(wall: WallClock, zone: string): Date {
-  const local = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  const local = wallMillis(wall);
   // Each offset the zone has around it places the wall clock at an instant; a placement holds
   // where its offset is in effect then. Two hold in a repeated hour (the first is taken); none
   // in a skipped one, placed with the offset before the gap (a day earlier: no zone changes twice
@@ -61,6 +61,13 @@ export function placeWallClock(wall: WallClock, zone: string): Date {
     if (offsetAt(zone, at) === offset && (first === undefined || at < first)) first = at;
   }
   return new Date(first ?? local - offsetAt(zone, local - DAY_MS) * MINUTE_MS);
+}
+
+/** A wall clock's fields as a UTC instant (any year: Date.UTC reads 0-99 as 1900-1999). */
+function wallMillis(wall: WallClock): number {
+  const date = new Date(0);
+  date.setUTCFullYear(wall.year, wall.month - 1, wall.day);
+  return date.setUTCHours(wall.hour, wall.minute, wall.second, 0);
 }
 
 /** `20270105T090000Z` */

@@ -125,7 +125,9 @@ export class WebhookDispatcher {
     while (this.running) {
       this.wakeRequested = false;
       try {
-        const wanted = this.slots.wantsMore ? this.slots.claimable : 0;
+        // An attempt ending wakes the loop only for claims that stay large (wantsMore); a poll also
+        // claims for other receivers when one receiver's backlog is all that waits.
+        const wanted = this.slots.wantsMore || this.slots.leavesSlotsIdle ? this.slots.claimable : 0;
         const claimed = wanted > 0 ? await this.claim(wanted) : 0;
         this.startReady();
         // A full claim may leave more due: claim again as soon as there is room.

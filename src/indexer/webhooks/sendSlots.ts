@@ -34,12 +34,17 @@ export class SendSlots<T extends { target: string }> {
     return this.runningCount;
   }
 
-  /**
-   * Half a round or less is waiting: time to claim (not sooner, so that claims stay few and large).
-   * A receiver's waiting messages count up to its share of a round: past it they cannot take the
-   * slots of a round that other receivers' messages would.
-   */
+  /** Half a round or less is waiting: time to claim (not sooner, so that claims stay few and large). */
   get wantsMore(): boolean {
+    return this.ready.length <= this.total / 2 && this.claimable > 0;
+  }
+
+  /**
+   * What waits would leave half a round or more of the slots idle: a receiver's messages count up
+   * to its share of a round, past which they cannot take slots that other receivers' messages
+   * could. A dispatcher then claims at its next poll, for the other receivers.
+   */
+  get leavesSlotsIdle(): boolean {
     if (this.claimable === 0) return false;
     const waiting = new Map<string, number>();
     for (const item of this.ready) waiting.set(item.target, (waiting.get(item.target) ?? 0) + 1);
