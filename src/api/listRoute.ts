@@ -69,33 +69,45 @@ export function listRoute<I extends Paged>(
         sendPage(ctx, config, kind, page);
         return;
       }
-      if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
-      await walkList(ctx, cursor);
+      await sendWalkPage(services, kind, queryOf, ctx, cursor);
     },
   });
+}
 
-  async function walkList(ctx: RequestContext<I>, cursor: string): Promise<void> {
-    const { principal } = ctx.state;
-    const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
-    const binding = bindingOf(kind, ctx.state.language, principal, ctx.input as Record<string, unknown>);
-    const resumed = cursor === '' ? null : readCursor(secret, binding, cursor);
-    const now = resumed?.now ?? new Date();
-    const query = await queryOf(ctx.input, { lang: ctx.state.language, principal, now });
-    const perPage = Math.min(ctx.input.per_page, MAX_PER_PAGE);
-    if (!resumed) {
-      ctx.state.limits.started(ctx);
-      // A walk's first page says where to follow /changes from once the copy it makes is complete.
-      ctx.set(CHANGES_SINCE_HEADER, await changesTokenForSnapshot(services));
-    }
-    const position = resumed?.position ?? (await openWalk(services, query));
-    const page = await walkPage(services, query, position, perPage, { tagged: true });
-    const next = page.next && issueCursor(secret, binding, page.next, now);
-    // Tagged like a numbered page (by what it shows, for a list that cannot tag it from its
-    // hits), with where the walk goes on: the cursor it hands on, signed with a new expiry on
-    // every answer, would change a tag of its body every time. A 304 leaves the client the
-    // cursor it was given with the page, which expires 5 minutes after it was issued.
-    const tagParts = [...(page.tagParts ?? [page.items, page.total]), page.next];
-    if (answeredNotModified(ctx, { etag: listTag(ctx, config, tagParts) })) return;
-    sendCursorPage(ctx, config, kind, { items: page.items, total: page.total, perPage, next, extras: page.extras });
+/**
+ * A page of a cursor walk (EXTENSIONS 16) over one snapshot of the list `queryOf` builds: the
+ * first for an empty cursor, else the one the cursor points at. `path`: the list's own.
+ */
+export async function sendWalkPage<I extends Paged>(
+  services: Services,
+  kind: RecordKind,
+  queryOf: ListQueryOf<I>,
+  ctx: RequestContext<I>,
+  cursor: string,
+  path = `/${PLURAL[kind]}`,
+): Promise<void> {
+  const { config } = services;
+  if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
+  const { principal } = ctx.state;
+  const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
+  const binding = bindingOf(kind, ctx.state.language, principal, ctx.input as Record<string, unknown>);
+  const resumed = cursor === '' ? null : readCursor(secret, binding, cursor);
+  const now = resumed?.now ?? new Date();
+  const query = await queryOf(ctx.input, { lang: ctx.state.language, principal, now });
+  const perPage = Math.min(ctx.input.per_page, MAX_PER_PAGE);
+  if (!resumed) {
+    ctx.state.limits.started(ctx);
+    // A walk's first page says where to follow /changes from once the copy it makes is complete.
+    ctx.set(CHANGES_SINCE_HEADER, await changesTokenForSnapshot(services));
   }
+  const position = resumed?.position ?? (await openWalk(services, query));
+  const page = await walkPage(services, query, position, perPage, { tagged: true });
+  const next = page.next && issueCursor(secret, binding, page.next, now);
+  // Tagged like a numbered page (by what it shows, for a list that cannot tag it from its
+  // hits), with where the walk goes on: the cursor it hands on, signed with a new expiry on
+  // every answer, would change a tag of its body every time. A 304 leaves the client the
+  // cursor it was given with the page, which expires 5 minutes after it was issued.
+  const tagParts = [...(page.tagParts ?? [page.items, page.total]), page.next];
+  if (answeredNotModified(ctx, { etag: listTag(ctx, config, tagParts) })) return;
+  sendCursorPage(ctx, config, kind, { items: page.items, total: page.total, perPage, next, extras: page.extras }, path);
 }

@@ -163,8 +163,9 @@ export function sendCursorPage(
   config: Pick<Config, 'apiUrl'>,
   kind: RecordKind,
   list: CursorPage,
+  path = `/${PLURAL[kind]}`,
 ): void {
-  const base = `${restRoot(ctx, config)}/${PLURAL[kind]}`;
+  const base = `${restRoot(ctx, config)}${path}`;
   const applied = appliedParams(ctx, ctx.input as Record<string, unknown>, { per_page: list.perPage });
   const next = list.next === null ? undefined : urlOf(base, { ...applied, cursor: list.next });
   const totalPages = pageCount(list.total, list.perPage);

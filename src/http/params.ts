@@ -172,7 +172,10 @@ export const searchText = () => text(500);
  */
 export const filterList = (): BaseJoi.ArraySchema => Joi.list().empty(Joi.array().length(0));
 
-export const idList = () => filterList().items(id()).max(MAX_LIST_ITEMS);
+/** The largest ID a search index holds (its ID fields are integers): a list filter's IDs are at most this. */
+export const MAX_INDEXED_ID = 2_147_483_647;
+
+export const idList = () => filterList().items(id().max(MAX_INDEXED_ID)).max(MAX_LIST_ITEMS);
 
 /** Text fields: bounded, no control characters except newline and tab. */
 export const text = (max = 1000) =>

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Middleware } from 'koa';
 import type { Config } from '../../config';
 import { RateLimitedError } from '../domain/errors';
@@ -109,6 +110,25 @@ export function clientAddress(ctx: Pick<AppContext, 'ip' | 'get'>, trustedProxie
   return forwarded[Math.max(0, forwarded.length - trustedProxies)]!;
 }
 
+/**
+ * What a client's limits are kept by: its IPv4 address (also when written IPv4-mapped), or the /64
+ * of its IPv6 address, since one host usually holds a whole /64 and could take a fresh address,
+ * and with it fresh buckets, for every request.
+ */
+export function limitKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
+
 const tooMany = (what: string, seconds: number) =>
   new RateLimitedError(`Too many ${what}; retry in ${seconds} second${seconds === 1 ? '' : 's'}.`, seconds);
 
@@ -122,13 +142,13 @@ export function createRateLimits(config: Config['rateLimit'], now: () => number 
   const walksPerIp = new TokenBuckets(config.walksPerIp, now);
   return {
     attempt(ctx) {
-      const address = clientAddress(ctx, config.trustedProxies);
+      const address = limitKey(clientAddress(ctx, config.trustedProxies));
       const wait = failures.take(address);
       if (wait > 0) throw tooMany('failed authentications from this address', wait);
       return () => failures.giveBack(address);
     },
     started(ctx) {
-      const wait = walksPerIp.take(clientAddress(ctx, config.trustedProxies));
+      const wait = walksPerIp.take(limitKey(clientAddress(ctx, config.trustedProxies)));
       if (wait > 0) throw tooMany('walks started from this address (cursor= lists and exports)', wait);
     },
     /** Writes: one token from the address's bucket and, with a key, one from the key's. */
@@ -136,7 +156,7 @@ export function createRateLimits(config: Config['rateLimit'], now: () => number 
       if (WRITE_METHODS.has(ctx.method)) {
         const keyId = ctx.state.principal?.keyId;
         const byKey = keyId ? writesPerKey.waitSeconds(keyId) : 0;
-        const address = clientAddress(ctx, config.trustedProxies);
+        const address = limitKey(clientAddress(ctx, config.trustedProxies));
         const byIp = writesPerIp.waitSeconds(address);
         if (byKey > 0 || byIp > 0)
           throw tooMany(byKey > 0 ? 'writes with this API key' : 'writes from this address', Math.max(byKey, byIp));

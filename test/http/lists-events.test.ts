@@ -160,6 +160,22 @@ describe('lists: GET /events filters', () => {
     expect((await api.get('/events?include=abc')).status).to.equal(400);
   });
 
+  it('refuses filter IDs past the largest the search index holds with a 400 naming them, on every list', async () => {
+    for (const path of [
+      '/events?include=2147483648',
+      '/events.ics?include=2147483648',
+      '/events?venue=3000000000',
+      '/categories?exclude=3000000000',
+      '/tags?include=1,9007199254740991',
+    ]) {
+      const res = await api.get(path);
+      expect(res.status, path).to.equal(400);
+      expect(res.body.code, path).to.equal('rest_invalid_param');
+      expect(Object.keys(res.body.data.params), path).to.have.length(1);
+    }
+    expect(await list('include=2147483647')).to.deep.equal([]);
+  });
+
   it('filters by categories and tags, by ID or slug; unknown ones are 400', async () => {
     expect(await list(`categories=${category.id}`)).to.deep.equal([ids['Jazz Night']]);
     expect(await list(`categories[]=${category.slug}`)).to.deep.equal([ids['Jazz Night']]);

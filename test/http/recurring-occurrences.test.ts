@@ -64,6 +64,27 @@ describe('recurring events: one occurrence', () => {
     expect(missing.status).to.equal(404);
   });
 
+  it('walks the occurrences with cursor, as the list orders them, bound to their series', async () => {
+    const { id, listed } = await weekly(unique('Occurrence walk'));
+    const path = `/events/${id}/occurrences?per_page=4`;
+    const walked: string[] = [];
+    let res = await api.get(`${path}&cursor=`);
+    const first = res.body.next_cursor as string;
+    for (;;) {
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.rest_url).to.contain(`/events/${id}/occurrences?`);
+      walked.push(...res.body.events.map((e: { occurrence: { recurrence_id: string } }) => e.occurrence.recurrence_id));
+      if (!res.body.next_cursor) break;
+      res = await api.get(`${path}&cursor=${encodeURIComponent(res.body.next_cursor)}`);
+    }
+    expect(walked).to.deep.equal(listed.map((e) => e.occurrence.recurrence_id));
+    const other = await weekly(unique('Other walk'));
+    const foreign = await api.get(`/events/${other.id}/occurrences?per_page=4&cursor=${encodeURIComponent(first)}`);
+    expect(foreign.status).to.equal(400);
+    expect(foreign.body.data.params).to.have.property('cursor');
+    expect((await api.get(`${path}&cursor=&page=2`)).status).to.equal(400);
+  });
+
   it('reads one occurrence at its rest_url; an unknown recurrence_id is 404, a malformed one 400', async () => {
     const { id, listed } = await weekly(unique('Occurrence read'));
     const third = listed[2];

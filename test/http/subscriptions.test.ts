@@ -155,6 +155,7 @@ describe('webhook subscriptions: routes, access and validation', () => {
         ['filters.hide_subsequent_recurrences', 'filters.facets', 'filters.histogram', 'filters.cursor'],
       ],
       ['search=jazz&venue=x', ['filters.venue']],
+      [{ include: [2147483648] }, ['filters.include']],
     ];
     for (const [filters, names] of cases) {
       const res = await conforming.post('/subscriptions', { url: PARTNER, filters });

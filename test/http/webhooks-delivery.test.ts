@@ -204,6 +204,20 @@ describe('webhooks: matching and delivery to a receiver on loopback', function (
     expect(received.map((r) => r.json.type)).to.deep.equal(['match.added', 'match.removed']);
   });
 
+  it('a subscription whose saved filters the search refuses matches nothing, and holds up no other', async () => {
+    // Filters saved before the check they now fail (an ID past the index's integers).
+    const refused = await subscribe({ search: 'lute' });
+    await world.services.webhooks.subscriptions.docs.updateOne(
+      { _id: refused },
+      { $set: { filters: { search: 'lute', include: [2147483648] } } },
+    );
+    const subscription = await subscribe({ search: 'lute' });
+    const id = await newEvent('Lute recital');
+    const [added] = await messages(subscription, id, 1);
+    expect(added!.json.type).to.equal('match.added');
+    expect(acceptedSoFar(receiver, refused, id)).to.deep.equal([]);
+  });
+
   it('a series whose first occurrence left the index window (the daily roll) is the same match: no match.updated', async () => {
     const subscription = await subscribe({ search: 'zither' });
     const start = DateTime.utc().minus({ days: 3 }).set({ hour: 18, minute: 0, second: 0, millisecond: 0 });

@@ -11,19 +11,21 @@ import {
   type OccurrenceOverride,
   type OccurrenceText,
 } from '../../domain/recurrence/overrides';
+import { cursorParam } from '../../http/cursor';
 import { pagingParams, sendPage } from '../../http/listPage';
 import { Joi, language, type LanguageInput } from '../../http/params';
 import { inputSchema, route, withKeys, type InputKeys, type InputSchema } from '../../http/route';
 import type { AppContext, RequestContext, RouteSpec } from '../../http/types';
 import { waitForIndex } from '../../http/waitPreference';
 import type { Services } from '../../services/container';
-import { eventListQuery, type EventListInput } from '../../services/queries/eventList';
+import { eventListQuery, type Caller, type EventListInput } from '../../services/queries/eventList';
 import { pageOf, pageRequest } from '../../services/queries/listing';
 import { assertReadable, recordOwnership } from '../../storage/recordAccess';
 import { inLanguage, type StoredRecord } from '../../storage/storedRecord';
 import type { EventDoc } from '../../storage/stores';
 import { byId, type Address, type ByIdInput } from '../resource/address';
 import { readInput, resourceOf } from '../resource/resource';
+import { sendWalkPage } from '../listRoute';
 import { writing } from '../resource/write';
 import { occurrenceOf, presentOccurrence, type EventResource } from './occurrenceView';
 import { endOfSeries, eventDefinition } from './definition';
@@ -82,7 +84,9 @@ async function readableSeries(address: EventAddress, ctx: RequestContext<ByIdInp
   return record;
 }
 
-type OccurrenceListInput = EventDateParams & ByIdInput & LanguageInput & { page: number; per_page: number };
+type OccurrenceListInput = EventDateParams &
+  ByIdInput &
+  LanguageInput & { page: number; per_page: number; cursor?: string };
 
 /** `GET /events/{id}/occurrences`: the series' occurrences in the index window, paged, date filters as lists. */
 function listOccurrences(res: EventResource, address: EventAddress): RouteSpec {
@@ -100,17 +104,25 @@ function listOccurrences(res: EventResource, address: EventAddress): RouteSpec {
       ...eventDateParams(),
       ...address.keys,
       i18n_language: language(),
+      cursor: cursorParam(),
     }),
     response: 'events',
-    errors: [400, 401, 403, 404, 503],
+    errors: [400, 401, 403, 404, 410, 503],
     handler: async (ctx) => {
       const record = await readableSeries(address, ctx);
-      const { id: _id, i18n_language: _lang, ...filters } = ctx.input;
-      const input: EventListInput = { ...filters, geoloc_radius: 25, geoloc_unit: 'mi' };
-      const caller = callerOf(ctx);
-      const query = await eventListQuery(services, input, caller, { series: record.id });
+      const path = `/events/${record.id}/occurrences`;
+      const queryOf = (listed: OccurrenceListInput, caller: Caller) => {
+        const { id: _id, i18n_language: _lang, cursor: _cursor, ...filters } = listed;
+        const input: EventListInput = { ...filters, geoloc_radius: 25, geoloc_unit: 'mi' };
+        return eventListQuery(services, input, caller, { series: record.id });
+      };
+      if (ctx.input.cursor !== undefined) {
+        await sendWalkPage(services, 'event', queryOf, ctx, ctx.input.cursor, path);
+        return;
+      }
+      const query = await queryOf(ctx.input, callerOf(ctx));
       const page = await pageOf(services, query, pageRequest(ctx.input.page, ctx.input.per_page));
-      sendPage(ctx, services.config, 'event', page!, `/events/${record.id}/occurrences`);
+      sendPage(ctx, services.config, 'event', page!, path);
     },
   });
 }

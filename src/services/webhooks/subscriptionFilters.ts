@@ -156,7 +156,16 @@ export async function matchSubscriptions(
   await Promise.all(
     searches.map(async ({ group, query }, i) => {
       const response = responses.responses[i]!;
-      if ('error' in response) throw new DependencyUnavailableError('search', response.error);
+      if ('error' in response) {
+        // A search Elasticsearch refuses (filters saved before a check they would fail) matches
+        // nothing: it must not hold up the batch, and the other subscriptions' messages with it.
+        if (response.status === 400) {
+          const ids = group.map((subscription) => subscription._id);
+          services.log.warn({ subscriptions: ids, error: response.error }, 'webhooks: filters refused by the search');
+          return;
+        }
+        throw new DependencyUnavailableError('search', response.error);
+      }
       const hits = response.hits.hits;
       if (hits.length === 0) return;
       const records = await query.present(hits);

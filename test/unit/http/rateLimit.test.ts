@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { clientAddress, createRateLimits, TokenBuckets } from '../../../src/http/rateLimit';
+import { clientAddress, createRateLimits, limitKey, TokenBuckets } from '../../../src/http/rateLimit';
 import { RateLimitedError } from '../../../src/domain/errors';
 
 /** A request context from `ip`, with these headers. */
@@ -45,6 +45,22 @@ describe('http/rateLimit', () => {
     limits.attempt(from('5.6.7.8'));
     now += 30_000;
     limits.attempt(from('1.2.3.4'));
+  });
+
+  it('keeps the limits of an IPv6 client by its /64: rotating addresses within it gets no fresh bucket', () => {
+    const limits = createRateLimits(
+      { enabled: true, writesPerKey: 10, writesPerIp: 10, authFailuresPerIp: 2, walksPerIp: 10, trustedProxies: 0 },
+      () => 0,
+    );
+    limits.attempt(from('2001:db8:1:2::a'));
+    limits.attempt(from('2001:db8:1:2:ffff:1:2:3'));
+    expect(() => limits.attempt(from('2001:0db8:0001:0002::b'))).to.throw(RateLimitedError);
+    limits.attempt(from('2001:db8:1:3::a'));
+    expect(limitKey('::ffff:192.0.2.7')).to.equal('192.0.2.7');
+    expect(limitKey('192.0.2.7')).to.equal('192.0.2.7');
+    expect(limitKey('::1')).to.equal('0:0:0:0::/64');
+    expect(limitKey('fe80::1%eth0')).to.equal('fe80:0:0:0::/64');
+    expect(limitKey('2001:db8::')).to.equal('2001:db8:0:0::/64');
   });
 
   it('does nothing when turned off', async () => {

@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
-import { Joi, idList, language, text } from '../../../../src/http/params';
+import { Joi, idList, language, MAX_INDEXED_ID, text } from '../../../../src/http/params';
 import type { RouteSpec } from '../../../../src/http/types';
 import { openApiDocument } from '../../../../src/api/namespace/openapi';
 import { openApiPath, operationIdOf, summaryOf } from '../../../../src/api/namespace/openapiOperations';
@@ -102,7 +102,7 @@ describe('openapi: joi schemas → OpenAPI schemas', () => {
     expect(list).to.deep.include({
       type: 'array',
       maxItems: 100,
-      items: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+      items: { type: 'integer', minimum: 1, maximum: MAX_INDEXED_ID },
     });
     expect(list.description).to.include('comma-separated');
     expect(joiToSchema(Joi.flag().default(false).describe() as never, en)).to.deep.equal({
