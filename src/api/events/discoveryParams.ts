@@ -31,7 +31,7 @@ export function discoveryParams() {
       })
       .example('49.0,2.2,48.7,2.5')
       .description(
-        'Only events whose venue lies in this box: top,left,bottom,right (latitudes, longitudes); a left edge east of the right one crosses the antimeridian (170,-20,-178 spans 10° across it)',
+        'Only events whose venue lies in this box: top,left,bottom,right (latitudes, longitudes); a left edge east of the right one crosses the antimeridian (-10,170,-20,-178 spans the 12° from 170°E to 178°W)',
       ),
     facets: Joi.list()
       .items(
