@@ -174,6 +174,24 @@ export function occurrenceDocuments(
   return documents;
 }
 
+/** What an occurrence document's record has of its own (occurrenceDocuments): its dates and `occurrence`. */
+const OCCURRENCE_RECORD_FIELDS = new Set([
+  'occurrence',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+  'timezone_abbr',
+]);
+
+/** An occurrence document's record without what its occurrence adds: the series as it shows it. */
+export const seriesRecordOf = (record: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([field]) => !OCCURRENCE_RECORD_FIELDS.has(field)));
+
 /** The `occurrence` object of an entry (EXTENSIONS part 11); `seriesUrl` is the series' `rest_url`. */
 export function occurrenceLink(
   seriesId: number,

@@ -84,17 +84,13 @@ const unprotected = (query: estypes.QueryDslQueryContainer | undefined): estypes
  * of them. A record that stopped matching between the two (unpublished, say) is left out, never shown.
  */
 export async function planEventFeed(services: Services, input: EventListInput, caller: Caller): Promise<FeedPlan> {
-  const { request: sorted } = await eventListQuery(services, input, caller);
-  // A series once, whatever the list's own collapsing (EXTENSIONS part 12). The facet filters the
-  // list applies after its aggregations (`post_filter`) go into the query: the count is of the feed.
-  const { post_filter: facetFilters, ...request } = {
-    ...sorted,
-    from: 0,
-    size: FEED_MAX_ENTRIES,
-    collapse: { field: 'series_id' },
-  };
-  const listed = request.query ? [request.query] : [];
-  const query = unprotected(facetFilters ? boolQuery({ must: listed, filter: [facetFilters] }) : request.query);
+  // A feed shows no facets, histogram or tiles: without them the facet filters are the query's
+  // (not a post filter after the aggregations), so the count below is of the feed.
+  const { facets: _facets, histogram: _histogram, geo_grid: _tiles, ...listed } = input;
+  const { request: sorted } = await eventListQuery(services, listed, caller);
+  // A series once, whatever the list's own collapsing (EXTENSIONS part 12).
+  const request = { ...sorted, from: 0, size: FEED_MAX_ENTRIES, collapse: { field: 'series_id' } };
+  const query = unprotected(request.query);
   const found = await searchIndex<FeedHit>(services, {
     ...request,
     query,

@@ -4,6 +4,7 @@ import type { Language } from '../../../config';
 import { DependencyUnavailableError, ValidationError } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
 import { giveUpAfter } from '../../search/client';
+import { seriesRecordOf } from '../../search/documents';
 import { boolQuery } from '../../search/fullText';
 import type { SubscriptionDoc } from '../../storage/webhooks/subscriptions';
 import type { Services } from '../container';
@@ -49,29 +50,13 @@ export type Matches = Map<number, { record: Record<string, unknown>; hash: strin
 /** A list hit's source: the record as lists show it, and whether it is password-protected. */
 type ListedSource = { record?: Record<string, unknown>; password_protected?: boolean };
 
-/** What a series' record in a list has of the occurrence it was found at, not of the series. */
-const OCCURRENCE_FIELDS = new Set([
-  'occurrence',
-  'start_date',
-  'start_date_details',
-  'end_date',
-  'end_date_details',
-  'utc_start_date',
-  'utc_start_date_details',
-  'utc_end_date',
-  'utc_end_date_details',
-  'timezone_abbr',
-]);
-
 /**
  * What a match is compared by: the hash of what the list shows of the record; of a series, of
  * its record without the occurrence it matched at (its first in the list's order), which moves as
  * occurrences pass and the index window rolls each day, while the series stays as it was.
  */
 function hashOf(source: ListedSource): string {
-  const record = source.record?.occurrence
-    ? Object.fromEntries(Object.entries(source.record).filter(([field]) => !OCCURRENCE_FIELDS.has(field)))
-    : source.record;
+  const record = source.record?.occurrence ? seriesRecordOf(source.record) : source.record;
   return createHash('sha256')
     .update(JSON.stringify({ ...source, record }))
     .digest('base64url');
