@@ -199,6 +199,87 @@ export function seriesCountOf(response: estypes.SearchResponse<unknown>): number
   return count ? count.value : null;
 }
 
+type CollapseSeries = NonNullable<EventQuery['collapseSeries']>;
+
+/**
+ * How a cursor walks a list collapsed per series, which Elasticsearch pages by number only: it
+ * scans the list's occurrences in order without their records, keeps each series' entry (named by
+ * `entries` from the same snapshot: the series' first match in the list's order, as the collapse
+ * chooses it), and fetches what those entries show (`records`). Each takes the list's search.
+ */
+export interface SeriesWalk {
+  /** The search without collapsing, records or window. */
+  scan(request: estypes.SearchRequest): estypes.SearchRequest;
+  /** The search naming, among `seriesIds`, each series' entry and the occurrence it shows (entriesOf). */
+  entries(request: estypes.SearchRequest, seriesIds: number[]): estypes.SearchRequest;
+  /** The search of the occurrences `ids` with their records. */
+  records(request: estypes.SearchRequest, ids: string[]): estypes.SearchRequest;
+}
+
+/** A series' entry in a collapsed list: where it stands (an occurrence's index ID), and what it shows. */
+export interface SeriesEntry {
+  entry: string;
+  shown: string;
+}
+
+const ENTRIES = 'entries';
+
+const firstBy = (sort: estypes.Sort | undefined): estypes.AggregationsAggregationContainer => ({
+  top_hits: { size: 1, sort, _source: false },
+});
+
+/** The walk of a list collapsed per series as `collapse` says. */
+export function seriesWalkOf(collapse: CollapseSeries): SeriesWalk {
+  return {
+    scan: ({ collapse: _collapse, ...request }) => ({ ...request, _source: false }),
+    entries: (request, seriesIds) => ({
+      // Scored as the list is (filters add nothing), so that a relevance order chooses the same entry.
+      query: boolQuery({
+        must: [request.query ?? { match_all: {} }],
+        filter: [...(request.post_filter ? [request.post_filter] : []), { terms: { series_id: seriesIds } }],
+      }),
+      size: 0,
+      track_total_hits: false,
+      aggs: {
+        [ENTRIES]: {
+          terms: { field: 'series_id', size: seriesIds.length },
+          aggs: {
+            entry: firstBy(request.sort),
+            ...(collapse.entry === 'next' ? { [SHOWN]: firstBy([nextOccurrenceFirst(collapse.now)]) } : {}),
+          },
+        },
+      },
+    }),
+    records: (request, ids) => ({
+      query: { ids: { values: ids } },
+      size: ids.length,
+      track_total_hits: false,
+      version: true,
+      _source: request._source,
+    }),
+  };
+}
+
+/** Each series' entry, from the answer to `SeriesWalk.entries`. */
+export function entriesOf(response: estypes.SearchResponse<unknown>): Map<number, SeriesEntry> {
+  type TopHits = { hits: { hits: { _id: string }[] } };
+  type Bucket = { key: number; entry: TopHits; [SHOWN]?: TopHits };
+  const buckets = (response.aggregations?.[ENTRIES] as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
+  const entries = new Map<number, SeriesEntry>();
+  for (const bucket of buckets) {
+    const entry = bucket.entry.hits.hits[0]?._id;
+    if (entry === undefined) continue;
+    entries.set(bucket.key, { entry, shown: bucket[SHOWN]?.hits.hits[0]?._id ?? entry });
+  }
+  return entries;
+}
+
+/** The hit a walk lists for an entry: `entry` as scanned, showing `shown` (another occurrence, or its own record). */
+export function entryHit<T>(entry: estypes.SearchHit<T>, shown: estypes.SearchHit<T>): estypes.SearchHit<T> {
+  if (shown._id === entry._id) return { ...shown, sort: entry.sort };
+  return { ...entry, inner_hits: { [SHOWN]: { hits: { hits: [shown] } } } } as estypes.SearchHit<T>;
+}
+
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
 export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   const { sort, distanceSortIndex } = sortOf(q);

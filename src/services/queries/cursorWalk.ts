@@ -1,5 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { ExpiredTokenError, ValidationError } from '../../domain/errors';
+import { ExpiredTokenError } from '../../domain/errors';
+import { seriesOfDocument } from '../../search/documents';
+import { EXACT_SERIES_COUNT } from '../../search/eventAggregations';
+import { entriesOf, entryHit, type SeriesEntry, type SeriesWalk } from '../../search/eventQuery';
 import type { Services } from '../container';
 import { giveUpAfter } from '../../search/client';
 import {
@@ -53,11 +56,6 @@ function isMissingContext(err: unknown): boolean {
 
 /** Opens a snapshot of the list's index: a walk or an export reads all of its pages from it. */
 export async function openWalk(services: Services, query: ListQuery): Promise<WalkPosition> {
-  if (query.unwalkable) {
-    throw new ValidationError({
-      [query.unwalkable]: `A list that shows each series once is paged with page and per_page only: it cannot be walked with cursor or exported; leave ${query.unwalkable} out to walk every occurrence.`,
-    });
-  }
   const index = query.request.index as string;
   try {
     const opened = await services.search.openPointInTime(
@@ -72,11 +70,122 @@ export async function openWalk(services: Services, query: ListQuery): Promise<Wa
   }
 }
 
+/** What a page of a walk read from its snapshot. */
+interface PageHits {
+  hits: estypes.SearchHit<unknown>[];
+  /** The page's first search, with the list's aggregations. */
+  response: estypes.SearchResponse<unknown>;
+  /** The sort values of the last match the page went through; undefined when the snapshot has no more. */
+  after?: estypes.SortResults;
+  pit: string;
+}
+
+/** A search in the walk's snapshot, which is kept another 5 minutes. */
+async function searchSnapshot(
+  services: Services,
+  query: ListQuery,
+  pit: string,
+  request: estypes.SearchRequest,
+): Promise<estypes.SearchResponse<unknown>> {
+  try {
+    return await runListSearch(services, query, { ...request, pit: { id: pit, keep_alive: KEEP_ALIVE } });
+  } catch (err) {
+    if (isMissingContext((err as { cause?: unknown }).cause ?? err)) throw cursorExpired();
+    throw err;
+  }
+}
+
+/** The next `size` matches of a list's snapshot. */
+async function matchesAfter(
+  services: Services,
+  query: ListQuery,
+  request: estypes.SearchRequest,
+  position: WalkPosition,
+  size: number,
+): Promise<PageHits> {
+  const response = await searchSnapshot(services, query, position.pit, { ...request, size });
+  const hits = response.hits.hits;
+  const after = hits.length === size ? hits[hits.length - 1]?.sort : undefined;
+  return { hits, response, after, pit: response.pit_id ?? position.pit };
+}
+
+/** Occurrences scanned per search, at most, while looking for a page of series entries. */
+const SCAN_MAX = 1_000;
+
+/**
+ * The next `size` entries of a list showing each series once (SeriesWalk). The scans grow
+ * fourfold while entries are scarce (a long series sorted by title runs contiguously), up to
+ * SCAN_MAX occurrences, whose records are never read: only the entries' are, in one search.
+ */
+async function seriesEntriesAfter(
+  services: Services,
+  query: ListQuery,
+  walk: SeriesWalk,
+  request: estypes.SearchRequest,
+  position: WalkPosition,
+  size: number,
+): Promise<PageHits> {
+  const kept: { hit: estypes.SearchHit<unknown>; shown: string }[] = [];
+  // The list's aggregations (its total, its facets) are asked for by the page's first scan only.
+  const scan = walk.scan(request);
+  const { aggs: _aggs, ...scanOnly } = scan;
+  let { pit, after } = position;
+  let first: estypes.SearchResponse<unknown> | undefined;
+  for (let round = 0; kept.length < size; round++) {
+    const scanned = Math.min(SCAN_MAX, size * 4 ** round);
+    const response = await searchSnapshot(services, query, pit, {
+      ...(first ? scanOnly : scan),
+      size: scanned,
+      ...(after ? { search_after: after } : {}),
+    });
+    first ??= response;
+    pit = response.pit_id ?? pit;
+    const hits = response.hits.hits;
+    const series = hits.map((hit) => seriesOfDocument(hit._id));
+    const seriesIds = [...new Set(series.filter((s) => s.occurrence).map((s) => s.seriesId))];
+    const entries =
+      seriesIds.length === 0
+        ? new Map<number, SeriesEntry>()
+        : entriesOf(await searchSnapshot(services, query, pit, walk.entries(request, seriesIds)));
+    for (const [i, hit] of hits.entries()) {
+      const { seriesId, occurrence } = series[i]!;
+      // A single event is its own series' entry.
+      const entry = occurrence ? entries.get(seriesId) : { entry: hit._id, shown: hit._id };
+      if (entry?.entry === hit._id) kept.push({ hit, shown: entry.shown });
+      after = hit.sort ?? null;
+      if (kept.length === size) break;
+    }
+    if (hits.length < scanned && kept.length < size) {
+      after = null;
+      break;
+    }
+  }
+  const records = new Map<string, estypes.SearchHit<unknown>>();
+  if (kept.length > 0) {
+    const shown = await searchSnapshot(
+      services,
+      query,
+      pit,
+      walk.records(
+        request,
+        kept.map((k) => k.shown),
+      ),
+    );
+    for (const hit of shown.hits.hits) records.set(hit._id, hit);
+  }
+  const hits = kept.flatMap(({ hit, shown }) => {
+    const record = records.get(shown);
+    return record ? [entryHit(hit, record)] : [];
+  });
+  return { hits, response: first!, after: after ?? undefined, pit };
+}
+
 /**
  * The next `size` matches after `position`, in the list's order, from its snapshot; the snapshot
  * is kept another 5 minutes, after the last page too (EXTENSIONS 16: a client may ask for it
  * again). The point in time breaks ties between equal sort values itself (`_shard_doc`), so no
- * match is given twice or skipped, however deep.
+ * match is given twice or skipped, however deep. A list showing each series once walks its
+ * series' entries.
  */
 export async function walkPage(
   services: Services,
@@ -86,34 +195,30 @@ export async function walkPage(
   options: { countTotal?: boolean; tagged?: boolean } = {},
 ): Promise<WalkPage> {
   // A point in time names its indexes; answers from one are never kept in the request cache.
-  const { index: _index, request_cache: _cache, ...request } = query.request;
+  const { index: _index, request_cache: _cache, ...listed } = query.request;
   const counting = position.total < 0 && options.countTotal !== false;
-  let response: estypes.SearchResponse<unknown>;
-  try {
-    response = await runListSearch(services, query, {
-      ...request,
-      pit: { id: position.pit, keep_alive: KEEP_ALIVE },
-      size,
-      track_total_hits: counting,
-      ...(position.after ? { search_after: position.after } : {}),
-    });
-  } catch (err) {
-    if (isMissingContext((err as { cause?: unknown }).cause ?? err)) throw cursorExpired();
-    throw err;
-  }
-  const hits = response.hits.hits;
-  const total = counting ? totalOf(response) : position.total;
+  const request = {
+    ...listed,
+    track_total_hits: counting && !query.seriesWalk,
+    ...(position.after ? { search_after: position.after } : {}),
+  };
+  const read = query.seriesWalk
+    ? await seriesEntriesAfter(services, query, query.seriesWalk, request, position, size)
+    : await matchesAfter(services, query, request, position, size);
+  const { hits, response, pit } = read;
+  const total = counting ? (query.total ?? totalOf)(response) : position.total;
   const seen = position.seen + hits.length;
-  const last = hits[hits.length - 1];
-  const pit = response.pit_id ?? position.pit;
-  const more = hits.length === size && last?.sort !== undefined && (total < 0 || seen < total);
-  const next = more ? { pit, after: last.sort!, seen, total } : null;
+  // A count of series past EXACT_SERIES_COUNT is an estimate: such a walk ends when its matches do.
+  const exact = !query.seriesWalk || total < EXACT_SERIES_COUNT;
+  const more = read.after !== undefined && (total < 0 || !exact || seen < total);
+  const next = more ? { pit, after: read.after!, seen, total } : null;
   // A walk of one page handed out no cursor to ask for it again: its snapshot goes back at once.
   if (!next && position.after === null) await closeWalk(services, pit);
+  const shown = { ...response, hits: { ...response.hits, hits } };
   const [items, extras, tagParts] = await Promise.all([
     query.present(hits),
     extrasJsonOf(query, response),
-    options.tagged ? query.revalidation?.tagParts(response) : undefined,
+    options.tagged ? query.revalidation?.tagParts(shown) : undefined,
   ]);
   return {
     items,

@@ -13,9 +13,11 @@ import { discoveryResult } from './eventDiscovery';
 import {
   buildEventSearch,
   seriesCountOf,
+  seriesWalkOf,
   shownHit,
   type DistanceUnit,
   type EventOrderBy,
+  type EventQuery,
   type GeoFilter,
 } from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
@@ -159,13 +161,13 @@ export async function eventListQuery(
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
   const now = caller.now ? DateTime.fromJSDate(caller.now) : undefined;
-  // A named series is listed once (EXTENSIONS part 11): Elasticsearch pages such a list by number only.
-  const collapsing =
+  // A series is listed once at its first match, or (named) at its next occurrence (EXTENSIONS part 11).
+  const collapseSeries: EventQuery['collapseSeries'] =
     input.hide_subsequent_recurrences === true
-      ? 'hide_subsequent_recurrences'
+      ? { entry: 'first' }
       : input.include !== undefined
-        ? 'include'
-        : null;
+        ? { entry: 'next', now: caller.now ?? new Date() }
+        : undefined;
   const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
     status,
@@ -188,12 +190,7 @@ export async function eventListQuery(
     order: input.order,
     from: 0,
     size: 0,
-    collapseSeries:
-      collapsing === null
-        ? undefined
-        : collapsing === 'include'
-          ? { entry: 'next', now: caller.now ?? new Date() }
-          : { entry: 'first' },
+    collapseSeries,
     seriesId: scope.series,
   });
   const present = async (hits: estypes.SearchHit<unknown>[]) => {
@@ -208,7 +205,7 @@ export async function eventListQuery(
     request: { ...withoutWindow(request), version: true },
     present,
     total: (response) => seriesCountOf(response) ?? totalOf(response),
-    ...(collapsing ? { unwalkable: collapsing } : {}),
+    ...(collapseSeries ? { seriesWalk: seriesWalkOf(collapseSeries) } : {}),
     revalidation: {
       source: TAG_SOURCE,
       tagParts: (response) => tagPartsOf(services, response, distanceSortIndex, caller.lang),

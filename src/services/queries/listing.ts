@@ -3,6 +3,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { BadRequestError, DependencyUnavailableError } from '../../domain/errors';
 import type { Services } from '../container';
 import { giveUpAfter, isSearchUnreachable } from '../../search/client';
+import type { SeriesWalk } from '../../search/eventQuery';
 
 export const DEFAULT_PER_PAGE = 6;
 export const MAX_PER_PAGE = 50;
@@ -90,8 +91,8 @@ export interface ListQuery {
   present(hits: estypes.SearchHit<unknown>[]): Promise<Record<string, unknown>[]>;
   /** What the list's `total` counts, when not the search's hits (an event list collapsed per series). */
   total?(response: estypes.SearchResponse<unknown>): number;
-  /** The parameter that makes this list pageable by number only (no cursor, no export), if any. */
-  unwalkable?: string;
+  /** How a walk finds the entries of a list showing each series once. */
+  seriesWalk?: SeriesWalk;
   /** Fields a page adds after the envelope's, from the whole answer (an event list's facets). */
   extras?(response: estypes.SearchResponse<unknown>): Promise<object | undefined>;
   /** The error a failed search answers instead (a histogram's zone Elasticsearch does not know). */

@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import { api } from '../support/api';
+import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
+import { exportOf, walk } from '../support/walks';
+
+const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
+
+/** What identifies an entry of an event list: the event and the occurrence it shows. */
+const entryOf = (event: any): string => `${event.id}@${event.occurrence?.recurrence_id ?? ''}`;
+
+/** The entries of the numbered page of `path` (Elasticsearch's own collapse), all on one page. */
+async function collapsedPage(path: string): Promise<{ entries: string[]; total: number; body: any }> {
+  const res = await api.get(`${path}&per_page=50`);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  expect(res.body.total).to.be.below(50);
+  return { entries: res.body.events.map(entryOf), total: res.body.total, body: res.body };
+}
+
+/** The entries of a cursor walk of `path`, page by page. */
+async function walkedEntries(path: string) {
+  const walked = await walk(path);
+  const events = walked.pages.flatMap((page) => page.body.events);
+  return { events, entries: events.map(entryOf), pages: walked.pages };
+}
+
+describe('cursor walks and exports of lists that show each series once (EXTENSIONS 11 and 16)', () => {
+  const word = unique('serieswalk');
+  const series: number[] = [];
+  const singles: number[] = [];
+
+  before(async function () {
+    this.timeout(120_000);
+    await searchReady();
+    const paris = (await create('/venues', { venue: `Salle ${word}`, geo_lat: 48.8566, geo_lng: 2.3522 })).id;
+    const lyon = (await create('/venues', { venue: `Halle ${word}`, geo_lat: 45.764, geo_lng: 4.8357 })).id;
+    // Long series interleave with single events by date, and run contiguously by title.
+    for (const [name, rule, day, featured, venue] of [
+      ['alpha', 'RRULE:FREQ=DAILY;COUNT=12', 3, true, lyon],
+      ['bravo', 'RRULE:FREQ=WEEKLY;COUNT=4', 4, false, undefined],
+      ['charlie', 'RRULE:FREQ=DAILY;COUNT=30', 1, true, paris],
+    ] as const) {
+      const event = await create('/events', {
+        title: `${word} ${name}`,
+        start_date: daysFromNow(day, '18:00:00'),
+        end_date: daysFromNow(day, '19:00:00'),
+        recurrence: rule,
+        featured,
+        ...(venue ? { venue } : {}),
+        status: 'publish',
+      });
+      series.push(event.id);
+    }
+    for (let i = 0; i < 7; i++) {
+      const event = await create('/events', {
+        title: `${word} single ${i}`,
+        start_date: daysFromNow(2 + i * 3, '12:00:00'),
+        end_date: daysFromNow(2 + i * 3, '13:00:00'),
+        featured: i % 2 === 0,
+        ...(i < 2 ? { venue: i === 0 ? lyon : paris } : {}),
+        status: 'publish',
+      });
+      singles.push(event.id);
+    }
+    await settle();
+  });
+
+  const orders = [
+    ['orderby=start_date&order=asc', [1, 3]],
+    ['orderby=start_date&order=desc', [1, 3]],
+    ['orderby=title&order=asc', [1, 3]],
+    ['orderby=relevance', [4]],
+    // Alpha, charlie and two single events are in Paris and Lyon, within 1,000 km.
+    ['orderby=distance&geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=1000&geoloc_unit=km', [1]],
+  ] as const;
+  for (const [order, perPages] of orders) {
+    for (const perPage of perPages) {
+      it(`hide_subsequent_recurrences, ${order}, ${perPage} a page: the walk lists what the numbered list does, once each`, async () => {
+        const path = `/events?search=${word}&hide_subsequent_recurrences=true&${order}&${WINDOW}`;
+        const listed = await collapsedPage(path);
+        expect(listed.total).to.equal(order.includes('distance') ? 4 : series.length + singles.length);
+        const walked = await walkedEntries(`${path}&per_page=${perPage}`);
+        expect(walked.entries).to.deep.equal(listed.entries);
+        expect(walked.events).to.deep.equal(listed.body.events);
+        expect(walked.pages[0]!.body.total).to.equal(listed.total);
+        expect(walked.pages).to.have.length(Math.ceil(listed.total / perPage));
+        expect(new Set(walked.entries.map((entry) => entry.split('@')[0])).size).to.equal(listed.total);
+      });
+    }
+  }
+
+  it('a walk of a later window starts each series at its first occurrence in it', async () => {
+    const path = `/events?search=${word}&hide_subsequent_recurrences=true&start_date=${daysFromNow(8, '00:00:00')}&end_date=2100-01-01`;
+    const listed = await collapsedPage(path);
+    const walked = await walkedEntries(`${path}&per_page=2`);
+    expect(walked.entries).to.deep.equal(listed.entries);
+    // alpha and charlie run on past day 8; bravo's weeks too: all three from a later occurrence.
+    const indexes = listed.body.events
+      .filter((event: any) => series.includes(event.id))
+      .map((event: any) => event.occurrence.index);
+    expect(indexes).to.have.length(3);
+    for (const index of indexes) expect(index).to.be.above(1);
+  });
+
+  it('with a facet filter and facets, the walk lists and counts what the numbered list does', async () => {
+    const path = `/events?search=${word}&hide_subsequent_recurrences=true&featured=true&facets=featured&${WINDOW}`;
+    const listed = await collapsedPage(path);
+    expect(listed.total).to.equal(2 + 4);
+    const walked = await walkedEntries(`${path}&per_page=4`);
+    expect(walked.entries).to.deep.equal(listed.entries);
+    expect(walked.pages[0]!.body.total).to.equal(listed.total);
+    expect(walked.pages[0]!.body.facets).to.deep.equal(listed.body.facets);
+  });
+
+  it('include: each named series once at its next occurrence, walked as listed (in either order)', async () => {
+    // Latest first, a series stands at its last occurrence and shows its next one.
+    const path = `/events?include=${[...series, singles[0], singles[5]].join(',')}&orderby=start_date&order=desc`;
+    const listed = await collapsedPage(path);
+    expect(listed.total).to.equal(5);
+    const walked = await walkedEntries(`${path}&per_page=2`);
+    expect(walked.entries).to.deep.equal(listed.entries);
+    expect(walked.events).to.deep.equal(listed.body.events);
+    // The next occurrence of each series: its first, as none has begun.
+    for (const event of listed.body.events.filter((e: any) => series.includes(e.id))) {
+      expect(event.occurrence.index).to.equal(1);
+    }
+  });
+
+  it('an export of a collapsed list streams each series once, as the list shows it', async () => {
+    const path = `/events?search=${word}&hide_subsequent_recurrences=true&orderby=title&${WINDOW}`;
+    const listed = await collapsedPage(path);
+    const exported = await exportOf(
+      `/events/export?search=${word}&hide_subsequent_recurrences=true&orderby=title&${WINDOW}`,
+    );
+    expect(exported.status).to.equal(200);
+    expect(exported.records.map(entryOf)).to.deep.equal(listed.entries);
+    expect(exported.records).to.deep.equal(listed.body.events);
+  });
+});
