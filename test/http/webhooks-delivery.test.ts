@@ -250,7 +250,8 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
   const { get, patch, newEvent, subscribe } = adminCalls(() => world);
 
   before(async () => {
-    world = await openWebhookWorld({ WEBHOOK_RETRY_HOURS: '0.001' }); // 3.6 s of failures
+    // 3.6 s of failures; an attempt may be held longer than that.
+    world = await openWebhookWorld({ WEBHOOK_RETRY_HOURS: '0.001', WEBHOOK_TIMEOUT_MS: '6000' });
     receiver = await new WebhookReceiver().start();
   });
 
@@ -318,6 +319,34 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
     expect((await patch(path, { status: 'active' })).body.status).to.equal('active');
     const [added] = await acceptedMessages(receiver, subscription, later, 1);
     expect(added!.json.type).to.equal('match.added');
+    expect((await get(path)).body).to.include({ status: 'active', disabled_reason: null });
+  });
+
+  it('enabled again while an attempt is under way, that message has a retry window of its own too', async () => {
+    receiver.status = () => 500;
+    const subscription = await subscribe(receiver, { search: 'theremin' });
+    const path = `/subscriptions/${subscription}`;
+    const event = await newEvent('Theremin recital', {
+      start_date: '2030-01-04 10:00:00',
+      end_date: '2030-01-04 11:00:00',
+    });
+    await until(async () => receiver.received.some((r) => r.json?.event_id === event), 10_000, 'the first attempt');
+    // The next attempt is held past the end of the message's window (3.6 s from its first attempt).
+    receiver.delayMs = 4_500;
+    let held = 0;
+    receiver.status = () => (held++ === 0 ? 503 : 200);
+    await sleep(2_000);
+    expect((await patch(path, { status: 'disabled' })).body.status).to.equal('disabled');
+    expect((await patch(path, { status: 'active' })).body.status).to.equal('active');
+    const leased = await world.services.webhooks.deliveries.docs.findOne({ subscription, event });
+    expect(leased?.owner, 'the message is under way as the subscription is enabled').to.be.a('string');
+    receiver.delayMs = 0;
+    // The held attempt fails after the first window, within the one its enabling began: retried, then sent.
+    await until(
+      async () => receiver.accepted.some((r) => r.json.subscription_id === subscription && r.json.event_id === event),
+      20_000,
+      'sent after the held failure',
+    );
     expect((await get(path)).body).to.include({ status: 'active', disabled_reason: null });
   });
 });

@@ -228,6 +228,25 @@ export class WebhookDispatcher {
     this.inFlight.add(written);
   }
 
+  /**
+   * Where a failed message's retry window starts: its first attempt, or the subscription's last
+   * enabling when later. Read again before giving up: a subscription enabled while this attempt
+   * was under way had its waiting messages' windows restarted (retryAfresh), not this one's.
+   */
+  private async retryWindowStart(
+    doc: DeliveryDoc,
+    subscription: SubscriptionDoc,
+    at: Date,
+    windowMs: number,
+  ): Promise<Date> {
+    const first = doc.firstAttemptAt ?? at;
+    const since = (current: SubscriptionDoc | null) =>
+      current?.enabledAt && current.enabledAt > first ? current.enabledAt : first;
+    const start = since(subscription);
+    if (at.getTime() - start.getTime() < windowMs) return start;
+    return since(await this.services.webhooks.subscriptions.get(doc.subscription));
+  }
+
   private async record(doc: DeliveryDoc, outcome: PostOutcome, subscription: SubscriptionDoc): Promise<void> {
     const { subscriptions } = this.services.webhooks;
     const reporter = this.services.metrics.webhooks;
@@ -240,8 +259,8 @@ export class WebhookDispatcher {
       reporter.sent();
       return;
     }
-    const firstAttempt = doc.firstAttemptAt ?? at;
     const windowMs = this.settings.retryHours * 3_600_000;
+    const firstAttempt = await this.retryWindowStart(doc, subscription, at, windowMs);
     let status: DeliveryStatus = 'pending';
     let nextAttemptAt: Date | undefined;
     if (at.getTime() - firstAttempt.getTime() >= windowMs) {
