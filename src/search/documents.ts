@@ -134,12 +134,6 @@ export interface IndexedOccurrence {
 /** The index ID of a series' occurrence: `{id}@{recurrence_id}` (a single event's is its ID). */
 export const occurrenceDocumentId = (id: number, recurrenceId: string): string => `${id}@${recurrenceId}`;
 
-/** The series of the index document `id` (occurrenceDocumentId), and whether it is a series' occurrence. */
-export function seriesOfDocument(id: string): { seriesId: number; occurrence: boolean } {
-  const at = id.indexOf('@');
-  return at < 0 ? { seriesId: Number(id), occurrence: false } : { seriesId: Number(id.slice(0, at)), occurrence: true };
-}
-
 /**
  * The index documents of a series' occurrences: each is the series' document (or, for an
  * occurrence changed on its own, its `variants` document) with the occurrence's dates, and its

@@ -153,7 +153,8 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
       sort = [{ 'title.sort': { order } }, ...chronological];
       break;
     case 'modified':
-      sort = [{ modified: { order } }, { id: { order } }];
+      // A series' occurrences share `modified` and `id`: they come in the order of their dates.
+      sort = [{ modified: { order } }, { id: { order } }, { start_utc: { order: 'asc' } }];
       break;
     case 'relevance':
       sort = [{ _score: { order } }, ...chronological];
@@ -208,8 +209,10 @@ type CollapseSeries = NonNullable<EventQuery['collapseSeries']>;
  * chooses it), and fetches what those entries show (`records`). Each takes the list's search.
  */
 export interface SeriesWalk {
-  /** The search without collapsing, records or window. */
+  /** The search without collapsing, records or window: each hit's series only (seriesOf). */
   scan(request: estypes.SearchRequest): estypes.SearchRequest;
+  /** The series of a hit of `scan`. */
+  seriesOf(hit: estypes.SearchHit<unknown>): number;
   /** The search naming, among `seriesIds`, each series' entry and the occurrence it shows (entriesOf). */
   entries(request: estypes.SearchRequest, seriesIds: number[]): estypes.SearchRequest;
   /** The search of the occurrences `ids` with their records. */
@@ -231,7 +234,8 @@ const firstBy = (sort: estypes.Sort | undefined): estypes.AggregationsAggregatio
 /** The walk of a list collapsed per series as `collapse` says. */
 export function seriesWalkOf(collapse: CollapseSeries): SeriesWalk {
   return {
-    scan: ({ collapse: _collapse, ...request }) => ({ ...request, _source: false }),
+    scan: ({ collapse: _collapse, ...request }) => ({ ...request, _source: false, docvalue_fields: ['series_id'] }),
+    seriesOf: (hit) => (hit.fields?.series_id as number[])[0]!,
     entries: (request, seriesIds) => ({
       // Scored as the list is (filters add nothing), so that a relevance order chooses the same entry.
       query: boolQuery({

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { api } from '../support/api';
+import { testWorld } from '../support/harness';
+import { aliasName } from '../../src/search/indexNames';
 import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
 import { exportOf, walk } from '../support/walks';
 
@@ -69,6 +71,7 @@ describe('cursor walks and exports of lists that show each series once (EXTENSIO
     ['orderby=start_date&order=desc', [1, 3]],
     ['orderby=title&order=asc', [1, 3]],
     ['orderby=relevance', [4]],
+    ['orderby=modified&order=desc', [3]],
     // Alpha, charlie and two single events are in Paris and Lyon, within 1,000 km.
     ['orderby=distance&geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=1000&geoloc_unit=km', [1]],
   ] as const;
@@ -122,6 +125,29 @@ describe('cursor walks and exports of lists that show each series once (EXTENSIO
     // The next occurrence of each series: its first, as none has begun.
     for (const event of listed.body.events.filter((e: any) => series.includes(e.id))) {
       expect(event.occurrence.index).to.equal(1);
+    }
+  });
+
+  it("a series' document left from when it was a single event (not yet deleted) does not list it twice", async () => {
+    const { services, config } = testWorld();
+    const index = aliasName(config, 'event', 'en');
+    const [bravo] = series.slice(1);
+    const found = await services.search.search<Record<string, unknown>>({
+      index,
+      query: { term: { series_id: bravo } },
+      size: 1,
+    });
+    const occurrence = found.hits.hits[0]!;
+    await services.search.index({ index, id: String(bravo), document: occurrence._source, refresh: true });
+    try {
+      const path = `/events?search=${word}&hide_subsequent_recurrences=true&${WINDOW}`;
+      const listed = await collapsedPage(path);
+      expect(listed.total).to.equal(series.length + singles.length);
+      const walked = await walkedEntries(`${path}&per_page=3`);
+      expect(walked.entries).to.deep.equal(listed.entries);
+      expect(walked.entries.filter((entry) => entry.startsWith(`${bravo}@`))).to.have.length(1);
+    } finally {
+      await services.search.delete({ index, id: String(bravo), refresh: true });
     }
   });
 

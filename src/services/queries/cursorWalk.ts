@@ -1,7 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { ExpiredTokenError } from '../../domain/errors';
-import { seriesOfDocument } from '../../search/documents';
-import { EXACT_SERIES_COUNT } from '../../search/eventAggregations';
 import { entriesOf, entryHit, type SeriesEntry, type SeriesWalk } from '../../search/eventQuery';
 import type { Services } from '../container';
 import { giveUpAfter } from '../../search/client';
@@ -109,13 +107,18 @@ async function matchesAfter(
   return { hits, response, after, pit: response.pit_id ?? position.pit };
 }
 
-/** Occurrences scanned per search, at most, while looking for a page of series entries. */
+/** Occurrences scanned per search, at most. */
 const SCAN_MAX = 1_000;
+/** Occurrences scanned per page, at most: past them the page ends with the entries found, the walk goes on. */
+const PAGE_SCAN_MAX = 10_000;
 
 /**
  * The next `size` entries of a list showing each series once (SeriesWalk). The scans grow
  * fourfold while entries are scarce (a long series sorted by title runs contiguously), up to
- * SCAN_MAX occurrences, whose records are never read: only the entries' are, in one search.
+ * SCAN_MAX occurrences, whose records are never read: only the entries' are, in one search. One
+ * entry past the page is looked for, so that the walk ends with its last entry, not on a count
+ * (the series count is an estimate); a page that scanned PAGE_SCAN_MAX occurrences without
+ * finding it ends there, with fewer entries, and the walk goes on from the last one scanned.
  */
 async function seriesEntriesAfter(
   services: Services,
@@ -126,37 +129,48 @@ async function seriesEntriesAfter(
   size: number,
 ): Promise<PageHits> {
   const kept: { hit: estypes.SearchHit<unknown>; shown: string }[] = [];
+  const entries = new Map<number, SeriesEntry>();
   // The list's aggregations (its total, its facets) are asked for by the page's first scan only.
   const scan = walk.scan(request);
   const { aggs: _aggs, ...scanOnly } = scan;
   let { pit, after } = position;
   let first: estypes.SearchResponse<unknown> | undefined;
-  for (let round = 0; kept.length < size; round++) {
-    const scanned = Math.min(SCAN_MAX, size * 4 ** round);
+  let scanned = 0;
+  let next: estypes.SortResults | undefined;
+  for (let round = 0; ; round++) {
+    const asked = Math.min(SCAN_MAX, (size + 1) * 4 ** round);
     const response = await searchSnapshot(services, query, pit, {
       ...(first ? scanOnly : scan),
-      size: scanned,
+      size: asked,
       ...(after ? { search_after: after } : {}),
     });
     first ??= response;
     pit = response.pit_id ?? pit;
     const hits = response.hits.hits;
-    const series = hits.map((hit) => seriesOfDocument(hit._id));
-    const seriesIds = [...new Set(series.filter((s) => s.occurrence).map((s) => s.seriesId))];
-    const entries =
-      seriesIds.length === 0
-        ? new Map<number, SeriesEntry>()
-        : entriesOf(await searchSnapshot(services, query, pit, walk.entries(request, seriesIds)));
-    for (const [i, hit] of hits.entries()) {
-      const { seriesId, occurrence } = series[i]!;
-      // A single event is its own series' entry.
-      const entry = occurrence ? entries.get(seriesId) : { entry: hit._id, shown: hit._id };
-      if (entry?.entry === hit._id) kept.push({ hit, shown: entry.shown });
-      after = hit.sort ?? null;
-      if (kept.length === size) break;
+    scanned += hits.length;
+    const unknown = [...new Set(hits.map(walk.seriesOf))].filter((series) => !entries.has(series));
+    if (unknown.length > 0) {
+      const named = entriesOf(await searchSnapshot(services, query, pit, walk.entries(request, unknown)));
+      for (const [series, entry] of named) entries.set(series, entry);
     }
-    if (hits.length < scanned && kept.length < size) {
-      after = null;
+    let extra = false;
+    for (const hit of hits) {
+      const entry = entries.get(walk.seriesOf(hit));
+      if (entry?.entry !== hit._id) continue;
+      if (kept.length === size) {
+        extra = true;
+        break;
+      }
+      kept.push({ hit, shown: entry.shown });
+    }
+    if (extra) {
+      next = kept[size - 1]!.hit.sort;
+      break;
+    }
+    after = hits[hits.length - 1]?.sort ?? after;
+    if (hits.length < asked) break;
+    if (scanned >= PAGE_SCAN_MAX) {
+      next = after ?? undefined;
       break;
     }
   }
@@ -177,7 +191,7 @@ async function seriesEntriesAfter(
     const record = records.get(shown);
     return record ? [entryHit(hit, record)] : [];
   });
-  return { hits, response: first!, after: after ?? undefined, pit };
+  return { hits, response: first!, after: next, pit };
 }
 
 /**
@@ -208,9 +222,8 @@ export async function walkPage(
   const { hits, response, pit } = read;
   const total = counting ? (query.total ?? totalOf)(response) : position.total;
   const seen = position.seen + hits.length;
-  // A count of series past EXACT_SERIES_COUNT is an estimate: such a walk ends when its matches do.
-  const exact = !query.seriesWalk || total < EXACT_SERIES_COUNT;
-  const more = read.after !== undefined && (total < 0 || !exact || seen < total);
+  // A series walk ends on its matches (seriesEntriesAfter), the others on their exact count too.
+  const more = read.after !== undefined && (query.seriesWalk !== undefined || total < 0 || seen < total);
   const next = more ? { pit, after: read.after!, seen, total } : null;
   // A walk of one page handed out no cursor to ask for it again: its snapshot goes back at once.
   if (!next && position.after === null) await closeWalk(services, pit);
