@@ -92,6 +92,7 @@ describe('recurring events: writing and reading a series', () => {
     ['an EXDATE in another format', ['RRULE:FREQ=WEEKLY', 'EXDATE:2027-01-12T10:00'], /EXDATE/],
     ['an RDATE in another format', ['RRULE:FREQ=WEEKLY', 'RDATE;VALUE=PERIOD:20270112T100000/PT1H'], /RDATE/],
     ['an object', [{ rule: 'weekly' }], /recurrence/],
+    ['an UNTIL that is no date', ['RRULE:FREQ=DAILY;UNTIL=20261235'], /UNTIL=20261235 is not a valid date/],
   ];
   for (const [what, recurrence, message] of refusals) {
     it(`refuses ${what}: 400 naming recurrence, nothing created`, async () => {
@@ -103,6 +104,19 @@ describe('recurring events: writing and reading a series', () => {
       expect(found.body.events ?? []).to.have.length(0);
     });
   }
+
+  it('refuses occurrences that would end after the year 9999, on create and when the end moves', async () => {
+    const title = unique('Forever weekly');
+    const endless = await createSeries(['RRULE:FREQ=WEEKLY;COUNT=3'], { title, end_date: '9999-12-31 12:00:00' });
+    expectInvalid(endless, 'recurrence');
+    expect(endless.body.data.params.recurrence).to.match(/end after the year 9999/);
+    expect((await api.get(`/events?search=${encodeURIComponent(title)}&status=any`)).body.events ?? []).to.have.length(
+      0,
+    );
+    const created = await createSeries(['RRULE:FREQ=WEEKLY;COUNT=3']);
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expectInvalid(await api.patch(`/events/${created.body.id}`, { end_date: '9999-12-31 12:00:00' }), 'recurrence');
+  });
 
   it('checks the rule again when the dates of a series change', async () => {
     const created = await createSeries(['RRULE:FREQ=DAILY;UNTIL=20991231T000000Z']);

@@ -1,8 +1,17 @@
 import { ValidationError } from '../errors';
-import { checkValueTypes, floating, occurrencesFrom, ruleBounds, ruleOptionsText, type SeriesDates } from './expand';
+import { MAX_YEAR } from '../dates';
+import {
+  checkValueTypes,
+  endsWithinSupportedYears,
+  floating,
+  occurrencesFrom,
+  ruleBounds,
+  ruleOptionsText,
+  type SeriesDates,
+} from './expand';
 import { guardedRuleStarts } from './guardedExpansion';
 import { neverMatching, unreachableSetPosition } from './impossible';
-import { parseRecurrenceLines, RecurrenceError, type ParsedRecurrence } from './lines';
+import { isRealDate, parseRecurrenceLines, RecurrenceError, type ParsedRecurrence } from './lines';
 
 export interface RecurrenceLimits {
   maxOccurrences: number;
@@ -39,6 +48,10 @@ export async function checkRecurrence(
   try {
     parsed = parseRecurrenceLines(lines);
     checkValueTypes(parsed, series);
+    // Checked on write only: a series stored before kept its UNTIL, read as it was then.
+    const until = parsed.rule?.get('UNTIL');
+    if (until !== undefined && !isRealDate(until))
+      throw new RecurrenceError(`RRULE UNTIL=${until} is not a valid date`);
   } catch (err) {
     if (err instanceof RecurrenceError) throw refuse(err.message);
     throw err;
@@ -84,7 +97,11 @@ export async function checkRecurrence(
   // enough are surely upcoming (each EXDATE removes at most one).
   if (starts.filter((start) => start >= surelyUpcoming).length - parsed.exdates.length > limits.maxOccurrences)
     throw tooMany();
-  const upcoming = occurrencesFrom(parsed, series, starts, horizon).filter((o) => o.start >= now).length;
+  const occurrences = occurrencesFrom(parsed, series, starts, horizon);
+  const upcoming = occurrences.filter((o) => o.start >= now).length;
   if (upcoming > limits.maxOccurrences) throw tooMany();
+  const last = occurrences[occurrences.length - 1];
+  if (last && !endsWithinSupportedYears(last, series.timezone))
+    throw refuse(`occurrences would end after the year ${MAX_YEAR}: shorten the event or end the rule sooner`);
   return parsed;
 }

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { RRule } from 'rrule';
+import { isWithinSupportedYears } from '../dates';
 import { RecurrenceError, type LineDate, type ParsedRecurrence, type WallClock } from './lines';
 import { offsetAt, offsetsBetween } from './zoneOffsets';
 
@@ -184,11 +185,24 @@ function endMaker(series: SeriesDates): (start: Date) => Date {
   return (start) => day(start).plus({ days }).endOf('day').set({ millisecond: 0 }).toJSDate();
 }
 
+/** Ends before this instant are in the years the API writes (to 9999) in every zone. */
+const SURELY_SUPPORTED_END = Date.UTC(9999, 11, 30);
+
+/** Whether an occurrence ends within the supported years, in UTC and in the series' zone. */
+export function endsWithinSupportedYears(occurrence: Occurrence, zone: string): boolean {
+  const end = occurrence.end.getTime();
+  return end < SURELY_SUPPORTED_END || isWithinSupportedYears(DateTime.fromMillis(end, { zone }));
+}
+
 /** Most rule occurrences expanded in process for a stored (already checked) series. */
 export const MAX_EXPANDED = 100_000;
 
-/** A stored series' occurrences up to `to` (its rule was checked when written). */
+/**
+ * A stored series' occurrences up to `to` (its rule was checked when written), without those
+ * that would end after the year 9999: an open-ended series of very long occurrences reaches them
+ * as its window moves on.
+ */
 export function expandSeries(parsed: ParsedRecurrence, series: SeriesDates, to: Date): Occurrence[] {
   const starts = parsed.rule ? ruleStarts(parsed.rule, ruleBounds(parsed.rule, series, to), MAX_EXPANDED) : [];
-  return occurrencesFrom(parsed, series, starts, to);
+  return occurrencesFrom(parsed, series, starts, to).filter((o) => endsWithinSupportedYears(o, series.timezone));
 }

@@ -110,6 +110,18 @@ function wallOf(match: RegExpExecArray): WallClock {
   return wall;
 }
 
+/** Whether `text` (a DATE or DATE-TIME value) names a day and time that exist on the calendar. */
+export function isRealDate(text: string): boolean {
+  const match = DATE_TIME.exec(text);
+  if (!match) return false;
+  try {
+    wallOf(match);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `EXDATE;TZID=Europe/Paris:20270105T100000,20270112T100000` and its kin. */
 function parseDates(name: string, params: string[], value: string): LineDate[] {
   let zone: string | null = null;

@@ -197,6 +197,11 @@ describe('domain/recurrence: checks', () => {
     [['RRULE:FREQ=WEEKLY', 'EXDATE;VALUE=DATE:20270112'], /EXDATE of a timed series/],
     [['RRULE:FREQ=WEEKLY', 'RRULE:FREQ=DAILY'], /at most one RRULE/],
     [['VEVENT:X'], /not supported/],
+    // UNTIL is a real date, as RDATE and EXDATE dates are.
+    [['RRULE:FREQ=DAILY;UNTIL=20271235'], /UNTIL=20271235 is not a valid date/],
+    [['RRULE:FREQ=DAILY;UNTIL=20271301'], /UNTIL=20271301 is not a valid date/],
+    [['RRULE:FREQ=DAILY;UNTIL=20290229'], /UNTIL=20290229 is not a valid date/],
+    [['RRULE:FREQ=DAILY;UNTIL=20271201T996099Z'], /UNTIL=20271201T996099Z is not a valid date/],
   ] as const) {
     it(`refuses ${lines.join(' ')}`, async () => {
       expect(await refusal([...lines])).to.match(expected);
@@ -207,5 +212,18 @@ describe('domain/recurrence: checks', () => {
     expect(await refusal(['RRULE:FREQ=DAILY'])).to.equal(null);
     expect(await refusal(['RRULE:FREQ=DAILY;COUNT=100000000'])).to.equal(null);
     expect(await refusal(['RRULE:FREQ=WEEKLY;UNTIL=99991231'])).to.equal(null);
+    expect(await refusal(['RRULE:FREQ=DAILY;UNTIL=20280229T235959Z'])).to.equal(null);
+  });
+
+  it('refuses occurrences that would end after the year 9999; a stored series lists only those that end before', async () => {
+    const endless = { ...start, end: new Date('9999-12-31T12:00:00Z') };
+    const refused = await checkRecurrence(['RRULE:FREQ=WEEKLY;COUNT=3'], endless, limits, now).catch(
+      (err: { params: Record<string, string> }) => err.params.recurrence,
+    );
+    expect(refused).to.match(/end after the year 9999/);
+    const parsed = parseRecurrenceLines(['RRULE:FREQ=WEEKLY;COUNT=3']);
+    const listed = expandSeries(parsed, endless, new Date('2030-01-01T00:00:00Z'));
+    expect(listed.map((o) => o.index)).to.deep.equal([1]);
+    expect(listed[0]!.end.toISOString()).to.equal('9999-12-31T12:00:00.000Z');
   });
 });
