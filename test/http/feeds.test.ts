@@ -188,6 +188,12 @@ describe('calendar feeds: GET /events.ics, /events/{id}.ics, Accept: text/calend
     expect(one.events.map((e) => e.summary)).to.deep.equal(['Paris night']);
     const viaAccept = await feed(`/events/${ids['Paris night']}`, { Accept: 'text/calendar' });
     expect(parseFeed(viaAccept.body as string).events).to.deep.equal(one.events);
+    // The media type as the feed is sent, its charset named: the same.
+    for (const accept of ['text/calendar; charset=utf-8', 'text/calendar;charset=UTF-8']) {
+      const named = await feed(`/events?tags=${tag}`, { Accept: accept });
+      expect(named.headers.get('content-type'), accept).to.equal('text/calendar; charset=utf-8');
+      expect(parseFeed(named.body as string).events).to.deep.equal(parseFeed(ics).events);
+    }
     expect((await api.get(`/events/${ids['Paris night']}`)).headers.get('content-type')).to.match(/json/);
   });
 

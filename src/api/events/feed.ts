@@ -20,9 +20,13 @@ import { feedText } from './feedText';
 
 export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
-/** Whether the client asks for iCalendar over JSON (`Accept: text/calendar`): JSON on a tie or without `Accept`. */
+/**
+ * Whether the client asks for iCalendar over JSON (`Accept: text/calendar`, with or without our
+ * charset): JSON on a tie or without `Accept`.
+ */
 export function wantsCalendar(ctx: AppContext): boolean {
-  return ctx.accepts('application/json', 'text/calendar') === 'text/calendar';
+  const chosen = ctx.accepts('application/json', 'text/calendar', CALENDAR_TYPE);
+  return chosen === 'text/calendar' || chosen === CALENDAR_TYPE;
 }
 
 const hostOf = (services: Services): string => new URL(services.config.apiUrl).host;
