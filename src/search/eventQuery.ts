@@ -48,10 +48,10 @@ export interface EventQuery {
   size: number;
   /**
    * One entry per series; `total` then counts series. `first`: the series' first match in the
-   * list's order; `next`: its next occurrence at `now` (its last when all are past), in `shown`
-   * inner hits (see shownHit).
+   * list's order (a collapse); `shown`: the occurrences named (nextOccurrencesSearch), sorted as
+   * the list is.
    */
-  collapseSeries?: { entry: 'first' } | { entry: 'next'; now: Date };
+  collapseSeries?: { entry: 'first' } | { entry: 'shown'; ids: string[] };
   /** Only the occurrences of this series (a single event: itself). */
   seriesId?: number;
 }
@@ -167,8 +167,6 @@ function sortOf(q: EventQuery): { sort: estypes.SortCombinations[]; distanceSort
   return { sort: [...sort, distanceSort(q.near, 'asc')], distanceSortIndex: sort.length };
 }
 
-const SHOWN = 'shown';
-
 /** Upcoming occurrences first, soonest first; then past ones, latest first. */
 function nextOccurrenceFirst(now: Date): estypes.SortCombinations {
   return {
@@ -186,10 +184,35 @@ function nextOccurrenceFirst(now: Date): estypes.SortCombinations {
   };
 }
 
-/** The hit a list shows for `hit`: a collapsed series' chosen occurrence, else the hit itself. */
-export function shownHit<T>(hit: estypes.SearchHit<T>): estypes.SearchHit<T> {
-  return (hit.inner_hits?.[SHOWN]?.hits.hits[0] as estypes.SearchHit<T> | undefined) ?? hit;
+const NEXT = 'next';
+
+/**
+ * The search naming each series' next occurrence at `now` (its last when all are past) among
+ * the matches of `q`, a list of named events (`include`, at most `limit`): its IDs (nextOccurrencesOf)
+ * are the list's `collapseSeries.ids`, which sorts them as any list.
+ */
+export function nextOccurrencesSearch(index: string, q: EventQuery, now: Date, limit: number): estypes.SearchRequest {
+  const { request } = buildEventSearch(index, { ...q, discovery: undefined, collapseSeries: undefined });
+  const { sort: _sort, aggs: _aggs, ...unsorted } = request;
+  return {
+    ...unsorted,
+    from: 0,
+    size: limit,
+    track_total_hits: false,
+    _source: false,
+    collapse: {
+      field: 'series_id',
+      inner_hits: { name: NEXT, size: 1, _source: false, sort: [nextOccurrenceFirst(now)] },
+    },
+  };
 }
+
+/** The occurrence IDs named by the answer to nextOccurrencesSearch. */
+export const nextOccurrencesOf = (response: estypes.SearchResponse<unknown>): string[] =>
+  response.hits.hits.flatMap((hit) => {
+    const next = hit.inner_hits?.[NEXT]?.hits.hits[0]?._id;
+    return next === undefined ? [] : [next];
+  });
 
 /** The aggregation counting the series of a list collapsed to one entry per series. */
 const SERIES_COUNT = 'series_count';
@@ -200,88 +223,64 @@ export function seriesCountOf(response: estypes.SearchResponse<unknown>): number
   return count ? count.value : null;
 }
 
-type CollapseSeries = NonNullable<EventQuery['collapseSeries']>;
-
 /**
- * How a cursor walks a list collapsed per series, which Elasticsearch pages by number only: it
- * scans the list's occurrences in order without their records, keeps each series' entry (named by
- * `entries` from the same snapshot: the series' first match in the list's order, as the collapse
- * chooses it), and fetches what those entries show (`records`). Each takes the list's search.
+ * How a cursor walks a list collapsed per series (`hide_subsequent_recurrences`), which
+ * Elasticsearch pages by number only: it scans the list's occurrences in order without their
+ * records, keeps each series' entry (named by `entries` from the same snapshot: the series' first
+ * match in the list's order, as the collapse chooses it), and fetches the entries' records
+ * (`records`). Each takes the list's search.
  */
 export interface SeriesWalk {
   /** The search without collapsing, records or window: each hit's series only (seriesOf). */
   scan(request: estypes.SearchRequest): estypes.SearchRequest;
   /** The series of a hit of `scan`. */
   seriesOf(hit: estypes.SearchHit<unknown>): number;
-  /** The search naming, among `seriesIds`, each series' entry and the occurrence it shows (entriesOf). */
+  /** The search naming, among `seriesIds`, each series' entry (entriesOf). */
   entries(request: estypes.SearchRequest, seriesIds: number[]): estypes.SearchRequest;
   /** The search of the occurrences `ids` with their records. */
   records(request: estypes.SearchRequest, ids: string[]): estypes.SearchRequest;
 }
 
-/** A series' entry in a collapsed list: where it stands (an occurrence's index ID), and what it shows. */
-export interface SeriesEntry {
-  entry: string;
-  shown: string;
-}
-
 const ENTRIES = 'entries';
 
-const firstBy = (sort: estypes.Sort | undefined): estypes.AggregationsAggregationContainer => ({
-  top_hits: { size: 1, sort, _source: false },
-});
-
-/** The walk of a list collapsed per series as `collapse` says. */
-export function seriesWalkOf(collapse: CollapseSeries): SeriesWalk {
-  return {
-    scan: ({ collapse: _collapse, ...request }) => ({ ...request, _source: false, docvalue_fields: ['series_id'] }),
-    seriesOf: (hit) => (hit.fields?.series_id as number[])[0]!,
-    entries: (request, seriesIds) => ({
-      // Scored as the list is (filters add nothing), so that a relevance order chooses the same entry.
-      query: boolQuery({
-        must: [request.query ?? { match_all: {} }],
-        filter: [...(request.post_filter ? [request.post_filter] : []), { terms: { series_id: seriesIds } }],
-      }),
-      size: 0,
-      track_total_hits: false,
-      aggs: {
-        [ENTRIES]: {
-          terms: { field: 'series_id', size: seriesIds.length },
-          aggs: {
-            entry: firstBy(request.sort),
-            ...(collapse.entry === 'next' ? { [SHOWN]: firstBy([nextOccurrenceFirst(collapse.now)]) } : {}),
-          },
-        },
+/** The walk of a list collapsed per series. */
+export const SERIES_WALK: SeriesWalk = {
+  scan: ({ collapse: _collapse, ...request }) => ({ ...request, _source: false, docvalue_fields: ['series_id'] }),
+  seriesOf: (hit) => (hit.fields?.series_id as number[])[0]!,
+  entries: (request, seriesIds) => ({
+    // Scored as the list is (filters add nothing), so that a relevance order chooses the same entry.
+    query: boolQuery({
+      must: [request.query ?? { match_all: {} }],
+      filter: [...(request.post_filter ? [request.post_filter] : []), { terms: { series_id: seriesIds } }],
+    }),
+    size: 0,
+    track_total_hits: false,
+    aggs: {
+      [ENTRIES]: {
+        terms: { field: 'series_id', size: seriesIds.length },
+        aggs: { entry: { top_hits: { size: 1, sort: request.sort, _source: false } } },
       },
-    }),
-    records: (request, ids) => ({
-      query: { ids: { values: ids } },
-      size: ids.length,
-      track_total_hits: false,
-      version: true,
-      _source: request._source,
-    }),
-  };
-}
+    },
+  }),
+  records: (request, ids) => ({
+    query: { ids: { values: ids } },
+    size: ids.length,
+    track_total_hits: false,
+    version: true,
+    _source: request._source,
+  }),
+};
 
-/** Each series' entry, from the answer to `SeriesWalk.entries`. */
-export function entriesOf(response: estypes.SearchResponse<unknown>): Map<number, SeriesEntry> {
-  type TopHits = { hits: { hits: { _id: string }[] } };
-  type Bucket = { key: number; entry: TopHits; [SHOWN]?: TopHits };
+/** Each series' entry (an occurrence's index ID), from the answer to `SeriesWalk.entries`. */
+export function entriesOf(response: estypes.SearchResponse<unknown>): Map<number, string> {
+  type Bucket = { key: number; entry: { hits: { hits: { _id: string }[] } } };
   const buckets = (response.aggregations?.[ENTRIES] as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
-  const entries = new Map<number, SeriesEntry>();
+  const entries = new Map<number, string>();
   for (const bucket of buckets) {
     const entry = bucket.entry.hits.hits[0]?._id;
-    if (entry === undefined) continue;
-    entries.set(bucket.key, { entry, shown: bucket[SHOWN]?.hits.hits[0]?._id ?? entry });
+    if (entry !== undefined) entries.set(bucket.key, entry);
   }
   return entries;
-}
-
-/** The hit a walk lists for an entry: `entry` as scanned, showing `shown` (another occurrence, or its own record). */
-export function entryHit<T>(entry: estypes.SearchHit<T>, shown: estypes.SearchHit<T>): estypes.SearchHit<T> {
-  if (shown._id === entry._id) return { ...shown, sort: entry.sort };
-  return { ...entry, inner_hits: { [SHOWN]: { hits: { hits: [shown] } } } } as estypes.SearchHit<T>;
 }
 
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
@@ -304,11 +303,16 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
     track_total_hits: true,
     _source: ['record', 'password_protected'],
   };
-  if (disjunctive) request.post_filter = boolQuery({ filter: facetFilters });
+  // The occurrences a list of named series shows are listed past the aggregations, which count
+  // each series where it has matches.
+  const listed = [...(disjunctive ? facetFilters : [])];
+  if (q.collapseSeries?.entry === 'shown') listed.push({ ids: { values: q.collapseSeries.ids } });
+  if (listed.length > 0) request.post_filter = boolQuery({ filter: listed });
   // The series counted are those the page lists: with facets, past the post filter.
-  const seriesCount: Record<string, estypes.AggregationsAggregationContainer> = q.collapseSeries
-    ? { [SERIES_COUNT]: { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } } }
-    : {};
+  const seriesCount: Record<string, estypes.AggregationsAggregationContainer> =
+    q.collapseSeries?.entry === 'first'
+      ? { [SERIES_COUNT]: { cardinality: { field: 'series_id', precision_threshold: EXACT_SERIES_COUNT } } }
+      : {};
   const scope = { byFacet: disjunctive ? byFacet : {}, shownLinks: q.shownLinks ?? null, bounds: q.bounds };
   const aggs = q.discovery
     ? discoveryAggregations({ ...q.discovery, countSeries: Boolean(q.collapseSeries) }, scope, seriesCount)
@@ -318,17 +322,6 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
   // a day's bounds move) is answered from its shard request cache until the next refresh that
   // changed the shard, exactly as a fresh search would answer.
   if (q.discovery) request.request_cache = true;
-  if (q.collapseSeries) {
-    request.collapse = { field: 'series_id' };
-    if (q.collapseSeries.entry === 'next') {
-      request.collapse.inner_hits = {
-        name: SHOWN,
-        size: 1,
-        version: true,
-        _source: ['record', 'password_protected'],
-        sort: [nextOccurrenceFirst(q.collapseSeries.now)],
-      };
-    }
-  }
+  if (q.collapseSeries?.entry === 'first') request.collapse = { field: 'series_id' };
   return { request, distanceSortIndex };
 }

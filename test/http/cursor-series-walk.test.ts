@@ -114,19 +114,25 @@ describe('cursor walks and exports of lists that show each series once (EXTENSIO
     expect(walked.pages[0]!.body.facets).to.deep.equal(listed.body.facets);
   });
 
-  it('include: each named series once at its next occurrence, walked as listed (in either order)', async () => {
-    // Latest first, a series stands at its last occurrence and shows its next one.
-    const path = `/events?include=${[...series, singles[0], singles[5]].join(',')}&orderby=start_date&order=desc`;
-    const listed = await collapsedPage(path);
-    expect(listed.total).to.equal(5);
-    const walked = await walkedEntries(`${path}&per_page=2`);
-    expect(walked.entries).to.deep.equal(listed.entries);
-    expect(walked.events).to.deep.equal(listed.body.events);
-    // The next occurrence of each series: its first, as none has begun.
-    for (const event of listed.body.events.filter((e: any) => series.includes(e.id))) {
-      expect(event.occurrence.index).to.equal(1);
-    }
-  });
+  for (const order of ['asc', 'desc'] as const) {
+    it(`include, ${order}: each named series once as its next occurrence, in the order of those; walked as listed`, async () => {
+      const path = `/events?include=${[...series, singles[0], singles[5]].join(',')}&orderby=start_date&order=${order}`;
+      const listed = await collapsedPage(path);
+      expect(listed.total).to.equal(5);
+      // The next occurrence of each series: its first, as none has begun; sorted by those starts.
+      for (const event of listed.body.events.filter((e: any) => series.includes(e.id))) {
+        expect(event.occurrence.index).to.equal(1);
+      }
+      const starts = listed.body.events.map((event: any) => event.utc_start_date as string);
+      const sorted = [...starts].sort();
+      expect(starts).to.deep.equal(order === 'asc' ? sorted : sorted.reverse());
+      const walked = await walkedEntries(`${path}&per_page=2`);
+      expect(walked.entries).to.deep.equal(listed.entries);
+      expect(walked.events).to.deep.equal(listed.body.events);
+      const exported = await exportOf(`/events/export?${path.split('?')[1]}`);
+      expect(exported.records).to.deep.equal(listed.body.events);
+    });
+  }
 
   it("a series' document left from when it was a single event (not yet deleted) does not list it twice", async () => {
     const { services, config } = testWorld();

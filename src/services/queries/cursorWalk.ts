@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { ExpiredTokenError } from '../../domain/errors';
-import { entriesOf, entryHit, type SeriesEntry, type SeriesWalk } from '../../search/eventQuery';
+import { entriesOf, type SeriesWalk } from '../../search/eventQuery';
 import type { Services } from '../container';
 import { giveUpAfter } from '../../search/client';
 import {
@@ -128,8 +128,8 @@ async function seriesEntriesAfter(
   position: WalkPosition,
   size: number,
 ): Promise<PageHits> {
-  const kept: { hit: estypes.SearchHit<unknown>; shown: string }[] = [];
-  const entries = new Map<number, SeriesEntry>();
+  const kept: estypes.SearchHit<unknown>[] = [];
+  const entries = new Map<number, string>();
   // The list's aggregations (its total, its facets) are asked for by the page's first scan only.
   const scan = walk.scan(request);
   const { aggs: _aggs, ...scanOnly } = scan;
@@ -155,16 +155,15 @@ async function seriesEntriesAfter(
     }
     let extra = false;
     for (const hit of hits) {
-      const entry = entries.get(walk.seriesOf(hit));
-      if (entry?.entry !== hit._id) continue;
+      if (entries.get(walk.seriesOf(hit)) !== hit._id) continue;
       if (kept.length === size) {
         extra = true;
         break;
       }
-      kept.push({ hit, shown: entry.shown });
+      kept.push(hit);
     }
     if (extra) {
-      next = kept[size - 1]!.hit.sort;
+      next = kept[size - 1]!.sort;
       break;
     }
     after = hits[hits.length - 1]?.sort ?? after;
@@ -176,20 +175,16 @@ async function seriesEntriesAfter(
   }
   const records = new Map<string, estypes.SearchHit<unknown>>();
   if (kept.length > 0) {
-    const shown = await searchSnapshot(
-      services,
-      query,
-      pit,
-      walk.records(
-        request,
-        kept.map((k) => k.shown),
-      ),
+    const read = walk.records(
+      request,
+      kept.map((hit) => hit._id),
     );
-    for (const hit of shown.hits.hits) records.set(hit._id, hit);
+    for (const hit of (await searchSnapshot(services, query, pit, read)).hits.hits) records.set(hit._id, hit);
   }
-  const hits = kept.flatMap(({ hit, shown }) => {
-    const record = records.get(shown);
-    return record ? [entryHit(hit, record)] : [];
+  // Each as scanned (its sort values: a distance), with its record.
+  const hits = kept.flatMap((hit) => {
+    const record = records.get(hit._id);
+    return record ? [{ ...record, sort: hit.sort }] : [];
   });
   return { hits, response: first!, after: next, pit };
 }

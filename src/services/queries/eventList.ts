@@ -12,16 +12,17 @@ import type { Discovery, FacetName, GeoBounds, HistogramInterval } from '../../s
 import { discoveryResult } from './eventDiscovery';
 import {
   buildEventSearch,
+  nextOccurrencesOf,
+  nextOccurrencesSearch,
   seriesCountOf,
-  seriesWalkOf,
-  shownHit,
+  SERIES_WALK,
   type DistanceUnit,
   type EventOrderBy,
   type EventQuery,
   type GeoFilter,
 } from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
-import { totalOf, withoutWindow, type ListQuery } from './listing';
+import { searchIndex, totalOf, withoutWindow, type ListQuery } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
 import { currentTermCountsOf, withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from '../../search/visibilityFilters';
@@ -121,17 +122,19 @@ async function tagPartsOf(
   lang: Language,
 ): Promise<unknown[]> {
   const hits = response.hits.hits;
-  const shown = hits.map(shownHit);
-  const records = shown.map((hit) => ((hit._source as EventHit | undefined)?.record ?? {}) as Record<string, unknown>);
+  const records = hits.map((hit) => ((hit._source as EventHit | undefined)?.record ?? {}) as Record<string, unknown>);
   return [
     totalOf(response),
-    hits.map((hit, i) => [
-      shown[i]!._id,
-      shown[i]!._version,
-      distanceSortIndex === null ? null : distanceOf(hit, distanceSortIndex),
-    ]),
+    hits.map((hit) => [hit._id, hit._version, distanceSortIndex === null ? null : distanceOf(hit, distanceSortIndex)]),
     await currentTermCountsOf(services, records, lang),
   ];
+}
+
+/** The occurrences a list of named events shows: each series' next at `now` (its last when all are past). */
+async function nextOccurrences(services: Services, index: string, query: EventQuery, now: Date): Promise<string[]> {
+  const limit = query.include?.length ?? 0;
+  if (limit === 0) return [];
+  return nextOccurrencesOf(await searchIndex(services, nextOccurrencesSearch(index, query, now, limit)));
 }
 
 /** The search of an event list for the caller (CONTRACT part 7), ready to be paged or walked. */
@@ -161,14 +164,8 @@ export async function eventListQuery(
     input.post_parent ? requireEvent(services, input.post_parent, 'post_parent', caller.principal) : undefined,
   ]);
   const now = caller.now ? DateTime.fromJSDate(caller.now) : undefined;
-  // A series is listed once at its first match, or (named) at its next occurrence (EXTENSIONS part 11).
-  const collapseSeries: EventQuery['collapseSeries'] =
-    input.hide_subsequent_recurrences === true
-      ? { entry: 'first' }
-      : input.include !== undefined
-        ? { entry: 'next', now: caller.now ?? new Date() }
-        : undefined;
-  const { request, distanceSortIndex } = buildEventSearch(aliasName(services.config, 'event', caller.lang), {
+  const index = aliasName(services.config, 'event', caller.lang);
+  const query: EventQuery = {
     dates: input.include ? [] : eventDateClauses(input, services.config.defaultTimezone, now),
     status,
     showHidden: seesHiddenEvents(caller.principal),
@@ -190,12 +187,19 @@ export async function eventListQuery(
     order: input.order,
     from: 0,
     size: 0,
-    collapseSeries,
     seriesId: scope.series,
-  });
+  };
+  // A series is listed once at its first match, or (named) as its next occurrence (EXTENSIONS part 11).
+  const collapseSeries: EventQuery['collapseSeries'] =
+    input.hide_subsequent_recurrences === true
+      ? { entry: 'first' }
+      : input.include !== undefined
+        ? { entry: 'shown', ids: await nextOccurrences(services, index, query, caller.now ?? new Date()) }
+        : undefined;
+  const { request, distanceSortIndex } = buildEventSearch(index, { ...query, collapseSeries });
   const present = async (hits: estypes.SearchHit<unknown>[]) => {
     const items = hits.map((hit) => {
-      const source = shownHit(hit)._source as EventHit;
+      const source = hit._source as EventHit;
       const record = listedEventFor(source.record, source.password_protected === true, caller.principal);
       return distanceSortIndex === null ? record : { ...record, distance: distanceOf(hit, distanceSortIndex) };
     });
@@ -205,7 +209,7 @@ export async function eventListQuery(
     request: { ...withoutWindow(request), version: true },
     present,
     total: (response) => seriesCountOf(response) ?? totalOf(response),
-    ...(collapseSeries ? { seriesWalk: seriesWalkOf(collapseSeries) } : {}),
+    ...(collapseSeries?.entry === 'first' ? { seriesWalk: SERIES_WALK } : {}),
     revalidation: {
       source: TAG_SOURCE,
       tagParts: (response) => tagPartsOf(services, response, distanceSortIndex, caller.lang),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { estypes } from '@elastic/elasticsearch';
-import { seriesWalkOf } from '../../../src/search/eventQuery';
+import { SERIES_WALK } from '../../../src/search/eventQuery';
 import { walkPage, type WalkPosition } from '../../../src/services/queries/cursorWalk';
 import type { ListQuery } from '../../../src/services/queries/listing';
 import type { Services } from '../../../src/services/container';
@@ -61,7 +61,7 @@ function snapshot(occurrences: Occurrence[]) {
 const query: ListQuery = {
   request: { index: 'events', query: { match_all: {} }, sort: [{ start_utc: 'asc' }, { id: 'asc' }] },
   present: async (hits) => hits.map((hit) => ({ id: hit._id })),
-  seriesWalk: seriesWalkOf({ entry: 'first' }),
+  seriesWalk: SERIES_WALK,
 };
 
 /** Every page of a walk of `size` entries a page. */
