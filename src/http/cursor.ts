@@ -11,27 +11,21 @@ import type { Principal } from '../domain/principal';
 /** Parameters that move along a list rather than filter it: they may change from page to page. */
 const PAGING = new Set(['cursor', 'page', 'per_page', 'i18n_language']);
 
-export const cursorParam = () =>
-  Joi.string()
-    .allow('')
-    .max(4096)
-    .meta(ONE_OFF)
-    .example('')
-    .description(
-      'Walks the whole list in one snapshot, past any depth: empty to start, then each answer’s next_cursor (null at the end). ' +
-        'A cursor keeps 5 minutes after its page (then 410 cursor-expired), works only for the caller, language and filters it was issued for (400 otherwise), and excludes page',
-    );
+export const cursorParam = (
+  description = 'Walks the whole list in one snapshot, past any depth: empty to start, then each answer’s next_cursor (null at the end). ' +
+    'A cursor keeps 5 minutes after its page (then 410 cursor-expired), works only for the caller, language and filters it was issued for (400 otherwise), and excludes page',
+) => Joi.string().allow('').max(4096).meta(ONE_OFF).example('').description(description);
 
-/** What a cursor is bound to: the list, the language, the caller and the filters it walks. */
+/** What a cursor is bound to: the list (a record kind, or another list's name), the language, the caller and the filters it walks. */
 export interface CursorBinding {
-  kind: RecordKind;
+  kind: RecordKind | string;
   lang: Language;
   caller: string;
   filters: string;
 }
 
 interface CursorPayload {
-  k: RecordKind;
+  k: string;
   l: Language;
   c: string;
   f: string;
@@ -54,7 +48,7 @@ export const CURSOR_TOKEN = tokenKind<CursorPayload>({
     l: Joi.string().required(),
     c: Joi.string().allow('').required(),
     f: Joi.string().required(),
-    p: Joi.string().required(),
+    p: Joi.string().allow('').required(),
     a: Joi.array().allow(null).required(),
     n: Joi.number().required(),
     t: Joi.number().required(),
@@ -65,7 +59,7 @@ export const CURSOR_TOKEN = tokenKind<CursorPayload>({
 
 /** A cursor's binding for this request. */
 export function bindingOf(
-  kind: RecordKind,
+  kind: RecordKind | string,
   lang: Language,
   principal: Principal,
   input: Record<string, unknown>,

@@ -5,6 +5,7 @@ import { conforming } from '../support/conformance';
 import { testWorld } from '../support/harness';
 import { until } from '../reliability/support/http';
 import { WebhookReceiver } from '../support/webhookReceiver';
+import { expectError } from '../support/errors';
 
 const PARTNER = 'https://partner.example/hooks/calendar';
 
@@ -111,7 +112,7 @@ describe('webhook subscriptions: routes, access and validation', () => {
     expect((await api.get(`/subscriptions/${id}`)).status).to.equal(401);
   });
 
-  it('pages oldest first (20 by default), refuses per_page over 100 and page over 100000, and is empty past the end', async () => {
+  it('pages oldest first (20 by default), refuses per_page over 100 and page over 100000; past the last page, 404', async () => {
     for (let i = 0; i < 3; i++) await api.post('/subscriptions', { url: `${PARTNER}/paging-${i}` });
     const all = await api.get('/subscriptions?per_page=100', { key: true });
     const total = all.body.total as number;
@@ -125,8 +126,7 @@ describe('webhook subscriptions: routes, access and validation', () => {
     const byDefault = await api.get('/subscriptions', { key: true });
     expect(byDefault.body.subscriptions).to.have.length(Math.min(total, 20));
     const past = await api.get(`/subscriptions?per_page=2&page=${total + 1}`, { key: true });
-    expect(past.status).to.equal(200);
-    expect(past.body.subscriptions).to.deep.equal([]);
+    expectError(past, 404, 'subscription-archive-page-not-found');
 
     for (const [query, param] of [
       ['per_page=101', 'per_page'],
@@ -137,6 +137,46 @@ describe('webhook subscriptions: routes, access and validation', () => {
       expect(refused.status, query).to.equal(400);
       expect(refused.body.data.params).to.have.property(param!);
     }
+  });
+
+  it('walks the subscriptions and a delivery log with cursor: each once, in order; a changed or foreign cursor is 400', async () => {
+    for (let i = 0; i < 3; i++) await api.post('/subscriptions', { url: `${PARTNER}/walk-${i}` });
+    const all = (await api.get('/subscriptions?per_page=100', { key: true })).body.subscriptions.map(
+      (s: { id: number }) => s.id,
+    );
+    const walked: number[] = [];
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const res = await api.get(`/subscriptions?per_page=2&cursor=${encodeURIComponent(cursor)}`, { key: true });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      pages++;
+      walked.push(...res.body.subscriptions.map((s: { id: number }) => s.id));
+      expect(res.body.total).to.equal(all.length);
+      if (res.body.next_cursor === null) break;
+      expect(res.headers.get('link')).to.include(`cursor=${encodeURIComponent(res.body.next_cursor)}`);
+      cursor = res.body.next_cursor;
+      // One created during the walk sorts last: the walk reaches it.
+      if (pages === 1) all.push((await api.post('/subscriptions', { url: `${PARTNER}/walk-late` })).body.id);
+    }
+    expect(walked).to.deep.equal(all);
+    expect(pages).to.equal(Math.ceil(all.length / 2));
+    const first = await api.get('/subscriptions?per_page=1&cursor=', { key: true });
+    const next = first.body.next_cursor as string;
+    const [body, mac] = next.split('.');
+    const forged = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), a: [0] })).toString('base64url')}.${mac}`;
+    for (const [url, param] of [
+      [`/subscriptions?cursor=${forged}`, 'cursor'],
+      [`/subscriptions?cursor=garbage`, 'cursor'],
+      [`/subscriptions/${all[0]}/deliveries?cursor=${next}`, 'cursor'],
+      [`/subscriptions?page=2&cursor=${next}`, 'page'],
+    ]) {
+      const refused = await api.get(url!, { key: true });
+      expectError(refused, 400, 'rest_invalid_param');
+      expect(refused.body.data.params, url).to.have.property(param!);
+    }
+    const log = await api.get(`/subscriptions/${all[0]}/deliveries?cursor=`, { key: true });
+    expect(log.body).to.deep.equal({ deliveries: [], total: 0, next_cursor: null });
   });
 
   it('refuses bad filters as the event list would, naming each as filters.<name>, and changes nothing', async () => {

@@ -57,8 +57,16 @@ const delivery = closed({
   log: { type: 'array', items: attempt, description: 'The latest attempts, oldest first' },
 });
 
-const listOf = (name: string, item: Schema): Schema =>
-  closed({ [name]: { type: 'array', items: item }, total: { type: 'integer' }, total_pages: { type: 'integer' } });
+/** A page: numbered (`total_pages`) or of a walk (`next_cursor`, null at the end). */
+const listOf = (name: string, item: Schema): Schema => ({
+  ...closed({ [name]: { type: 'array', items: item }, total: { type: 'integer' } }),
+  properties: {
+    [name]: { type: 'array', items: item },
+    total: { type: 'integer' },
+    total_pages: { type: 'integer', description: 'Numbered pages (`page`)' },
+    next_cursor: { type: 'string', nullable: true, description: 'A walk (`cursor`): the next page, null at the end' },
+  },
+});
 
 const subscription = closed(subscriptionProperties);
 

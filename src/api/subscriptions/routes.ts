@@ -7,6 +7,10 @@ import type { Services } from '../../services/container';
 import { pageCount, pageRequest } from '../../services/queries/listing';
 import { checkFilters } from '../../services/webhooks/subscriptionFilters';
 import type { SubscriptionChange, SubscriptionDoc } from '../../storage/webhooks/subscriptions';
+import type { DeliveryDoc, DeliveryKey } from '../../storage/webhooks/deliveries';
+import { bindingOf, issueCursor, readCursor } from '../../http/cursor';
+import { requestQuery } from '../../http/query';
+import { tokenSecretOf } from '../../storage/tokenSecret';
 import { urlProblem } from '../../lib/publicAddress';
 import { presentDelivery, presentSubscription, subscriptionUrl } from './present';
 import {
@@ -40,6 +44,23 @@ const staffRoute = <I>(spec: Omit<TypedRoute<I>, 'resource' | 'access'>): TypedR
       await spec.handler(ctx);
     },
   });
+
+/** A list of these documents, how it reads a page and which keys order it. */
+interface ListOfDocs<T, K> {
+  /** Its singular name: the cursor's list, the 404 past its last page. */
+  name: string;
+  read(skip: number, limit: number, after?: K): Promise<{ items: T[]; total: number }>;
+  /** The keys a cursor holds (JSON values). */
+  keyOf(item: T): (string | number)[];
+  keyFrom(values: unknown[]): K;
+}
+
+/** This request's address at the public one (`PUBLIC_API_URL`), with `cursor` in place of the one it had. */
+function withCursor(ctx: AppContext, apiUrl: string, cursor: string): string {
+  const params = new URLSearchParams(ctx.querystring);
+  params.set('cursor', cursor);
+  return `${apiUrl}${ctx.path}?${params.toString()}`;
+}
 
 /** `doc`, the subscription `id` when it exists, or 404 (naming `id` as the path wrote it). */
 function found<T>(doc: T | null, id: number | string): T {
@@ -93,8 +114,54 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
     return { filters };
   }
 
-  const paged = (input: { page: number; per_page: number }) =>
-    pageRequest(input.page, input.per_page, SUBSCRIPTION_PAGE_LIMITS);
+  /**
+   * A page of one of these MongoDB lists: numbered (`page`; past the last one, 404), or a walk
+   * (`cursor`) by the list's keys: each entry once, in order, the cursor holding the last key.
+   */
+  async function listPage<T, K>(
+    ctx: AppContext & { input: { page: number; per_page: number; cursor?: string } },
+    list: ListOfDocs<T, K>,
+  ): Promise<{ items: T[]; total: number; paging: Record<string, unknown> }> {
+    const { page, per_page: perPage, cursor } = ctx.input;
+    if (cursor === undefined) {
+      const { from, size } = pageRequest(page, perPage, SUBSCRIPTION_PAGE_LIMITS);
+      const { items, total } = await list.read(from, size);
+      const pages = pageCount(total, perPage);
+      if (page > 1 && page > pages)
+        throw new NotFoundError(
+          `${list.name}-archive-page-not-found`,
+          `Page ${page} does not exist: there are ${pages} page(s).`,
+        );
+      return { items, total, paging: { total_pages: pages } };
+    }
+    if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
+    const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
+    const binding = bindingOf(list.name, ctx.state.language, ctx.state.principal, ctx.input);
+    const resumed = cursor === '' ? null : readCursor(secret, binding, cursor);
+    const after = resumed?.position.after;
+    const read = await list.read(0, perPage + 1, after ? list.keyFrom(after) : undefined);
+    const items = read.items.slice(0, perPage);
+    const last = items[items.length - 1];
+    const more = read.items.length > perPage && last !== undefined;
+    const next = more
+      ? issueCursor(secret, binding, { pit: '', after: list.keyOf(last), seen: 0, total: read.total }, new Date())
+      : null;
+    if (next) ctx.set('Link', `<${withCursor(ctx, config.apiUrl, next)}>; rel="next"`);
+    return { items, total: read.total, paging: { next_cursor: next } };
+  }
+
+  const subscriptionList: ListOfDocs<SubscriptionDoc, number> = {
+    name: 'subscription',
+    read: (skip, limit, after) => subscriptions.page(skip, limit, after),
+    keyOf: (doc) => [doc._id],
+    keyFrom: ([id]) => Number(id),
+  };
+  const deliveryList = (subscription: number): ListOfDocs<DeliveryDoc, DeliveryKey> => ({
+    name: 'delivery',
+    read: (skip, limit, after) => deliveries.page(subscription, skip, limit, after),
+    keyOf: (doc) => [doc.occurredAt.getTime(), doc.seq, doc._id],
+    keyFrom: ([at, seq, id]) => ({ occurredAt: new Date(Number(at)), seq: Number(seq), _id: String(id) }),
+  });
 
   return [
     staffRoute({
@@ -130,13 +197,8 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       response: 'SubscriptionList',
       errors: [400, 503],
       handler: async (ctx) => {
-        const { from, size, perPage } = paged(ctx.input);
-        const { items, total } = await subscriptions.page(from, size);
-        ctx.body = {
-          subscriptions: items.map((doc) => presentSubscription(config, doc)),
-          total,
-          total_pages: pageCount(total, perPage),
-        };
+        const { items, total, paging } = await listPage(ctx, subscriptionList);
+        ctx.body = { subscriptions: items.map((doc) => presentSubscription(config, doc)), total, ...paging };
       },
     }),
     staffRoute({
@@ -200,9 +262,8 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       errors: [400, 404, 503],
       handler: async (ctx) => {
         const doc = await load(ctx);
-        const { from, size, perPage } = paged(ctx.input);
-        const { items, total } = await deliveries.page(doc._id, from, size);
-        ctx.body = { deliveries: items.map(presentDelivery), total, total_pages: pageCount(total, perPage) };
+        const { items, total, paging } = await listPage(ctx, deliveryList(doc._id));
+        ctx.body = { deliveries: items.map(presentDelivery), total, ...paging };
       },
     }),
   ];

@@ -1,5 +1,6 @@
 import qs from 'qs';
 import { ValidationError } from '../../domain/errors';
+import { cursorParam } from '../../http/cursor';
 import { pagingParams } from '../../http/listPage';
 import { Joi, language, url, type LanguageInput } from '../../http/params';
 import { inputSchema } from '../../http/route';
@@ -84,10 +85,23 @@ export const updateSchema = inputSchema<UpdateInput & LanguageInput>()({
 });
 
 export const byIdSchema = inputSchema<ById & LanguageInput>()({ ...byId, i18n_language: language() });
-export const listSchema = inputSchema<Paged & LanguageInput>()({ ...paging, i18n_language: language() });
-export const deliveriesSchema = inputSchema<ById & Paged & LanguageInput>()({
+/** How these lists are walked: by their order's keys in MongoDB, not in a snapshot. */
+const KEYSET_WALK =
+  'Walks the whole list: empty to start, then each answer’s next_cursor (null at the end). Each entry comes once; one added during the walk comes if it sorts after the page reached. ' +
+  'A cursor keeps 5 minutes after its page (then 410 cursor-expired), works only for the caller it was issued to (400 otherwise), and excludes page';
+
+interface Walked extends Paged {
+  cursor?: string;
+}
+export const listSchema = inputSchema<Walked & LanguageInput>()({
+  ...paging,
+  cursor: cursorParam(KEYSET_WALK),
+  i18n_language: language(),
+});
+export const deliveriesSchema = inputSchema<ById & Walked & LanguageInput>()({
   ...byId,
   ...paging,
+  cursor: cursorParam(KEYSET_WALK),
   i18n_language: language(),
 });
 

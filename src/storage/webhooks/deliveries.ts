@@ -43,6 +43,12 @@ export interface StoredDelivery {
   finishedAt: Date | null;
 }
 
+/** What orders a subscription's messages, newest first (DeliveryStore.page). */
+export type DeliveryKey = Pick<StoredDelivery, 'occurredAt' | 'seq' | '_id'>;
+
+const newestFirst = (a: DeliveryKey, b: DeliveryKey): number =>
+  b.occurredAt.getTime() - a.occurredAt.getTime() || b.seq - a.seq || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+
 /** A message with its record. */
 export interface DeliveryDoc extends StoredDelivery {
   record: Record<string, unknown> | null;
@@ -310,15 +316,28 @@ export class DeliveryQueue {
   }
 
   /**
-   * A subscription's messages, newest first: pending and finished ones together. The order is
-   * found on keys alone (the newest `skip + limit` of each collection), then the page's messages
-   * are read whole.
+   * A subscription's messages, newest first: pending and finished ones together, after `skip`
+   * or older than `after` (a walk). The order is found on keys alone (the newest `skip + limit`
+   * of each collection), then the page's messages are read whole.
    */
-  async page(subscription: number, skip: number, limit: number): Promise<{ items: DeliveryDoc[]; total: number }> {
+  async page(
+    subscription: number,
+    skip: number,
+    limit: number,
+    after?: DeliveryKey,
+  ): Promise<{ items: DeliveryDoc[]; total: number }> {
+    const { occurredAt, seq, _id } = after ?? {};
+    const older = after && {
+      $or: [
+        { occurredAt: { $lt: occurredAt } },
+        { occurredAt, seq: { $lt: seq } },
+        { occurredAt, seq, _id: { $lt: _id } },
+      ],
+    };
     const newest = (docs: Collection<StoredDelivery>) =>
       docs
-        .find({ subscription }, { projection: { _id: 1, occurredAt: 1, seq: 1 } })
-        .sort({ occurredAt: -1, seq: -1 })
+        .find({ subscription, ...older }, { projection: { _id: 1, occurredAt: 1, seq: 1 } })
+        .sort({ occurredAt: -1, seq: -1, _id: -1 })
         .limit(skip + limit)
         .toArray();
     const [pending, finished, pendingCount, finishedCount] = await Promise.all([
@@ -328,7 +347,7 @@ export class DeliveryQueue {
       this.finished.countDocuments({ subscription }),
     ]);
     const ids = [...pending, ...finished]
-      .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || b.seq - a.seq)
+      .sort(newestFirst)
       .slice(skip, skip + limit)
       .map((doc) => doc._id);
     const docs = (

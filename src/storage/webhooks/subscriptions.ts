@@ -63,9 +63,15 @@ export class SubscriptionStore {
     return this.docs.findOne({ _id: id });
   }
 
-  async page(skip: number, limit: number): Promise<{ items: SubscriptionDoc[]; total: number }> {
+  /** Oldest first: `limit` after `skip`, or after the subscription `after` (a walk). */
+  async page(skip: number, limit: number, after?: number): Promise<{ items: SubscriptionDoc[]; total: number }> {
     const [items, total] = await Promise.all([
-      this.docs.find({}).sort({ _id: 1 }).skip(skip).limit(limit).toArray(),
+      this.docs
+        .find(after === undefined ? {} : { _id: { $gt: after } })
+        .sort({ _id: 1 })
+        .skip(skip)
+        .limit(limit)
+        .toArray(),
       this.docs.countDocuments({}),
     ]);
     return { items, total };
