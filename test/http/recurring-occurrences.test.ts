@@ -103,6 +103,31 @@ describe('recurring events: one occurrence', () => {
     }
   });
 
+  it('an occurrence read carries ETag and Last-Modified, answers 304 to either until it changes', async () => {
+    const { id, listed } = await weekly(unique('Occurrence validators'));
+    const [first, second] = listed.map((event: any) => `/events/${id}/occurrences/${event.occurrence.recurrence_id}`);
+    // A series' answer is validated by the minute too (its next occurrences): asked again within it.
+    const revalidated = async (path: string, headers: Record<string, string>) => {
+      for (;;) {
+        const minute = Math.floor(Date.now() / 60_000);
+        const res = await request('GET', `${ROOT}${path}`, undefined, { headers });
+        if (res.status === 304 || Math.floor(Date.now() / 60_000) === minute) return res.status;
+      }
+    };
+    // Last-Modified is sent once its second is over (a change within it would share it).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const read = await api.get(first!);
+    const etag = read.headers.get('etag')!;
+    const lastModified = read.headers.get('last-modified')!;
+    expect(etag).to.match(/^W\//);
+    expect(new Date(lastModified).getTime()).to.be.above(0);
+    expect(await revalidated(first!, { 'If-None-Match': etag })).to.equal(304);
+    expect(await revalidated(first!, { 'If-Modified-Since': lastModified })).to.equal(304);
+    expect((await api.get(second!)).headers.get('etag')).to.not.equal(etag);
+    await writeIndexed('PATCH', first!, { title: 'Occurrence validators, changed' });
+    expect(await revalidated(first!, { 'If-None-Match': etag })).to.equal(200);
+  });
+
   it('a moved occurrence at another venue is found by a geo query at its new place, not at the old', async () => {
     const title = unique('Occurrence moved');
     const { id, listed } = await weekly(title);

@@ -1,3 +1,5 @@
+import { answeredNotModified } from '../../http/caching';
+import { singleReadValidator } from '../readValidator';
 import { normalizeCost } from '../../domain/cost';
 import { checkEach } from '../../domain/errors';
 import { resolveEventDates } from '../../domain/eventDates';
@@ -141,12 +143,16 @@ function readOccurrence(res: EventResource, address: EventAddress): RouteSpec {
     handler: async (ctx) => {
       const record = await readableSeries(address, ctx);
       await res.def.authorizeRead?.(ctx, record);
-      ctx.body = await presentOccurrence(
-        res,
-        record,
-        occurrenceOf(res.services, record, ctx.input.recurrence_id),
-        callerOf(ctx),
-      );
+      const occurrence = occurrenceOf(res.services, record, ctx.input.recurrence_id);
+      // Validated as a read of its series is (ETag and Last-Modified), the occurrence named.
+      const marks = await res.services.sync.marks.current(res.def.readDependsOn ?? []);
+      const timely = res.def.readChangesWithTime?.(record) ?? false;
+      const format = `json@${occurrence.recurrenceId}`;
+      if (
+        answeredNotModified(ctx, singleReadValidator(ctx, 'event', record, marks, format, ctx.state.principal, timely))
+      )
+        return;
+      ctx.body = await presentOccurrence(res, record, occurrence, callerOf(ctx));
     },
   });
 }
