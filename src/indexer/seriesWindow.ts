@@ -11,9 +11,7 @@ const YEAR_MS = 365 * 86_400_000;
 
 /**
  * The occurrences of each series among `records` that the index holds: those ending from a year
- * before `now` and starting up to the horizon (EXTENSIONS part 11), or the last one when all ended
- * before (`include` lists a series whose occurrences are all past as its last). Single events
- * have none.
+ * before `now` and starting up to the horizon (EXTENSIONS part 11). Single events have none.
  */
 export function indexedOccurrences(
   config: Config,
@@ -27,10 +25,19 @@ export function indexedOccurrences(
     const doc = inLanguage(record, record.originalLang);
     if (!isSeries(doc)) continue;
     const occurrences = seriesOccurrences(doc, horizon);
-    const recent = occurrences.filter((occurrence) => occurrence.end >= from);
-    series.set(record.id, recent.length > 0 ? recent : occurrences.slice(-1));
+    series.set(
+      record.id,
+      occurrences.filter((occurrence) => occurrence.end >= from),
+    );
   }
   return series;
+}
+
+/** Series whose occurrences all ended before the index window (they have no index document). */
+export function seriesBeforeWindow(services: Services, now = new Date()): Promise<number> {
+  return services.stores.events.docs
+    .distinct('id', { 'recurrence.0': { $exists: true }, series_end: { $lt: new Date(now.getTime() - YEAR_MS) } })
+    .then((ids) => ids.length);
 }
 
 /** How often a worker checks whether the day changed (the window moves by days). */

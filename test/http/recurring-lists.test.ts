@@ -245,28 +245,6 @@ describe('recurring events: occurrences in lists', () => {
     expect(included.body.events[0].id).to.equal(created.body.id);
   });
 
-  it('a series whose occurrences all ended more than a year ago is indexed as its last: include lists it so', async () => {
-    const title = unique('Long past weekly series');
-    const start = DateTime.now()
-      .setZone('Europe/Paris')
-      .minus({ years: 3 })
-      .set({ hour: 9, minute: 0, second: 0, millisecond: 0 });
-    const created = await writeIndexed('POST', '/events', {
-      title,
-      start_date: local(start),
-      end_date: local(start.plus({ hours: 1 })),
-      timezone: 'Europe/Paris',
-      recurrence: 'RRULE:FREQ=WEEKLY;COUNT=5',
-    });
-    const included = await api.get(`/events?include=${created.body.id}`);
-    expect(included.status, JSON.stringify(included.body)).to.equal(200);
-    expect(included.body.total).to.equal(1);
-    expect(included.body.events[0].occurrence.index).to.equal(5);
-    expect(included.body.events[0].start_date).to.equal(local(start.plus({ weeks: 4 })));
-    // Lists over those dates show that one; the others left the index a year after they ended.
-    expect((await listedOccurrences(title)).map((event) => event.occurrence.index)).to.deep.equal([5]);
-  });
-
   it('with facets, a collapsed list counts the series it lists (past the facet filters), and so do its facets and histogram', async () => {
     const word = unique('Faceted series');
     await writeIndexed('POST', '/events', { ...dailySeries(`${word} featured`, 3).body, featured: true });

@@ -6,6 +6,7 @@ import { storeOf } from '../../storage/stores';
 import { syncBulkIndexer, type BulkIndexer, type BulkOutcome } from '../bulkIndexer';
 import type { Language } from '../../../config/index';
 import { documentCount, eventRecordCount, label } from './indexAdmin';
+import { seriesBeforeWindow } from '../seriesWindow';
 import { OpsError, UnreachableError } from '../opsError';
 import type { Progress } from '../progress';
 import { idRanges, versionedRange, type VersionedRecords } from '../recordStream';
@@ -179,8 +180,15 @@ export async function checkCounts(
   built: { lang: Language; index: string }[],
   refresh: () => Promise<unknown>,
 ): Promise<number[]> {
-  const countRecordsAndPending = async () =>
-    Promise.all([storeOf(services.stores, kind).countRecords(), services.sync.pendingCount(kind)]);
+  // A series whose occurrences all ended before the index window has no document.
+  const countRecordsAndPending = async () => {
+    const [records, pending, unindexed] = await Promise.all([
+      storeOf(services.stores, kind).countRecords(),
+      services.sync.pendingCount(kind),
+      kind === 'event' ? seriesBeforeWindow(services) : 0,
+    ]);
+    return [records - unindexed, pending] as const;
+  };
   const [before] = await Promise.all([countRecordsAndPending(), refresh()]);
   // Every index at once, its documents and (events) the records they represent alike, as of the
   // refresh: the records are counted after it meanwhile.
