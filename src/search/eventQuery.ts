@@ -48,10 +48,10 @@ export interface EventQuery {
   size: number;
   /**
    * One entry per series; `total` then counts series. `first`: the series' first match in the
-   * list's order (a collapse); `shown`: the occurrences named (nextOccurrencesSearch), sorted as
-   * the list is.
+   * list's order (a collapse); `named`: the occurrences withShownOccurrences names (a list of
+   * named events), sorted as the list is.
    */
-  collapseSeries?: { entry: 'first' } | { entry: 'shown'; ids: string[] };
+  collapseSeries?: { entry: 'first' } | { entry: 'named' };
   /** Only the occurrences of this series (a single event: itself). */
   seriesId?: number;
 }
@@ -188,31 +188,41 @@ const NEXT = 'next';
 
 /**
  * The search naming each series' next occurrence at `now` (its last when all are past) among
- * the matches of `q`, a list of named events (`include`, at most `limit`): its IDs (nextOccurrencesOf)
- * are the list's `collapseSeries.ids`, which sorts them as any list.
+ * the matches of `q`, a list of named events (`include`, at most `limit` series): its IDs
+ * (nextOccurrencesOf) are what the list shows (withShownOccurrences), sorted as any list. An
+ * aggregation, not a collapse: a collapse's inner hits are read outside a walk's snapshot.
  */
 export function nextOccurrencesSearch(index: string, q: EventQuery, now: Date, limit: number): estypes.SearchRequest {
   const { request } = buildEventSearch(index, { ...q, discovery: undefined, collapseSeries: undefined });
-  const { sort: _sort, aggs: _aggs, ...unsorted } = request;
   return {
-    ...unsorted,
-    from: 0,
-    size: limit,
+    index: request.index,
+    query: request.query,
+    size: 0,
     track_total_hits: false,
-    _source: false,
-    collapse: {
-      field: 'series_id',
-      inner_hits: { name: NEXT, size: 1, _source: false, sort: [nextOccurrenceFirst(now)] },
+    aggs: {
+      [NEXT]: {
+        terms: { field: 'series_id', size: Math.max(1, limit) },
+        aggs: { [NEXT]: { top_hits: { size: 1, sort: [nextOccurrenceFirst(now)], _source: false } } },
+      },
     },
   };
 }
 
 /** The occurrence IDs named by the answer to nextOccurrencesSearch. */
-export const nextOccurrencesOf = (response: estypes.SearchResponse<unknown>): string[] =>
-  response.hits.hits.flatMap((hit) => {
-    const next = hit.inner_hits?.[NEXT]?.hits.hits[0]?._id;
-    return next === undefined ? [] : [next];
-  });
+export function nextOccurrencesOf(response: estypes.SearchResponse<unknown>): string[] {
+  type Bucket = Record<typeof NEXT, { hits: { hits: { _id: string }[] } }>;
+  const buckets = (response.aggregations?.[NEXT] as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
+  return buckets.flatMap((bucket) => bucket[NEXT].hits.hits.map((hit) => hit._id));
+}
+
+/**
+ * A list of named events (`collapseSeries.entry` `named`) showing the occurrences `ids`: they are
+ * a post filter, so its aggregations still count each series where it has matches.
+ */
+export function withShownOccurrences(request: estypes.SearchRequest, ids: string[]): estypes.SearchRequest {
+  const shown: Clause = { ids: { values: ids } };
+  return { ...request, post_filter: request.post_filter ? boolQuery({ filter: [request.post_filter, shown] }) : shown };
+}
 
 /** The aggregation counting the series of a list collapsed to one entry per series. */
 const SERIES_COUNT = 'series_count';
@@ -303,11 +313,7 @@ export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {
     track_total_hits: true,
     _source: ['record', 'password_protected'],
   };
-  // The occurrences a list of named series shows are listed past the aggregations, which count
-  // each series where it has matches.
-  const listed = [...(disjunctive ? facetFilters : [])];
-  if (q.collapseSeries?.entry === 'shown') listed.push({ ids: { values: q.collapseSeries.ids } });
-  if (listed.length > 0) request.post_filter = boolQuery({ filter: listed });
+  if (disjunctive) request.post_filter = boolQuery({ filter: facetFilters });
   // The series counted are those the page lists: with facets, past the post filter.
   const seriesCount: Record<string, estypes.AggregationsAggregationContainer> =
     q.collapseSeries?.entry === 'first'

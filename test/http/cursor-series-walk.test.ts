@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api } from '../support/api';
 import { testWorld } from '../support/harness';
 import { aliasName } from '../../src/search/indexNames';
-import { create, daysFromNow, searchReady, settle, unique } from '../support/lists';
+import { create, daysFromNow, searchReady, settle, unique, writeIndexed } from '../support/lists';
 import { exportOf, walk } from '../support/walks';
 
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
@@ -40,6 +40,8 @@ describe('cursor walks and exports of lists that show each series once (EXTENSIO
       ['alpha', 'RRULE:FREQ=DAILY;COUNT=12', 3, true, lyon],
       ['bravo', 'RRULE:FREQ=WEEKLY;COUNT=4', 4, false, undefined],
       ['charlie', 'RRULE:FREQ=DAILY;COUNT=30', 1, true, paris],
+      // Begun three days ago: its next occurrence is its fourth or fifth.
+      ['delta', 'RRULE:FREQ=DAILY;COUNT=10', -3, false, undefined],
     ] as const) {
       const event = await create('/events', {
         title: `${word} ${name}`,
@@ -118,10 +120,12 @@ describe('cursor walks and exports of lists that show each series once (EXTENSIO
     it(`include, ${order}: each named series once as its next occurrence, in the order of those; walked as listed`, async () => {
       const path = `/events?include=${[...series, singles[0], singles[5]].join(',')}&orderby=start_date&order=${order}`;
       const listed = await collapsedPage(path);
-      expect(listed.total).to.equal(5);
-      // The next occurrence of each series: its first, as none has begun; sorted by those starts.
+      expect(listed.total).to.equal(series.length + 2);
+      // The next occurrence of each series (delta's fourth or fifth, the others' first); sorted by those.
+      const [, , , delta] = series;
       for (const event of listed.body.events.filter((e: any) => series.includes(e.id))) {
-        expect(event.occurrence.index).to.equal(1);
+        if (event.id === delta) expect(event.occurrence.index).to.be.within(4, 5);
+        else expect(event.occurrence.index).to.equal(1);
       }
       const starts = listed.body.events.map((event: any) => event.utc_start_date as string);
       const sorted = [...starts].sort();
@@ -133,6 +137,20 @@ describe('cursor walks and exports of lists that show each series once (EXTENSIO
       expect(exported.records).to.deep.equal(listed.body.events);
     });
   }
+
+  it('include: a walk names the shown occurrences in its snapshot, so a change between its pages moves nothing', async () => {
+    const path = `/events?include=${series.join(',')}&orderby=start_date&per_page=1`;
+    const before = await collapsedPage(`/events?include=${series.join(',')}&orderby=start_date`);
+    const [first] = before.body.events;
+    const walked = await walk(path, {}, async (page) => {
+      // The first series' shown occurrence is cancelled: its next one would sort later.
+      if (page === 1) await writeIndexed('DELETE', `/events/${first.id}/occurrences/${first.occurrence.recurrence_id}`);
+    });
+    const entries = walked.pages.flatMap((page) => page.body.events.map(entryOf));
+    expect(entries).to.deep.equal(before.entries);
+    const after = await collapsedPage(`/events?include=${series.join(',')}&orderby=start_date`);
+    expect(after.entries).to.not.deep.equal(before.entries);
+  });
 
   it("a series' document left from when it was a single event (not yet deleted) does not list it twice", async () => {
     const { services, config } = testWorld();

@@ -5,6 +5,8 @@ import { create, daysFromNow, searchReady, settle, unique, writeIndexed } from '
 import { callers, as } from '../support/access';
 import { expectError } from '../support/errors';
 import { exportOf, walk } from '../support/walks';
+import { issueCursor } from '../../src/http/cursor';
+import { tokenSecretOf } from '../../src/storage/tokenSecret';
 
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
 
@@ -179,6 +181,19 @@ describe('list cursors and exports (EXTENSIONS 16)', () => {
     const payload = JSON.parse(Buffer.from(first.body.next_cursor.split('.')[0], 'base64url').toString());
     await testWorld().services.search.closePointInTime({ id: payload.p });
     expectError(await api.get(`${path}&cursor=${first.body.next_cursor}`), 410, 'cursor-expired');
+  });
+
+  it('answers 410 cursor-expired to a cursor whose position no longer fits the order (a release changed the sort)', async () => {
+    const { services, config } = testWorld();
+    const path = `/events?search=${word}&per_page=3&orderby=modified&${WINDOW}`;
+    const first = await api.get(`${path}&cursor=`);
+    const payload = JSON.parse(Buffer.from(first.body.next_cursor.split('.')[0], 'base64url').toString());
+    // As issued before `orderby=modified` broke its ties by start: one sort value fewer.
+    const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
+    const binding = { kind: 'event', lang: 'en' as const, caller: '', filters: payload.f };
+    const position = { pit: payload.p, after: payload.a.slice(0, 2), seen: 3, total: payload.t };
+    const older = issueCursor(secret, binding, position, new Date());
+    expectError(await api.get(`${path}&cursor=${older}`), 410, 'cursor-expired');
   });
 
   it('exports every match as NDJSON, equal to the walk, with a key of any role only', async () => {

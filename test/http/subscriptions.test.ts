@@ -154,7 +154,8 @@ describe('webhook subscriptions: routes, access and validation', () => {
       walked.push(...res.body.subscriptions.map((s: { id: number }) => s.id));
       expect(res.body.total).to.equal(all.length);
       if (res.body.next_cursor === null) break;
-      expect(res.headers.get('link')).to.include(`cursor=${encodeURIComponent(res.body.next_cursor)}`);
+      expect(res.headers.get('link')).to.equal(`<${res.body.next_rest_url}>; rel="next"`);
+      expect(res.body.next_rest_url).to.include(`cursor=${encodeURIComponent(res.body.next_cursor)}`);
       cursor = res.body.next_cursor;
       // One created during the walk sorts last: the walk reaches it.
       if (pages === 1) all.push((await api.post('/subscriptions', { url: `${PARTNER}/walk-late` })).body.id);

@@ -348,6 +348,9 @@ describe('webhooks: a subscription failing for WEBHOOK_RETRY_HOURS is disabled, 
     let held = 0;
     receiver.status = () => (held++ === 0 ? 503 : 200);
     await sleep(2_000);
+    // `active` sent to an active subscription is not an enabling: its windows stay.
+    expect((await patch(path, { status: 'active' })).body.status).to.equal('active');
+    expect((await world.services.webhooks.subscriptions.get(subscription))?.enabledAt ?? null).to.equal(null);
     expect((await patch(path, { status: 'disabled' })).body.status).to.equal('disabled');
     expect((await patch(path, { status: 'active' })).body.status).to.equal('active');
     const leased = await world.services.webhooks.deliveries.docs.findOne({ subscription, event });

@@ -22,7 +22,7 @@ export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
 /**
  * Whether the client asks for iCalendar over JSON (`Accept: text/calendar`, with or without our
- * charset): JSON on a tie or without `Accept`.
+ * charset): JSON without `Accept` or when both are asked alike, unless the charset names ours.
  */
 export function wantsCalendar(ctx: AppContext): boolean {
   const chosen = ctx.accepts('application/json', 'text/calendar', CALENDAR_TYPE);

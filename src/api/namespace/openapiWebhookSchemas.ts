@@ -65,6 +65,11 @@ const listOf = (name: string, item: Schema): Schema => ({
     total: { type: 'integer' },
     total_pages: { type: 'integer', description: 'Numbered pages (`page`)' },
     next_cursor: { type: 'string', nullable: true, description: 'A walk (`cursor`): the next page, null at the end' },
+    next_rest_url: {
+      type: 'string',
+      format: 'uri',
+      description: 'A walk: the address of the next page, when there is one',
+    },
   },
 });
 

@@ -146,8 +146,10 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
     const next = more
       ? issueCursor(secret, binding, { pit: '', after: list.keyOf(last), seen: 0, total: read.total }, new Date())
       : null;
-    if (next) ctx.set('Link', `<${withCursor(ctx, config.apiUrl, next)}>; rel="next"`);
-    return { items, total: read.total, paging: { next_cursor: next } };
+    if (!next) return { items, total: read.total, paging: { next_cursor: null } };
+    const nextUrl = withCursor(ctx, config.apiUrl, next);
+    ctx.set('Link', `<${nextUrl}>; rel="next"`);
+    return { items, total: read.total, paging: { next_cursor: next, next_rest_url: nextUrl } };
   }
 
   const subscriptionList: ListOfDocs<SubscriptionDoc, number> = {
@@ -195,7 +197,7 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       description: `Every subscription, oldest first. ${ACCESS_NOTE}`,
       input: listSchema,
       response: 'SubscriptionList',
-      errors: [400, 503],
+      errors: [400, 404, 410, 503],
       handler: async (ctx) => {
         const { items, total, paging } = await listPage(ctx, subscriptionList);
         ctx.body = { subscriptions: items.map((doc) => presentSubscription(config, doc)), total, ...paging };
@@ -259,7 +261,7 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       description: `Recent messages, newest first: type, record, status, status code, error and next retry, with the latest attempts. ${ACCESS_NOTE}`,
       input: deliveriesSchema,
       response: 'DeliveryList',
-      errors: [400, 404, 503],
+      errors: [400, 404, 410, 503],
       handler: async (ctx) => {
         const doc = await load(ctx);
         const { items, total, paging } = await listPage(ctx, deliveryList(doc._id));

@@ -46,10 +46,15 @@ export const cursorExpired = (): ExpiredTokenError =>
     'This cursor has expired (its walk kept 5 minutes after each page); start the walk again with cursor=.',
   );
 
-function isMissingContext(err: unknown): boolean {
+/**
+ * Whether a walk's search failed for its cursor, not its request: the snapshot is gone, or the
+ * cursor's sort values no longer fit the list's order (a release that changed a sort).
+ */
+function isLapsedWalk(err: unknown): boolean {
   const e = err as { meta?: { statusCode?: number; body?: unknown } };
-  if (e.meta?.statusCode !== 404) return false;
-  return /search_context_missing|No search context found|point in time/i.test(JSON.stringify(e.meta.body ?? ''));
+  const body = JSON.stringify(e.meta?.body ?? '');
+  if (e.meta?.statusCode === 404) return /search_context_missing|No search context found|point in time/i.test(body);
+  return e.meta?.statusCode === 400 && /search_after/.test(body);
 }
 
 /** Opens a snapshot of the list's index: a walk or an export reads all of its pages from it. */
@@ -88,7 +93,7 @@ async function searchSnapshot(
   try {
     return await runListSearch(services, query, { ...request, pit: { id: pit, keep_alive: KEEP_ALIVE } });
   } catch (err) {
-    if (isMissingContext((err as { cause?: unknown }).cause ?? err)) throw cursorExpired();
+    if (isLapsedWalk((err as { cause?: unknown }).cause ?? err)) throw cursorExpired();
     throw err;
   }
 }
@@ -113,8 +118,8 @@ const SCAN_MAX = 1_000;
 const PAGE_SCAN_MAX = 10_000;
 
 /**
- * The next `size` entries of a list showing each series once (SeriesWalk). The scans grow
- * fourfold while entries are scarce (a long series sorted by title runs contiguously), up to
+ * The next `size` entries of a list showing each series once (SeriesWalk). Each scan of a page
+ * is four times the one before (a long series sorted by title runs contiguously), up to
  * SCAN_MAX occurrences, whose records are never read: only the entries' are, in one search. One
  * entry past the page is looked for, so that the walk ends with its last entry, not on a count
  * (the series count is an estimate); a page that scanned PAGE_SCAN_MAX occurrences without
@@ -204,7 +209,12 @@ export async function walkPage(
   options: { countTotal?: boolean; tagged?: boolean } = {},
 ): Promise<WalkPage> {
   // A point in time names its indexes; answers from one are never kept in the request cache.
-  const { index: _index, request_cache: _cache, ...listed } = query.request;
+  const { index: _index, request_cache: _cache, ...unprepared } = query.request;
+  const listed = query.prepare
+    ? await query.prepare(unprepared, ({ index: _in, ...search }) =>
+        searchSnapshot(services, query, position.pit, search),
+      )
+    : unprepared;
   const counting = position.total < 0 && options.countTotal !== false;
   const request = {
     ...listed,

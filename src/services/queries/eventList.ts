@@ -16,13 +16,14 @@ import {
   nextOccurrencesSearch,
   seriesCountOf,
   SERIES_WALK,
+  withShownOccurrences,
   type DistanceUnit,
   type EventOrderBy,
   type EventQuery,
   type GeoFilter,
 } from '../../search/eventQuery';
 import { aliasName } from '../../search/indexNames';
-import { searchIndex, totalOf, withoutWindow, type ListQuery } from './listing';
+import { totalOf, withoutWindow, type ListQuery } from './listing';
 import { shownLinkIds, requireEvent, resolveTermRefs, withDescendantCategories } from '../commands/references';
 import { currentTermCountsOf, withCurrentTermCounts } from './termCounts';
 import { shownLinksFilter, statusFilter } from '../../search/visibilityFilters';
@@ -130,13 +131,6 @@ async function tagPartsOf(
   ];
 }
 
-/** The occurrences a list of named events shows: each series' next at `now` (its last when all are past). */
-async function nextOccurrences(services: Services, index: string, query: EventQuery, now: Date): Promise<string[]> {
-  const limit = query.include?.length ?? 0;
-  if (limit === 0) return [];
-  return nextOccurrencesOf(await searchIndex(services, nextOccurrencesSearch(index, query, now, limit)));
-}
-
 /** The search of an event list for the caller (CONTRACT part 7), ready to be paged or walked. */
 export async function eventListQuery(
   services: Services,
@@ -194,8 +188,14 @@ export async function eventListQuery(
     input.hide_subsequent_recurrences === true
       ? { entry: 'first' }
       : input.include !== undefined
-        ? { entry: 'shown', ids: await nextOccurrences(services, index, query, caller.now ?? new Date()) }
+        ? { entry: 'named' }
         : undefined;
+  // Named first, from the snapshot a walk reads (ListQuery.prepare).
+  const prepare: ListQuery['prepare'] = async (request, search) => {
+    const at = caller.now ?? new Date();
+    const named = await search(nextOccurrencesSearch(index, query, at, input.include?.length ?? 0));
+    return withShownOccurrences(request, nextOccurrencesOf(named));
+  };
   const { request, distanceSortIndex } = buildEventSearch(index, { ...query, collapseSeries });
   const present = async (hits: estypes.SearchHit<unknown>[]) => {
     const items = hits.map((hit) => {
@@ -210,6 +210,7 @@ export async function eventListQuery(
     present,
     total: (response) => seriesCountOf(response) ?? totalOf(response),
     ...(collapseSeries?.entry === 'first' ? { seriesWalk: SERIES_WALK } : {}),
+    ...(collapseSeries?.entry === 'named' ? { prepare } : {}),
     revalidation: {
       source: TAG_SOURCE,
       tagParts: (response) => tagPartsOf(services, response, distanceSortIndex, caller.lang),

@@ -81,6 +81,9 @@ export function searchIndex<T>(services: Services, request: estypes.SearchReques
   return fromIndex(services.search.search<T>(request, giveUpAfter(requestTimeoutOf(services))));
 }
 
+/** Runs a search for a list: on its index, or in a walk's snapshot. */
+export type Searcher = (request: estypes.SearchRequest) => Promise<estypes.SearchResponse<unknown>>;
+
 /**
  * A list's search, built once per request from its filters and the caller: `request` filters and
  * sorts (no `from`/`size`); `present` turns a page of hits into the records the list shows.
@@ -93,6 +96,12 @@ export interface ListQuery {
   total?(response: estypes.SearchResponse<unknown>): number;
   /** How a walk finds the entries of a list showing each series once. */
   seriesWalk?: SeriesWalk;
+  /**
+   * Completes `request` (the list's search, or what a walk or an export makes of it) with what is
+   * first read by `search` from the index, or from a walk's snapshot: an `include` list's shown
+   * occurrences.
+   */
+  prepare?(request: estypes.SearchRequest, search: Searcher): Promise<estypes.SearchRequest>;
   /** Fields a page adds after the envelope's, from the whole answer (an event list's facets). */
   extras?(response: estypes.SearchResponse<unknown>): Promise<object | undefined>;
   /** The error a failed search answers instead (a histogram's zone Elasticsearch does not know). */
@@ -148,7 +157,10 @@ export async function pageOf(
   page: PageRequest,
   probe?: ListProbe,
 ): Promise<ListedPage | null> {
-  const windowed = { ...query.request, from: page.from, size: page.size };
+  const request = query.prepare
+    ? await query.prepare(query.request, (search) => runListSearch(services, query, search))
+    : query.request;
+  const windowed = { ...request, from: page.from, size: page.size };
   const { revalidation } = query;
   if (probe && revalidation && !query.extras) {
     const light = await runListSearch(services, query, { ...windowed, _source: revalidation.source });

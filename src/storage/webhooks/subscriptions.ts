@@ -19,7 +19,7 @@ export interface SubscriptionDoc {
   /** Why it was disabled (by its own deliveries failing, or by a PATCH); null while active. */
   disabledReason: string | null;
   disabledAt: Date | null;
-  /** When it was last enabled (PATCH status=active): its messages' retry windows start there at the earliest. */
+  /** When it was last enabled again (PATCH status=active when disabled): its messages' retry windows start there at the earliest. */
   enabledAt?: Date | null;
   /** Since when its deliveries have failed without a success in between; null when the last one succeeded. */
   failingSince: Date | null;
@@ -95,8 +95,11 @@ export class SubscriptionStore {
   /** Applies a change; enabling clears the failure history. Null when there is no such subscription. */
   async update(id: number, change: SubscriptionChange): Promise<SubscriptionDoc | null> {
     const set: Partial<SubscriptionDoc> = { ...change, modified: new Date() };
-    if (change.status === 'active')
-      Object.assign(set, { disabledReason: null, disabledAt: null, failingSince: null, enabledAt: set.modified });
+    if (change.status === 'active') {
+      Object.assign(set, { disabledReason: null, disabledAt: null, failingSince: null });
+      // Enabled again: not moved by an `active` sent to an active subscription (its failures would never end).
+      await this.docs.updateOne({ _id: id, status: 'disabled' }, { $set: { enabledAt: set.modified } });
+    }
     if (change.status === 'disabled')
       Object.assign(set, { disabledReason: 'disabled by request', disabledAt: new Date() });
     return this.docs.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
