@@ -247,11 +247,25 @@ export interface SeriesWalk {
   seriesOf(hit: estypes.SearchHit<unknown>): number;
   /** The search naming, among `seriesIds`, each series' entry (entriesOf). */
   entries(request: estypes.SearchRequest, seriesIds: number[]): estypes.SearchRequest;
+  /** Each series' entry (an occurrence's index ID), from the answer to `entries`. */
+  entriesOf(response: estypes.SearchResponse<unknown>): Map<number, string>;
   /** The search of the occurrences `ids` with their records. */
   records(request: estypes.SearchRequest, ids: string[]): estypes.SearchRequest;
 }
 
 const ENTRIES = 'entries';
+
+/** Each series' entry (an occurrence's index ID), from the answer to `SeriesWalk.entries`. */
+function entriesOf(response: estypes.SearchResponse<unknown>): Map<number, string> {
+  type Bucket = { key: number; entry: { hits: { hits: { _id: string }[] } } };
+  const buckets = (response.aggregations?.[ENTRIES] as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
+  const entries = new Map<number, string>();
+  for (const bucket of buckets) {
+    const entry = bucket.entry.hits.hits[0]?._id;
+    if (entry !== undefined) entries.set(bucket.key, entry);
+  }
+  return entries;
+}
 
 /** The walk of a list collapsed per series. */
 export const SERIES_WALK: SeriesWalk = {
@@ -272,6 +286,7 @@ export const SERIES_WALK: SeriesWalk = {
       },
     },
   }),
+  entriesOf,
   records: (request, ids) => ({
     query: { ids: { values: ids } },
     size: ids.length,
@@ -280,18 +295,6 @@ export const SERIES_WALK: SeriesWalk = {
     _source: request._source,
   }),
 };
-
-/** Each series' entry (an occurrence's index ID), from the answer to `SeriesWalk.entries`. */
-export function entriesOf(response: estypes.SearchResponse<unknown>): Map<number, string> {
-  type Bucket = { key: number; entry: { hits: { hits: { _id: string }[] } } };
-  const buckets = (response.aggregations?.[ENTRIES] as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
-  const entries = new Map<number, string>();
-  for (const bucket of buckets) {
-    const entry = bucket.entry.hits.hits[0]?._id;
-    if (entry !== undefined) entries.set(bucket.key, entry);
-  }
-  return entries;
-}
 
 /** The Elasticsearch search of an event list page (CONTRACT part 7). */
 export function buildEventSearch(index: string, q: EventQuery): BuiltSearch {

@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { ExpiredTokenError } from '../../domain/errors';
-import { entriesOf, type SeriesWalk } from '../../search/eventQuery';
+import type { SeriesWalk } from '../../search/eventQuery';
 import type { Services } from '../container';
 import { giveUpAfter } from '../../search/client';
 import {
@@ -155,7 +155,7 @@ async function seriesEntriesAfter(
     scanned += hits.length;
     const unknown = [...new Set(hits.map(walk.seriesOf))].filter((series) => !entries.has(series));
     if (unknown.length > 0) {
-      const named = entriesOf(await searchSnapshot(services, query, pit, walk.entries(request, unknown)));
+      const named = walk.entriesOf(await searchSnapshot(services, query, pit, walk.entries(request, unknown)));
       for (const [series, entry] of named) entries.set(series, entry);
     }
     let extra = false;
