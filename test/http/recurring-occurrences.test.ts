@@ -160,6 +160,9 @@ describe('recurring events: one occurrence', () => {
     const next = series.body.next_occurrences.find((o: any) => o.recurrence_id === second.occurrence.recurrence_id);
     expect(next.start_date).to.equal(local(moved));
     expect(series.body.json_ld).to.have.property('subEvent');
+    // The series is linked to both venues: its own and the moved occurrence's.
+    const linked = await api.get(`/venues?event=${id}`);
+    expect(linked.body.venues.map((venue: any) => venue.id).sort()).to.deep.equal([paris, lyon].sort());
   });
 
   it('a change of the rule keeps the changes of occurrences that still exist; null follows the series again', async () => {

@@ -37,7 +37,9 @@ export async function postListQuery(
     const doc = inLanguage(event, event.originalLang);
     // A protected event's venue and organizers are blanked for whoever cannot bypass its password.
     const blanked = isProtectedFor(caller.principal, doc, Boolean(doc.passwordHash));
-    ids = blanked ? [] : (doc[PLURAL[kind]] ?? []);
+    // A series is linked to where its occurrences are too (an occurrence moved to another venue).
+    const moved = (doc.occurrence_overrides ?? []).flatMap((override) => override[PLURAL[kind]] ?? []);
+    ids = blanked ? [] : [...new Set([...(doc[PLURAL[kind]] ?? []), ...moved])];
   }
   const request = withoutWindow(
     buildPostSearch(aliasName(services.config, kind, caller.lang), {
