@@ -18,6 +18,13 @@ import { acquireServices } from '../src/dev/embeddedServices';
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const MOCHA = path.join(PROJECT_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
 
+/** Suites that start API processes of their own (npm start, a restart, another database). */
+const SERVER_PROCESS_SUITES = [
+  'test/http/graceful-shutdown.test.ts',
+  'test/http/first-run.test.ts',
+  'test/http/index-identity.test.ts',
+];
+
 /** Two groups of about the same length: the suites that run child processes or servers, and the rest. */
 const SHARDS: { name: string; files: string[] }[] = [
   {
@@ -27,6 +34,7 @@ const SHARDS: { name: string; files: string[] }[] = [
       'test/browser/**/*.test.ts',
       'test/http/ops-*.test.ts',
       'test/reliability/*-down.test.ts',
+      ...SERVER_PROCESS_SUITES,
     ],
   },
   {
@@ -35,6 +43,7 @@ const SHARDS: { name: string; files: string[] }[] = [
       'test/!(unit|bench|browser)/**/*.test.ts',
       ...['--ignore', 'test/http/ops-*.test.ts'],
       ...['--ignore', 'test/reliability/*-down.test.ts'],
+      ...SERVER_PROCESS_SUITES.flatMap((file) => ['--ignore', file]),
     ],
   },
 ];
