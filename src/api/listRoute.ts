@@ -1,11 +1,9 @@
 import { PLURAL, type RecordKind } from '../domain/kinds';
-import { ValidationError } from '../domain/errors';
 import { CHANGES_SINCE_HEADER, changesTokenForSnapshot } from '../http/changesToken';
-import { bindingOf, cursorParam, issueCursor, readCursor } from '../http/cursor';
+import { bindingOf, cursorParam, issueCursor, readCursor, refusePageWithCursor } from '../http/cursor';
 import { sendCursorPage, sendPage } from '../http/listPage';
 import { answeredNotModified, weakEtag } from '../http/caching';
 import { route, withKeys, type InputSchema, type TypedRoute } from '../http/route';
-import { requestQuery } from '../http/query';
 import type { RequestContext } from '../http/types';
 import { openWalk, walkPage } from '../services/queries/cursorWalk';
 import type { Caller } from '../services/queries/eventList';
@@ -87,7 +85,7 @@ export async function sendWalkPage<I extends Paged>(
   path = `/${PLURAL[kind]}`,
 ): Promise<void> {
   const { config } = services;
-  if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
+  refusePageWithCursor(ctx);
   const { principal } = ctx.state;
   const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
   const binding = bindingOf(kind, ctx.state.language, principal, ctx.input as Record<string, unknown>);

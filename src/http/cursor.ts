@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Language } from '../../config';
-import type { RecordKind } from '../domain/kinds';
 import { ValidationError } from '../domain/errors';
 import { cursorExpired, WALK_KEEP_ALIVE_MS, type WalkPosition } from '../services/queries/cursorWalk';
 import { Joi } from './params';
 import { ONE_OFF } from './validate';
+import { requestQuery } from './query';
+import type { AppContext } from './types';
 import { issueToken, openToken, tokenKind } from './tokens';
 import type { Principal } from '../domain/principal';
 
@@ -18,7 +19,7 @@ export const cursorParam = (
 
 /** What a cursor is bound to: the list (a record kind, or another list's name), the language, the caller and the filters it walks. */
 export interface CursorBinding {
-  kind: RecordKind | string;
+  kind: string;
   lang: Language;
   caller: string;
   filters: string;
@@ -57,9 +58,14 @@ export const CURSOR_TOKEN = tokenKind<CursorPayload>({
   }),
 });
 
+/** A walk's request names no page (EXTENSIONS 16): else 400 naming `page`. */
+export function refusePageWithCursor(ctx: AppContext): void {
+  if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
+}
+
 /** A cursor's binding for this request. */
 export function bindingOf(
-  kind: RecordKind | string,
+  kind: string,
   lang: Language,
   principal: Principal,
   input: Record<string, unknown>,

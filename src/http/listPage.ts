@@ -76,6 +76,15 @@ export interface ListPage {
   tagParts?: unknown[];
 }
 
+/** A page past the last one (page > 1) of the list `name` is 404 `{name}-archive-page-not-found` (CONTRACT part 7). */
+export function requirePage(name: string, page: number, totalPages: number): void {
+  if (page > 1 && page > totalPages)
+    throw new NotFoundError(
+      `${name}-archive-page-not-found`,
+      `Page ${page} does not exist: there are ${totalPages} page(s).`,
+    );
+}
+
 /**
  * Answers a list page (CONTRACT part 7): the envelope, `X-Total`, `X-Total-Pages` and an RFC 8288
  * `Link` header. A page past the last one (page > 1) is 404 `{kind}-archive-page-not-found`.
@@ -89,12 +98,7 @@ export function sendPage(
 ): void {
   const { page, perPage } = list.page;
   const totalPages = pageCount(list.total, perPage);
-  if (page > 1 && page > totalPages) {
-    throw new NotFoundError(
-      `${kind}-archive-page-not-found`,
-      `Page ${page} does not exist: there are ${totalPages} page(s).`,
-    );
-  }
+  requirePage(kind, page, totalPages);
   const base = `${restRoot(ctx, config)}${path}`;
   const applied = appliedParams(ctx, ctx.input as Record<string, unknown>, { per_page: perPage });
   const { page: _page, ...params } = applied;

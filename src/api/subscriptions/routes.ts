@@ -8,8 +8,8 @@ import { pageCount, pageRequest } from '../../services/queries/listing';
 import { checkFilters } from '../../services/webhooks/subscriptionFilters';
 import type { SubscriptionChange, SubscriptionDoc } from '../../storage/webhooks/subscriptions';
 import type { DeliveryDoc, DeliveryKey } from '../../storage/webhooks/deliveries';
-import { bindingOf, issueCursor, readCursor } from '../../http/cursor';
-import { requestQuery } from '../../http/query';
+import { bindingOf, issueCursor, readCursor, refusePageWithCursor } from '../../http/cursor';
+import { requirePage } from '../../http/listPage';
 import { tokenSecretOf } from '../../storage/tokenSecret';
 import { urlProblem } from '../../lib/publicAddress';
 import { presentDelivery, presentSubscription, subscriptionUrl } from './present';
@@ -127,14 +127,10 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
       const { from, size } = pageRequest(page, perPage, SUBSCRIPTION_PAGE_LIMITS);
       const { items, total } = await list.read(from, size);
       const pages = pageCount(total, perPage);
-      if (page > 1 && page > pages)
-        throw new NotFoundError(
-          `${list.name}-archive-page-not-found`,
-          `Page ${page} does not exist: there are ${pages} page(s).`,
-        );
+      requirePage(list.name, page, pages);
       return { items, total, paging: { total_pages: pages } };
     }
-    if ('page' in requestQuery(ctx)) throw new ValidationError({ page: 'page cannot be sent with cursor' });
+    refusePageWithCursor(ctx);
     const secret = await tokenSecretOf(services.db, config.integration.tokenSecret);
     const binding = bindingOf(list.name, ctx.state.language, ctx.state.principal, ctx.input);
     const resumed = cursor === '' ? null : readCursor(secret, binding, cursor);
