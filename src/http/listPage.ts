@@ -140,10 +140,11 @@ function sendListBody(
   fields: object,
   extras: ExtrasJson | undefined,
 ): void {
-  const pieces = [Buffer.from(`{${JSON.stringify(name)}:[`)];
+  const pieces: Buffer[] = [Buffer.from(`{${JSON.stringify(name)}:[`)];
   items.forEach((item, i) => pieces.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(item) ?? 'null'}`)));
   const tail = JSON.stringify(fields).slice(1);
-  pieces.push(Buffer.from(extras ? `],${tail.slice(0, -1)},${extras.json.slice(1)}` : `],${tail}`));
+  if (extras) pieces.push(Buffer.from(`],${tail.slice(0, -1)},`), extras.json.subarray(1));
+  else pieces.push(Buffer.from(`],${tail}`));
   ctx.type = 'application/json';
   ctx.body = Buffer.concat(pieces);
 }

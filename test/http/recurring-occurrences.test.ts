@@ -186,6 +186,31 @@ describe('recurring events: one occurrence', () => {
     expect(back.description ?? '').to.not.contain('Guest trio');
   });
 
+  it('the change of an occurrence a new rule no longer has is unseen, and applies again when a rule brings it back', async () => {
+    const title = unique('Occurrence dormant');
+    const { id, listed } = await weekly(title);
+    const rid = listed[5].occurrence.recurrence_id;
+    await writeIndexed('PATCH', `/events/${id}/occurrences/${rid}`, { cost: '15 EUR' });
+    await writeIndexed('PATCH', `/events/${id}`, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'] });
+    const shortened = await searched(title);
+    expect(shortened.map((e) => e.occurrence.recurrence_id)).to.not.include(rid);
+    expect(shortened.filter((e) => e.cost === '15 EUR')).to.have.length(0);
+    expect((await api.get(`/events/${id}/occurrences/${rid}`)).status).to.equal(404);
+    // Nor does its calendar carry it: a RECURRENCE-ID outside the rule would add an event to clients.
+    const ics = await request('GET', `${ROOT}/events/${id}`, undefined, { headers: { Accept: 'text/calendar' } });
+    expect(ics.status).to.equal(200);
+    expect(String(ics.body)).to.not.match(/RECURRENCE-ID/);
+    expect(String(ics.body)).to.not.contain('15 EUR');
+    await writeIndexed('PATCH', `/events/${id}`, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'] });
+    const restored = await searched(title);
+    expect(restored).to.have.length(6);
+    expect(restored.find((e) => e.occurrence.recurrence_id === rid)).to.deep.include({ cost: '15 EUR' });
+    expect(restored.filter((e) => e.cost === '15 EUR')).to.have.length(1);
+    const restoredIcs = await request('GET', `${ROOT}/events/${id}`, undefined, {
+      headers: { Accept: 'text/calendar' },
+    });
+    expect(String(restoredIcs.body).match(/^RECURRENCE-ID/gm)).to.have.length(1);
+  });
   it('DELETE cancels one occurrence: an EXDATE of the series, gone from lists and reads', async () => {
     const title = unique('Occurrence cancelled');
     const { id, listed } = await weekly(title);

@@ -190,8 +190,8 @@ export function withExtras(tagParts: unknown[], extras: ExtrasJson | undefined):
 
 /** A page's extras written as JSON once, for its body and (by their digest) its entity tag. */
 export interface ExtrasJson {
-  /** A JSON object: the fields the page adds after the envelope's. */
-  json: string;
+  /** A JSON object, in UTF-8: the fields the page adds after the envelope's. */
+  json: Buffer;
   /** SHA-1 of `json`. */
   digest: string;
 }
@@ -203,7 +203,8 @@ export async function extrasJsonOf(
 ): Promise<ExtrasJson | undefined> {
   const extras = await query.extras?.(response);
   if (!extras || Object.keys(extras).length === 0) return undefined;
-  const json = JSON.stringify(extras);
+  // Encoded once: hashing the text would encode it again.
+  const json = Buffer.from(JSON.stringify(extras));
   return { json, digest: createHash('sha1').update(json).digest('base64url') };
 }
 
