@@ -1,4 +1,4 @@
-import type { Language } from '../../../config';
+import { LANGUAGES, type Language } from '../../../config';
 import type { RecordKind } from '../../domain/kinds';
 import { DependencyUnavailableError } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
@@ -90,8 +90,13 @@ async function labelsOf(services: Services, kind: RecordKind, ids: number[], lan
   return ids.map((id) => table.get(id));
 }
 
-const byCountThenName = (a: LinkFacetEntry, b: LinkFacetEntry) =>
-  b.count - a.count || a.name.localeCompare(b.name) || a.id - b.id;
+/** Names compared as in each language (one collator each: `localeCompare` makes one per call). */
+const NAME_ORDER = new Map(LANGUAGES.map((lang) => [lang, new Intl.Collator(lang).compare]));
+
+const byCountThenName = (lang: Language) => {
+  const compareNames = NAME_ORDER.get(lang)!;
+  return (a: LinkFacetEntry, b: LinkFacetEntry) => b.count - a.count || compareNames(a.name, b.name) || a.id - b.id;
+};
 
 async function linkFacet(
   services: Services,
@@ -111,7 +116,7 @@ async function linkFacet(
     if (!label || (label.status !== undefined && !showsLink(principal, ownershipOf(label)))) return;
     entries.push({ id: ids[i]!, slug: label.slug, name: label.name, count: bucketCount(bucket) });
   });
-  return entries.sort(byCountThenName).slice(0, FACET_SIZE);
+  return entries.sort(byCountThenName(lang)).slice(0, FACET_SIZE);
 }
 
 function flagFacet(response: { aggregations?: Record<string, unknown> }, facet: FlagFacet): FlagFacetEntry[] {
