@@ -71,9 +71,38 @@ export function urlProblem(url: string, allowPrivate: boolean): string | null {
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return 'must be an http or https URL';
   if (target.username || target.password) return 'must not carry credentials';
-  const host = target.hostname.replace(/^\[|\]$/g, '');
   if (allowPrivate) return null;
+  const host = hostOf(target);
   if (isIP(host)) return isPublicAddress(host) ? null : 'names a private, loopback or link-local address';
   if (host === 'localhost' || host.endsWith('.localhost')) return 'names a loopback host';
   return null;
+}
+
+/** The host a URL names, without brackets or the root's trailing dot (`localhost.` is `localhost`). */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+}
+
+/** How a host name is resolved: `dns.promises.lookup` with `all`. */
+export type Resolver = (host: string) => Promise<{ address: string }[]>;
+
+/**
+ * Why a URL may not be a webhook target once its host name is resolved (null: it may): a name
+ * that resolves, and only to addresses a webhook may not reach. A name that does not resolve,
+ * or not within `timeoutMs`, is let through: delivery resolves it again before every attempt.
+ */
+export async function resolvedUrlProblem(
+  url: string,
+  allowPrivate: boolean,
+  resolve: Resolver,
+  timeoutMs: number,
+): Promise<string | null> {
+  if (allowPrivate) return null;
+  const host = hostOf(new URL(url));
+  if (isIP(host)) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((done) => (timer = setTimeout(() => done(null), timeoutMs)));
+  const found = await Promise.race([resolve(host).catch(() => null), late]).finally(() => clearTimeout(timer));
+  if (!found || found.length === 0 || found.some((a) => isPublicAddress(a.address))) return null;
+  return 'names a host that resolves only to private, loopback or link-local addresses';
 }

@@ -213,6 +213,7 @@ describe('webhook subscriptions: routes, access and validation', () => {
       'https://user:pass@partner.example/x',
       'http://127.0.0.1:8080/hook',
       'http://localhost/hook',
+      'http://localhost.:8080/hook',
       'http://[::1]/hook',
       'http://[::ffff:127.0.0.1]/hook',
       'http://[::ffff:a9fe:a9fe]/latest/meta-data',
@@ -232,15 +233,22 @@ describe('webhook subscriptions: routes, access and validation', () => {
     expect(secret.body.data.params).to.have.property('secret');
   });
 
-  it('with WEBHOOK_ALLOW_PRIVATE=false, a host that resolves to loopback is refused at delivery, after DNS', async () => {
-    // A name of this machine's own that resolves to 127.0.0.1 (/etc/hosts), which the URL check
-    // at create cannot know is loopback: only the check after DNS refuses it.
+  it('with WEBHOOK_ALLOW_PRIVATE=false, a host name that resolves to loopback is refused at create, and at delivery after DNS', async () => {
+    // A name of this machine's own that resolves to 127.0.0.1 (/etc/hosts).
     const loopbackAlias = loopbackName();
     const receiver = await new WebhookReceiver().start();
     try {
       const url = `http://${loopbackAlias}:${receiver.port}/hook`;
-      const created = await api.post('/subscriptions', { url, filters: { search: 'rebinding' } });
+      const before = await testWorld().services.webhooks.subscriptions.docs.countDocuments();
+      const refused = await api.post('/subscriptions', { url, filters: { search: 'rebinding' } });
+      expectError(refused, 400, 'rest_invalid_param');
+      expect(refused.body.data.params.url).to.match(/resolves only to private, loopback or link-local addresses/);
+      expect(await testWorld().services.webhooks.subscriptions.docs.countDocuments()).to.equal(before);
+      // A name can resolve elsewhere at delivery than at create (DNS rebinding): the stored URL is
+      // changed behind the API's back to stand for that, and only the check after DNS refuses it.
+      const created = await api.post('/subscriptions', { url: PARTNER, filters: { search: 'rebinding' } });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      await testWorld().services.webhooks.subscriptions.docs.updateOne({ _id: created.body.id }, { $set: { url } });
       const event = await api.post('/events', {
         title: 'DNS rebinding probe',
         status: 'publish',

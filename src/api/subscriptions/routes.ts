@@ -11,7 +11,8 @@ import type { DeliveryDoc, DeliveryKey } from '../../storage/webhooks/deliveries
 import { bindingOf, issueCursor, readCursor, refusePageWithCursor } from '../../http/cursor';
 import { requirePage } from '../../http/listPage';
 import { tokenSecretOf } from '../../storage/tokenSecret';
-import { urlProblem } from '../../lib/publicAddress';
+import { lookup } from 'node:dns/promises';
+import { resolvedUrlProblem, urlProblem } from '../../lib/publicAddress';
 import { presentDelivery, presentSubscription, subscriptionUrl } from './present';
 import {
   byIdSchema,
@@ -26,6 +27,11 @@ import {
 
 const RESOURCE = 'subscriptions';
 const ACCESS_NOTE = 'Administrators and editors only (403 for other roles).';
+
+/** How long a subscription's write waits for its URL's host name to resolve (delivery checks it again anyway). */
+const URL_RESOLVE_TIMEOUT_MS = 1_000;
+
+const resolveHost = (host: string) => lookup(host, { all: true });
 
 /** Saved searches belong to the site's staff: administrators and editors. */
 function requireStaff(ctx: AppContext): void {
@@ -97,7 +103,12 @@ export function subscriptionRoutes(services: Services): RouteSpec[] {
     input: { url?: string; filters?: unknown },
   ): Promise<{ filters?: Record<string, unknown> }> {
     const problems: Record<string, string> = {};
-    const problem = input.url === undefined ? null : urlProblem(input.url, config.webhooks.allowPrivate);
+    const { allowPrivate } = config.webhooks;
+    const problem =
+      input.url === undefined
+        ? null
+        : (urlProblem(input.url, allowPrivate) ??
+          (await resolvedUrlProblem(input.url, allowPrivate, resolveHost, URL_RESOLVE_TIMEOUT_MS)));
     if (problem) problems.url = `url ${problem}`;
     let filters: Record<string, unknown> | undefined;
     if (input.filters !== undefined) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { retryDelayMs } from '../../../src/indexer/webhooks/dispatcher';
-import { isPublicAddress, urlProblem } from '../../../src/lib/publicAddress';
+import { isPublicAddress, resolvedUrlProblem, urlProblem } from '../../../src/lib/publicAddress';
 import { SecretBox, SecretKeyMismatchError } from '../../../src/lib/secretBox';
 import { generateSecret, secretKeyBytes, signature } from '../../../src/lib/standardWebhooks';
 
@@ -65,6 +65,44 @@ describe('webhook primitives', () => {
     expect(urlProblem('http://[::ffff:127.0.0.1]:80/', false)).to.match(/private/);
     expect(urlProblem('http://[::ffff:127.0.0.1]:80/', true)).to.equal(null);
     expect(urlProblem('gopher://example.org/', true)).to.match(/http or https/);
+    // The root's trailing dot names the same host.
+    expect(urlProblem('http://localhost.:9999/', false)).to.match(/loopback/);
+    expect(urlProblem('http://hooks.localhost./', false)).to.match(/loopback/);
+    expect(urlProblem('http://127.0.0.1.:9999/', false)).to.match(/private/);
+    expect(urlProblem('http://example.org./', false)).to.equal(null);
+  });
+
+  it('refuses a host name that resolves only to addresses a webhook may not reach, and lets through one that does not resolve', async () => {
+    const hosts: Record<string, string[]> = {
+      'intranet.example': ['10.1.2.3', 'fd00::1'],
+      'mixed.example': ['10.1.2.3', '93.184.215.14'],
+      'public.example': ['93.184.215.14'],
+    };
+    const asked: string[] = [];
+    const resolve = async (host: string) => {
+      asked.push(host);
+      if (host === 'slow.example') return new Promise<{ address: string }[]>(() => undefined);
+      const found = hosts[host];
+      if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return found.map((address) => ({ address }));
+    };
+    const problem = (url: string, allowPrivate = false) => resolvedUrlProblem(url, allowPrivate, resolve, 50);
+    expect(await problem('https://intranet.example/hook')).to.match(/resolves only to private/);
+    expect(await problem('https://intranet.example./hook')).to.match(/resolves only to private/);
+    expect(await problem('https://intranet.example/hook', true)).to.equal(null);
+    expect(await problem('https://mixed.example/hook')).to.equal(null);
+    expect(await problem('https://public.example/hook')).to.equal(null);
+    expect(await problem('https://unknown.example/hook')).to.equal(null);
+    expect(await problem('https://slow.example/hook')).to.equal(null);
+    expect(await problem('https://93.184.215.14/hook')).to.equal(null);
+    expect(asked).to.deep.equal([
+      'intranet.example',
+      'intranet.example',
+      'mixed.example',
+      'public.example',
+      'unknown.example',
+      'slow.example',
+    ]);
   });
 
   it('waits longer after each failure, jittered within the upper half, capped', () => {
