@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { CalendarError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
 import { isEditor } from '../../domain/policy';
 import { route, type TypedRoute } from '../../http/route';
@@ -11,7 +12,6 @@ import type { DeliveryDoc, DeliveryKey } from '../../storage/webhooks/deliveries
 import { bindingOf, issueCursor, readCursor, refusePageWithCursor } from '../../http/cursor';
 import { requirePage } from '../../http/listPage';
 import { tokenSecretOf } from '../../storage/tokenSecret';
-import { lookup } from 'node:dns/promises';
 import { resolvedUrlProblem, urlProblem } from '../../lib/publicAddress';
 import { presentDelivery, presentSubscription, subscriptionUrl } from './present';
 import {
