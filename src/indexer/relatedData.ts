@@ -1,7 +1,7 @@
 import type { Services } from '../services/container';
 import type { StoredRecord } from '../storage/storedRecord';
 import type { EventDoc } from '../storage/stores';
-import { publishedEventStats } from '../storage/termQueries';
+import { postEventStats } from '../storage/termQueries';
 import type { RelatedData } from '../search/documents';
 import { EVENT_LINKS, PLURAL, type LinkedKind, type RecordKind } from '../domain/kinds';
 
@@ -38,12 +38,10 @@ export async function loadRelated(
       stores.tags.getMany(linkedIds(events, 'tags')),
     ]);
   } else if (kind === 'venue' || kind === 'organizer') {
-    related.eventStats = await publishedEventStats(
+    related.eventStats = await postEventStats(
       stores.events,
       PLURAL[kind],
       records.map((r) => r.id),
-      // A password-protected event hides its venue and organizers: it must not show through here.
-      { latestEnd: true, unprotectedOnly: true },
     );
   }
   return related;

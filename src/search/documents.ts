@@ -5,6 +5,7 @@ import { presentEventDates } from '../domain/eventDates';
 import { plainText } from '../domain/html';
 import { inLanguage, type BaseDoc, type StoredRecord } from '../storage/storedRecord';
 import type { EventDoc, OrganizerDoc, TermDoc, VenueDoc } from '../storage/stores';
+import type { PostEventStats } from '../storage/termQueries';
 import type { RecordKind, TermKind } from '../domain/kinds';
 
 /** What a record's index documents depend on besides the record itself, loaded per batch. */
@@ -14,7 +15,7 @@ export interface RelatedData {
   categories: Map<number, StoredRecord<TermDoc>>;
   tags: Map<number, StoredRecord<TermDoc>>;
   /** Published events of each venue / organizer (by ID; venue and organizer IDs never collide). */
-  eventStats: Map<number, { published: number; endMax: Date | null }>;
+  eventStats: Map<number, PostEventStats>;
 }
 
 export type IndexDocument = Record<string, unknown> & { id: number; record: Record<string, unknown>; deps: string };
@@ -217,7 +218,8 @@ function postDocument(
   const venue = kind === 'venue' ? (doc as VenueDoc) : undefined;
   const organizer = kind === 'organizer' ? (doc as OrganizerDoc) : undefined;
   const point = pointOf(venue);
-  const stats = related.eventStats.get(stored.id) ?? { published: 0, endMax: null };
+  const stats = related.eventStats.get(stored.id);
+  const isoOf = (date: Date | null | undefined) => (date ? date.toISOString() : null);
   const details = venue
     ? [venue.address, venue.city, venue.stateprovince, venue.state, venue.province, venue.zip, venue.country]
     : [organizer?.email, organizer?.phone, organizer?.website];
@@ -234,8 +236,11 @@ function postDocument(
     modified: doc.modifiedAt.toISOString(),
     has_location: point !== null,
     location: point,
-    published_events: stats.published,
-    events_end_max: stats.endMax ? stats.endMax.toISOString() : null,
+    // A password-protected event hides its venue and organizers from all but editors: counted apart.
+    published_events: stats?.open.published ?? 0,
+    events_end_max: isoOf(stats?.open.endMax),
+    protected_events: stats?.protected.published ?? 0,
+    protected_events_end_max: isoOf(stats?.protected.endMax),
     record: apiRecord,
     // Events embed the record and the location; the event statistics are not embedded.
     deps: hash({ record: apiRecord, point }),

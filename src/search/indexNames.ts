@@ -5,7 +5,7 @@ import { PLURAL, type RecordKind } from '../domain/kinds';
  * Version of the index definitions (mappings and settings) in src/search/mappings.ts. A change
  * that existing indexes cannot take in place bumps it, and the reindex script moves the aliases.
  */
-export const INDEX_SCHEMA_VERSION = 5;
+export const INDEX_SCHEMA_VERSION = 6;
 
 /** The alias every reader and writer uses: `${prefix}-events-en`. */
 export function aliasName(config: Config, kind: RecordKind, lang: Language): string {

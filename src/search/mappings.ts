@@ -138,9 +138,13 @@ function postProperties(lang: Language): Properties {
     modified: date,
     has_location: bool,
     location: geoPoint,
+    /** Published events without a password: what every caller may see the record linked to. */
     published_events: integer,
-    /** Latest end of the record's published events: "upcoming" when still in the future. */
+    /** Latest end of those events: "upcoming" when still in the future. */
     events_end_max: date,
+    /** Published events with a password, and their latest end: counted for editors and above. */
+    protected_events: integer,
+    protected_events_end_max: date,
     record,
     deps,
   };

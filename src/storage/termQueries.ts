@@ -14,70 +14,74 @@ export type EventLinkField = TermField | 'venues' | 'organizers';
 
 export interface LinkedEventStats {
   published: number;
-  /** Latest end among them (only when asked for). */
+  /** Latest end among them. */
   endMax: Date | null;
 }
 
 /**
- * Published events (with `unprotectedOnly`, those without a password) linked to each of `ids`
- * through `field`, one aggregation for all of them; with `latestEnd`, also the latest end among
- * them. The events collection holds one document per
- * language, so documents are first grouped into one row per event (links and dates are shared
- * fields, identical in every language), then counted per linked record.
+ * The published events linked to a venue or organizer: those without a password, which every
+ * caller may see it linked to, and those with one, which only editors and above may.
  */
-export async function publishedEventStats(
+export interface PostEventStats {
+  open: LinkedEventStats;
+  protected: LinkedEventStats;
+}
+
+/**
+ * Published events using each of the terms `ids`, one aggregation for all of them. The events
+ * collection holds one document per language, so documents are first grouped into one row per
+ * event (links are shared fields, identical in every language), then counted per term.
+ */
+export async function publishedEventCounts(
   events: RecordStore<EventDoc>,
-  field: EventLinkField,
+  field: TermField,
   linkedIds: number[],
-  options: { latestEnd?: boolean; unprotectedOnly?: boolean } = {},
-): Promise<Map<number, LinkedEventStats>> {
-  const stats = new Map<number, LinkedEventStats>();
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
   const ids = [...new Set(linkedIds)];
-  if (ids.length === 0) return stats;
-  const linked = { [field]: { $in: ids } };
-  const overridable = field === 'venues' || field === 'organizers';
-  const match = {
-    $match: {
-      status: 'publish',
-      ...(options.unprotectedOnly ? { passwordHash: null } : {}),
-      ...(overridable ? { $or: [linked, { [`occurrence_overrides.${field}`]: { $in: ids } }] } : linked),
-    },
-  };
-  if (options.latestEnd || overridable) return latestEnds(events, field, ids, match);
+  if (ids.length === 0) return counts;
   const rows = await events.docs
     .aggregate<{ _id: number; published: number }>([
-      match,
+      { $match: { status: 'publish', [field]: { $in: ids } } },
       { $group: { _id: '$id', linked: { $first: `$${field}` } } },
       { $unwind: '$linked' },
       { $match: { linked: { $in: ids } } },
       { $group: { _id: '$linked', published: { $sum: 1 } } },
     ])
     .toArray();
-  for (const row of rows) stats.set(row._id, { published: row.published, endMax: null });
-  return stats;
+  for (const row of rows) counts.set(row._id, row.published);
+  return counts;
 }
 
 /**
- * Published events per linked record with the latest end among them: a series' end is that of
- * its last occurrence (`series_end`); a record only one of its occurrences moved to counts the
- * series too, until that occurrence's end. One row per event linking any of `ids`, folded here.
+ * Published events per venue or organizer of `ids`, with the latest end among them, apart for
+ * events with and without a password: a series' end is that of its last occurrence
+ * (`series_end`); a record only one of its occurrences moved to counts the series too, until
+ * that occurrence's end. One row per event linking any of `ids`, folded here.
  */
-async function latestEnds(
+export async function postEventStats(
   events: RecordStore<EventDoc>,
-  field: EventLinkField,
-  ids: number[],
-  match: object,
-): Promise<Map<number, LinkedEventStats>> {
-  const stats = new Map<number, LinkedEventStats>();
-  const wanted = new Set(ids);
+  field: 'venues' | 'organizers',
+  linkedIds: number[],
+): Promise<Map<number, PostEventStats>> {
+  const stats = new Map<number, PostEventStats>();
+  const wanted = new Set(linkedIds);
+  if (wanted.size === 0) return stats;
+  const ids = [...wanted];
   const rows = events.docs.aggregate<{
     linked?: number[];
     start: Date;
     end: Date;
     series_end?: Date | null;
     overrides?: OccurrenceOverride[] | null;
+    passwordHash?: string | null;
   }>([
-    match,
+    {
+      $match: {
+        status: 'publish',
+        $or: [{ [field]: { $in: ids } }, { [`occurrence_overrides.${field}`]: { $in: ids } }],
+      },
+    },
     {
       $group: {
         _id: '$id',
@@ -86,6 +90,7 @@ async function latestEnds(
         end: { $first: '$end' },
         series_end: { $first: '$series_end' },
         overrides: { $first: '$occurrence_overrides' },
+        passwordHash: { $first: '$passwordHash' },
       },
     },
   ]);
@@ -102,25 +107,17 @@ async function latestEnds(
       for (const id of (override as Partial<Record<EventLinkField, number[]>>)[field] ?? []) link(id, end);
     }
     for (const [id, end] of ends) {
-      const seen = stats.get(id);
-      if (!seen) stats.set(id, { published: 1, endMax: end });
-      else {
-        seen.published++;
-        if (!seen.endMax || end > seen.endMax) seen.endMax = end;
+      let entry = stats.get(id);
+      if (!entry) {
+        entry = { open: { published: 0, endMax: null }, protected: { published: 0, endMax: null } };
+        stats.set(id, entry);
       }
+      const counted = row.passwordHash ? entry.protected : entry.open;
+      counted.published++;
+      if (!counted.endMax || end > counted.endMax) counted.endMax = end;
     }
   }
   return stats;
-}
-
-/** Published events using each term (see publishedEventStats). */
-export async function publishedEventCounts(
-  events: RecordStore<EventDoc>,
-  field: TermField,
-  termIds: number[],
-): Promise<Map<number, number>> {
-  const stats = await publishedEventStats(events, field, termIds);
-  return new Map([...stats].map(([id, { published }]) => [id, published]));
 }
 
 /**

@@ -10,6 +10,7 @@ import { buildPostSearch } from '../../search/postQuery';
 import { requireEvent } from '../commands/references';
 import { statusFilter } from '../../search/visibilityFilters';
 import { PLURAL } from '../../domain/kinds';
+import { isEditor } from '../../domain/policy';
 
 /** The validated parameters of `GET /venues` and `GET /organizers` (interface.md 4.3, 4.4). */
 export interface PostListInput {
@@ -48,6 +49,7 @@ export async function postListQuery(
       ids,
       hasEvents: input.has_events,
       upcomingAfter: input.only_with_upcoming ? now : undefined,
+      countProtected: isEditor(caller.principal),
       from: 0,
       size: 0,
     }),

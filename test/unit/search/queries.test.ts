@@ -52,12 +52,14 @@ describe('search/queries', () => {
       ids: [1],
       hasEvents: false,
       upcomingAfter: new Date('2026-01-01T00:00:00Z'),
+      countProtected: false,
       from: 0,
       size: 6,
     });
     const json = JSON.stringify(request.query);
     expect(json).to.include('"must_not":[{"range":{"published_events":{"gt":0}}}]');
     expect(json).to.include('"events_end_max":{"gt":"2026-01-01T00:00:00.000Z"}');
+    expect(json).not.to.include('protected_events');
     expect(request.sort).to.deep.equal([{ 'name.sort': { order: 'asc' } }, { id: { order: 'asc' } }]);
   });
 
