@@ -78,9 +78,9 @@ export function urlProblem(url: string, allowPrivate: boolean): string | null {
   return null;
 }
 
-/** The host a URL names, without brackets or the root's trailing dot (`localhost.` is `localhost`). */
+/** The host a URL names, without brackets or the root's trailing dots (`localhost.` is `localhost`). */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
 }
 
 /** How a host name is resolved: `dns.promises.lookup` with `all`. */
@@ -101,8 +101,11 @@ export async function resolvedUrlProblem(
   const host = hostOf(new URL(url));
   if (isIP(host)) return null;
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((done) => (timer = setTimeout(() => done(null), timeoutMs)));
-  const found = await Promise.race([resolve(host).catch(() => null), late]).finally(() => clearTimeout(timer));
+  const late = new Promise<null>((done) => (timer = setTimeout(() => done(null), timeoutMs).unref()));
+  const resolved = Promise.resolve()
+    .then(() => resolve(host))
+    .catch(() => null);
+  const found = await Promise.race([resolved, late]).finally(() => clearTimeout(timer));
   if (!found || found.length === 0 || found.some((a) => isPublicAddress(a.address))) return null;
   return 'names a host that resolves only to private, loopback or link-local addresses';
 }

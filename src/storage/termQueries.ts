@@ -5,7 +5,7 @@ import { escapeRegex, isDuplicateKey } from './mongo';
 import { firstFreeSlug, slugFamily } from './uniqueSlugs';
 import type { RecordStore } from './recordStore';
 import type { EventDoc, TermDoc } from './stores';
-import { startOfRecurrenceId, type OccurrenceOverride } from '../domain/recurrence/overrides';
+import { liveOverrides, startOfRecurrenceId, type OccurrenceOverride } from '../domain/recurrence/overrides';
 
 export type TermField = 'categories' | 'tags';
 
@@ -73,7 +73,10 @@ export async function postEventStats(
     start: Date;
     end: Date;
     series_end?: Date | null;
-    overrides?: OccurrenceOverride[] | null;
+    timezone: string;
+    all_day: boolean;
+    recurrence?: string[] | null;
+    occurrence_overrides?: OccurrenceOverride[] | null;
     passwordHash?: string | null;
   }>([
     {
@@ -89,7 +92,10 @@ export async function postEventStats(
         start: { $first: '$start' },
         end: { $first: '$end' },
         series_end: { $first: '$series_end' },
-        overrides: { $first: '$occurrence_overrides' },
+        timezone: { $first: '$timezone' },
+        all_day: { $first: '$all_day' },
+        recurrence: { $first: '$recurrence' },
+        occurrence_overrides: { $first: '$occurrence_overrides' },
         passwordHash: { $first: '$passwordHash' },
       },
     },
@@ -101,7 +107,7 @@ export async function postEventStats(
       if (wanted.has(id) && (!seen || end > seen)) ends.set(id, end);
     };
     for (const id of row.linked ?? []) link(id, row.series_end && row.series_end > row.end ? row.series_end : row.end);
-    for (const override of row.overrides ?? []) {
+    for (const override of liveOverrides(row)) {
       const start = override.start ?? startOfRecurrenceId(override.recurrence_id);
       const end = override.end ?? new Date(start.getTime() + row.end.getTime() - row.start.getTime());
       for (const id of (override as Partial<Record<EventLinkField, number[]>>)[field] ?? []) link(id, end);

@@ -190,8 +190,19 @@ describe('recurring events: one occurrence', () => {
     const title = unique('Occurrence dormant');
     const { id, listed } = await weekly(title);
     const rid = listed[5].occurrence.recurrence_id;
-    await writeIndexed('PATCH', `/events/${id}/occurrences/${rid}`, { cost: '15 EUR' });
+    const word = unique('annexe').replace(/\W/g, '');
+    const annexe = (await writeIndexed('POST', '/venues', { venue: `Annexe ${word}` })).body.id as number;
+    const venuesOf = async (query: string) =>
+      ((await api.get(`/venues?${query}`)).body.venues as { id: number }[]).map((venue) => venue.id);
+    await writeIndexed('PATCH', `/events/${id}/occurrences/${rid}`, { cost: '15 EUR', venue: annexe });
+    await settle();
+    expect(await venuesOf(`event=${id}`)).to.have.members([paris, annexe]);
+    expect(await venuesOf(`search=${word}&has_events=true`)).to.deep.equal([annexe]);
     await writeIndexed('PATCH', `/events/${id}`, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'] });
+    await settle();
+    // The venue only that occurrence was moved to is no longer the series' venue, nor has events.
+    expect(await venuesOf(`event=${id}`)).to.deep.equal([paris]);
+    expect(await venuesOf(`search=${word}&has_events=true`)).to.deep.equal([]);
     const shortened = await searched(title);
     expect(shortened.map((e) => e.occurrence.recurrence_id)).to.not.include(rid);
     expect(shortened.filter((e) => e.cost === '15 EUR')).to.have.length(0);
@@ -206,6 +217,9 @@ describe('recurring events: one occurrence', () => {
     expect(restored).to.have.length(6);
     expect(restored.find((e) => e.occurrence.recurrence_id === rid)).to.deep.include({ cost: '15 EUR' });
     expect(restored.filter((e) => e.cost === '15 EUR')).to.have.length(1);
+    await settle();
+    expect(await venuesOf(`event=${id}`)).to.have.members([paris, annexe]);
+    expect(await venuesOf(`search=${word}&has_events=true`)).to.deep.equal([annexe]);
     const restoredIcs = await request('GET', `${ROOT}/events/${id}`, undefined, {
       headers: { Accept: 'text/calendar' },
     });

@@ -55,6 +55,20 @@ export function seriesOccurrences(doc: SeriesFields, to: Date): Occurrence[] {
   });
 }
 
+/**
+ * The overrides of occurrences the series' rule still has: a new rule may drop an occurrence,
+ * whose changes are then kept unseen (and apply again if a later rule has it back).
+ */
+export function liveOverrides(doc: SeriesFields): OccurrenceOverride[] {
+  const overrides = doc.occurrence_overrides ?? [];
+  if (overrides.length === 0 || !isSeries(doc)) return [];
+  const last = Math.max(...overrides.map((override) => startOfRecurrenceId(override.recurrence_id).getTime()));
+  const kept = new Set(
+    expandSeries(parseRecurrenceLines(doc.recurrence!), doc, new Date(last + 1000)).map((o) => o.recurrenceId),
+  );
+  return overrides.filter((override) => kept.has(override.recurrence_id));
+}
+
 /** Whether occurrence `recurrenceId` shows anything but its dates differently from the series. */
 export function changesContent(doc: SeriesFields, recurrenceId: string): boolean {
   const override = overrideOf(doc, recurrenceId);

@@ -11,6 +11,7 @@ import { requireEvent } from '../commands/references';
 import { statusFilter } from '../../search/visibilityFilters';
 import { PLURAL } from '../../domain/kinds';
 import { isEditor } from '../../domain/policy';
+import { liveOverrides } from '../../domain/recurrence/overrides';
 
 /** The validated parameters of `GET /venues` and `GET /organizers` (interface.md 4.3, 4.4). */
 export interface PostListInput {
@@ -39,7 +40,7 @@ export async function postListQuery(
     // A protected event's venue and organizers are blanked for whoever cannot bypass its password.
     const blanked = isProtectedFor(caller.principal, doc, Boolean(doc.passwordHash));
     // A series is linked to where its occurrences are too (an occurrence moved to another venue).
-    const moved = (doc.occurrence_overrides ?? []).flatMap((override) => override[PLURAL[kind]] ?? []);
+    const moved = liveOverrides(doc).flatMap((override) => override[PLURAL[kind]] ?? []);
     ids = blanked ? [] : [...new Set([...(doc[PLURAL[kind]] ?? []), ...moved])];
   }
   const request = withoutWindow(

@@ -63,6 +63,36 @@ describe('search/queries', () => {
     expect(request.sort).to.deep.equal([{ 'name.sort': { order: 'asc' } }, { id: { order: 'asc' } }]);
   });
 
+  it('counts password-protected events in has_events and only_with_upcoming when asked (editors)', () => {
+    const request = buildPostSearch('venues', {
+      status: { term: { status: 'publish' } },
+      hasEvents: true,
+      upcomingAfter: new Date('2026-01-01T00:00:00Z'),
+      countProtected: true,
+      from: 0,
+      size: 6,
+    });
+    const filter = (request.query as { bool: { filter: unknown[] } }).bool.filter;
+    const after = '2026-01-01T00:00:00.000Z';
+    expect(filter.slice(1)).to.deep.equal([
+      {
+        bool: {
+          minimum_should_match: 1,
+          should: [{ range: { published_events: { gt: 0 } } }, { range: { protected_events: { gt: 0 } } }],
+        },
+      },
+      {
+        bool: {
+          minimum_should_match: 1,
+          should: [
+            { range: { events_end_max: { gt: after } } },
+            { range: { protected_events_end_max: { gt: after } } },
+          ],
+        },
+      },
+    ]);
+  });
+
   it('sorts terms by the requested attribute with ID as tie-breaker', () => {
     const request = buildTermSearch('tags', {
       hideEmpty: true,

@@ -68,6 +68,7 @@ describe('webhook primitives', () => {
     // The root's trailing dot names the same host.
     expect(urlProblem('http://localhost.:9999/', false)).to.match(/loopback/);
     expect(urlProblem('http://hooks.localhost./', false)).to.match(/loopback/);
+    expect(urlProblem('http://localhost..:9999/', false)).to.match(/loopback/);
     expect(urlProblem('http://127.0.0.1.:9999/', false)).to.match(/private/);
     expect(urlProblem('http://example.org./', false)).to.equal(null);
   });
