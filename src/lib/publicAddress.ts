@@ -61,6 +61,9 @@ export function isPublicAddress(address: string): boolean {
   return !refused.check(plain, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** Why a host name may not be a webhook target after its DNS answer. */
+export const RESOLVES_PRIVATELY = 'resolves only to private, loopback or link-local addresses';
+
 /** Why a URL may not be a webhook target before any DNS answer (null: it may), for create and delivery alike. */
 export function urlProblem(url: string, allowPrivate: boolean): string | null {
   let target: URL;
@@ -107,5 +110,5 @@ export async function resolvedUrlProblem(
     .catch(() => null);
   const found = await Promise.race([resolved, late]).finally(() => clearTimeout(timer));
   if (!found || found.length === 0 || found.some((a) => isPublicAddress(a.address))) return null;
-  return 'names a host that resolves only to private, loopback or link-local addresses';
+  return `names a host that ${RESOLVES_PRIVATELY}`;
 }

@@ -61,11 +61,9 @@ export function seriesOccurrences(doc: SeriesFields, to: Date): Occurrence[] {
  */
 export function liveOverrides(doc: SeriesFields): OccurrenceOverride[] {
   const overrides = doc.occurrence_overrides ?? [];
-  if (overrides.length === 0 || !isSeries(doc)) return [];
+  if (overrides.length === 0) return [];
   const last = Math.max(...overrides.map((override) => startOfRecurrenceId(override.recurrence_id).getTime()));
-  const kept = new Set(
-    expandSeries(parseRecurrenceLines(doc.recurrence!), doc, new Date(last + 1000)).map((o) => o.recurrenceId),
-  );
+  const kept = new Set(seriesOccurrences(doc, new Date(last + 1000)).map((o) => o.recurrenceId));
   return overrides.filter((override) => kept.has(override.recurrence_id));
 }
 

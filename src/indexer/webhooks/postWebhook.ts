@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress, urlProblem } from '../../lib/publicAddress';
+import { isPublicAddress, RESOLVES_PRIVATELY, urlProblem } from '../../lib/publicAddress';
 
 export interface PostOutcome {
   /** The receiver's status; null when none came (refused target, network error, timeout). */
@@ -21,7 +21,7 @@ export interface PostOptions {
 async function permittedAddress(host: string, allowPrivate: boolean): Promise<{ address: string; family: number }> {
   const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
   const usable = allowPrivate ? found : found.filter((a) => isPublicAddress(a.address));
-  if (usable.length === 0) throw new Error(`${host} resolves only to private, loopback or link-local addresses`);
+  if (usable.length === 0) throw new Error(`${host} ${RESOLVES_PRIVATELY}`);
   return usable[0]!;
 }
 
